@@ -1,0 +1,37 @@
+/**
+ * What every descriptor shares: the one posture constant (spec 2.1) and the fixed header of typed
+ * payloads. Descriptors spread these instead of restating them, so no body can drift from the posture.
+ */
+import type { Posture } from '../../schemas/common.ts';
+import { site, typeName } from '../config/site.ts';
+
+/** Spec 2.1. The only place the posture values are written. */
+export const POSTURE: Posture = Object.freeze({
+  status: 'testnet_live_proof_not_mainnet_ready',
+  network: 'ergo_testnet',
+  mainnet_ready: false,
+  production_custody: false,
+  audit_gate: 'external_review_and_audit_bound_mainnet_script_identity_required',
+});
+
+/** The two things that must exist before mainnet, named once (spec section 1, posture fact 3). */
+export const MAINNET_BLOCKERS = Object.freeze([
+  {
+    id: 'external-review',
+    label: 'External audit or review report of the contracts, the policy engine and the receipt flow',
+  },
+  {
+    id: 'mainnet-script-identity',
+    label: 'Audit-bound mainnet script identity manifest (ErgoTree hashes the audit covered)',
+  },
+] as const);
+
+/** `type`, `version`, `status`, `last_updated` of a typed v0 descriptor. */
+export function descriptorHeader(name: string, lastUpdated: string = site.last_updated) {
+  return {
+    type: typeName(name),
+    version: 'v0' as const,
+    status: 'testnet_live_proof' as const,
+    last_updated: lastUpdated,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Builders of the discovery descriptor and the capability manifest. Both are derived from the route
+ * table, the site configuration and `content/capabilities.json`; nothing here names a host.
+ */
+import capabilitiesContent from '../../content/capabilities.json' with { type: 'json' };
+import type { CapabilityManifest, DiscoveryDescriptor } from '../../schemas/discovery.ts';
+import { hubUrl, mcpUrl, schemaUrl, site, siteUrl } from '../config/site.ts';
+import { HUB_ALIASES } from '../routes/hub-aliases.ts';
+import { routePath, routeUrl } from '../routes/lookup.ts';
+import { publishedSchemas } from '../routes/schemas-index.ts';
+import { descriptorHeader, POSTURE } from './common.ts';
+import { endpointEntries } from './endpoints.ts';
+
+export function buildDiscoveryDescriptor(): DiscoveryDescriptor {
+  return {
+    ok: true,
+    ...descriptorHeader('agent_economy.discovery.v0'),
+    name: site.name,
+    description: site.description,
+    posture: POSTURE,
+    hosts: {
+      base_url: site.base_url,
+      schema_base: site.base_url,
+      agent_hub_url: site.agent_hub_url,
+      mcp_url: site.mcp_url,
+    },
+    surfaces: {
+      start_page: siteUrl('/'),
+      capabilities: routeUrl('agents-well-known'),
+      registry_api: routeUrl('registry'),
+      jobs_api: routeUrl('jobs'),
+      reputation_api: routeUrl('reputation'),
+      mcp_tools_api: routeUrl('mcp-tools'),
+      onboarding_api: routeUrl('onboarding'),
+      wallet_boundary: routeUrl('wallet-boundary'),
+      live_status_api: routeUrl('live'),
+      proof_explorer_api: routeUrl('proofs'),
+      launch_kit_api: routeUrl('launch-kit'),
+      first_receipt_api: routeUrl('first-receipt'),
+      policy_check_api: routeUrl('policy-check'),
+      developer_services_api: routeUrl('dev-services'),
+      mainnet_gate_api: routeUrl('mainnet-gate'),
+      review_pack_api: routeUrl('review-pack'),
+      openapi: routeUrl('openapi'),
+      mcp_health: mcpUrl('/health'),
+      mcp_endpoint: mcpUrl('/mcp'),
+    },
+    endpoints: endpointEntries(),
+    schemas: publishedSchemas().map((published) => ({ name: published.file, title: published.title, url: schemaUrl(published.file) })),
+    short_aliases: HUB_ALIASES.map(({ alias, routeId }) => ({ alias: hubUrl(alias), canonical: siteUrl(routePath(routeId)), status: 308 as const })),
+    verification: {
+      proof_reconciliation: {
+        command: `npx agent-economy reconcile --base ${site.base_url}`,
+        proofs_api: routeUrl('proofs'),
+        description: 'Fetches the proof explorer and re-verifies every proof: receipt id hashes, Note bindings, task hashes and settlement transactions against the chain.',
+      },
+      receipt_verification: {
+        command: `npx agent-economy verify-receipt <receiptId|txId> --base ${site.base_url}`,
+        receipt_api: routeUrl('assistant-receipt'),
+        description: 'Fetches one receipt bundle, recomputes every hash and re-checks its Note on the chain.',
+      },
+    },
+  };
+}
+
+export function buildCapabilityManifest(): CapabilityManifest {
+  return {
+    ok: true,
+    ...descriptorHeader('agent_economy.agent_capabilities.v0'),
+    name: site.name,
+    description: capabilitiesContent.description,
+    posture: POSTURE,
+    capabilities: capabilitiesContent.capabilities.map(({ routes, payment, ...capability }) => ({
+      ...capability,
+      endpoints: routes.map(routeUrl),
+      payment: payment as 'free' | 'testnet_note',
+      signs_transactions: false as const,
+    })),
+    endpoints: endpointEntries(),
+    claim_boundary: capabilitiesContent.claim_boundary,
+    recommended_path: capabilitiesContent.recommended_path.map(({ route, label, why }, index) => ({
+      step: index + 1,
+      label,
+      href: routeUrl(route),
+      why,
+    })),
+  };
+}

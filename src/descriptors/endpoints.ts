@@ -1,0 +1,28 @@
+/**
+ * The endpoint list that the discovery descriptor and the capability manifest both publish, derived
+ * from the route table so it can never miss a route.
+ */
+import { mcpUrl, schemaUrl, siteUrl } from '../config/site.ts';
+import { bodySchemaOf } from '../routes/lookup.ts';
+import { allRoutes } from '../routes/table.ts';
+import type { Route } from '../routes/types.ts';
+
+export function routeAbsoluteUrl(route: Route): string {
+  return route.host === 'mcp' ? mcpUrl(route.path) : siteUrl(route.path);
+}
+
+export function endpointEntries() {
+  return allRoutes().map((route) => {
+    const published = bodySchemaOf(route);
+    return {
+      id: route.id,
+      method: route.method,
+      url: routeAbsoluteUrl(route),
+      summary: route.summary,
+      host: route.host ?? ('site' as const),
+      delivery: route.kind === 'static' ? ('static' as const) : ('runtime' as const),
+      ...(published ? { schema: schemaUrl(published.file) } : {}),
+      ...(route.page ? { page: siteUrl(route.page) } : {}),
+    };
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The framework-free shape of a route handler. Both front doors, our `node:http` entry and the
+ * Astro endpoint, turn a request into an ApiRequest and an ApiResponse back into bytes, so a
+ * handler is written once and knows nothing of either.
+ */
+export interface ApiRequest {
+  method: string;
+  /** Path without query string, percent-decoding left to the route's params. */
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON body for POST routes; undefined for GET. */
+  body: unknown;
+  clientIp: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});

@@ -1,0 +1,47 @@
+/**
+ * Turning request bytes into a JSON value, with every way it can go wrong mapped to a documented
+ * 4xx: wrong content type (415), too large (413), not UTF-8 or not JSON (400). Shared by both
+ * front doors so their answers cannot differ.
+ */
+import { ProblemError } from './problem-error.ts';
+
+/** Documented limit for every POST body (the contract's largest legitimate body is a few KiB). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function assertJsonContentType(contentType: string | undefined): void {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(mediaType)) {
+    throw new ProblemError(
+      415,
+      'unsupported_media_type',
+      'Unsupported media type',
+      `Send the body as JSON with "content-type: application/json" (got ${contentType ? `"${contentType}"` : 'none'}).`,
+      { headers: { 'accept-post': 'application/json' } },
+    );
+  }
+}
+
+export function tooLarge(): ProblemError {
+  return new ProblemError(413, 'payload_too_large', 'Payload too large', `The body exceeds the limit of ${MAX_BODY_BYTES} bytes.`);
+}
+
+/** Parses a complete body; `bytes` must already be within MAX_BODY_BYTES. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) {
+    throw new ProblemError(400, 'empty_body', 'Empty body', 'The request needs a JSON body; none was sent.');
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ProblemError(400, 'invalid_utf8', 'Body is not UTF-8', 'The body is not valid UTF-8 text.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'unparseable';
+    throw new ProblemError(400, 'invalid_json', 'Body is not JSON', `The body is not valid JSON: ${reason}.`);
+  }
+}

@@ -1,0 +1,4 @@
+import type { Route } from '../types.ts';
+export function walletAgentRoutes(): Route[] {
+  return [];
+}
