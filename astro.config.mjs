@@ -1,0 +1,18 @@
+// @ts-check
+import node from '@astrojs/node';
+import { defineConfig } from 'astro/config';
+import { loadSiteConfig } from './src/config/site.ts';
+import { staticBuild } from './src/integrations/static-build.ts';
+
+const site = loadSiteConfig();
+
+export default defineConfig({
+  site: site.base_url,
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  session: false,
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  integrations: [staticBuild()],
+  devToolbar: { enabled: false },
+});

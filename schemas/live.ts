@@ -1,0 +1,84 @@
+/**
+ * Live status (`/api/agent-economy/live`) and the proof explorer (`/api/agent-economy/proofs`):
+ * the two runtime truths of the proof surface.
+ */
+import { z } from 'zod';
+import { absoluteUrl, hex64, isoDateTime, postureSchema, typeLiteral, versionV0 } from './common.ts';
+
+export const probeSchema = z.object({
+  ok: z.boolean().describe('The probe passed.'),
+  required: z.boolean().describe('Whether a failure of this probe makes the whole status not ok.'),
+  status: z.string().describe('Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`.'),
+  detail: z.string().describe('What was checked and what was found.'),
+  latency_ms: z.int().min(0).optional().describe('Time the probe took, when it made a call.'),
+});
+
+export const liveStatusSchema = z
+  .object({
+    ok: z.boolean().describe('True when every required probe passed.'),
+    type: typeLiteral('agent_economy.live_status.v0'),
+    version: versionV0,
+    checked_at: isoDateTime,
+    cached_for_seconds: z.int().min(0).describe('Probe results are cached this long so the endpoint stays fast.'),
+    summary: z.object({
+      gates_live: z.array(z.string()).describe('Surfaces whose probes pass right now.'),
+      mainnet_gate_status: z.literal('closed').describe('Closed until external review and an audit-bound script identity exist.'),
+      latest_full_receipt_id: hex64.nullable().describe('Receipt id of the latest full receipt bundle settled on the testnet, or null when none exists yet.'),
+    }),
+    latest_full_receipt_id: hex64.nullable().describe('Same as summary.latest_full_receipt_id.'),
+    probes: z
+      .object({
+        assistant: probeSchema.describe('Assistant model provider configured and answering.'),
+        receipt_storage: probeSchema.describe('A real round trip to the receipt store.'),
+        chain: probeSchema.describe('The chain source answers with its height.'),
+        mcp_dns: probeSchema.describe('The MCP host resolves and its /health answers.'),
+        signer: probeSchema.describe('Signer health endpoint.'),
+        payment_widget: probeSchema.describe('The payment widget can run a paid turn (needs assistant, storage and chain).'),
+        wallet_agent: probeSchema.describe('The policy engine answers its own example with the expected verdict.'),
+        mainnet_gate: probeSchema.describe('The mainnet gate is closed, as it must be.'),
+      })
+      .describe('Each dependency, probed concurrently with a bounded timeout.'),
+    links: z.object({ proofs: absoluteUrl, mainnet_gate: absoluteUrl, openapi: absoluteUrl }),
+    posture: postureSchema,
+  })
+  .describe('Live status of the proof surface.');
+
+export const proofSchema = z.object({
+  id: z.string().describe('Proof id: a receipt id or the id of a conformance proof.'),
+  kind: z.enum(['testnet_receipt', 'conformance']).describe('What kind of evidence this is.'),
+  subject: z.string().describe('What it proves something about.'),
+  checks: z
+    .array(z.object({ id: z.string(), ok: z.boolean(), detail: z.string() }))
+    .min(1)
+    .describe('Each recomputed check and its outcome.'),
+  verified_at: isoDateTime,
+  links: z.record(z.string(), absoluteUrl).describe('Where to inspect it.'),
+});
+
+export const proofExplorerSchema = z
+  .object({
+    ok: z.literal(true),
+    type: typeLiteral('agent_economy.proof_explorer.v0'),
+    version: versionV0,
+    generated_at: isoDateTime,
+    summary: z.object({
+      proof_count: z.int().min(0).describe('Testnet receipts plus conformance proofs listed in `proofs` (sandbox receipts never count).'),
+      receipt_proofs: z.int().min(0),
+      conformance_proofs: z.int().min(0),
+      sandbox_receipts_excluded: z.int().min(0).describe('Receipts checked against the local sandbox chain, listed apart and never counted.'),
+      mainnet_gate_status: z.literal('closed'),
+    }),
+    proofs: z.array(proofSchema),
+    sandbox_receipts: z.array(proofSchema).describe('Receipts settled on the sandbox chain: useful for demos, never proofs.'),
+    reconciliation: z.object({ command: z.string(), description: z.string() }),
+    posture: postureSchema,
+  })
+  .describe('Proof explorer: the evidence board.');
+
+export const mcpHealthSchema = z
+  .object({ ok: z.boolean(), service: z.string(), version: z.string() })
+  .describe('Health of the MCP host (spec section 1, posture fact 6).');
+
+export type LiveStatus = z.infer<typeof liveStatusSchema>;
+export type Probe = z.infer<typeof probeSchema>;
+export type ProofExplorer = z.infer<typeof proofExplorerSchema>;

@@ -1,0 +1,60 @@
+/**
+ * Live status and proof explorer bodies, assembled from probe results and stored proofs. The
+ * handlers own the I/O; these functions only shape what was found.
+ */
+import type { LiveStatus, Probe, ProofExplorer } from '../../schemas/live.ts';
+import { site, typeName } from '../config/site.ts';
+import { routeUrl } from '../routes/lookup.ts';
+import { POSTURE } from './common.ts';
+
+export function buildLiveStatus(
+  probes: LiveStatus['probes'],
+  latestFullReceiptId: string | null,
+  checkedAt: Date,
+  cachedForSeconds: number,
+): LiveStatus {
+  const entries = Object.entries(probes) as Array<[string, Probe]>;
+  return {
+    ok: entries.every(([, probe]) => probe.ok || !probe.required),
+    type: typeName('agent_economy.live_status.v0'),
+    version: 'v0',
+    checked_at: checkedAt.toISOString(),
+    cached_for_seconds: cachedForSeconds,
+    summary: {
+      gates_live: entries.filter(([name, probe]) => probe.ok && name !== 'mainnet_gate').map(([name]) => name),
+      mainnet_gate_status: 'closed',
+      latest_full_receipt_id: latestFullReceiptId,
+    },
+    latest_full_receipt_id: latestFullReceiptId,
+    probes,
+    links: { proofs: routeUrl('proofs'), mainnet_gate: routeUrl('mainnet-gate'), openapi: routeUrl('openapi') },
+    posture: POSTURE,
+  };
+}
+
+export function buildProofExplorer(
+  proofs: ProofExplorer['proofs'],
+  sandboxReceipts: ProofExplorer['sandbox_receipts'],
+  generatedAt: Date,
+): ProofExplorer {
+  return {
+    ok: true,
+    type: typeName('agent_economy.proof_explorer.v0'),
+    version: 'v0',
+    generated_at: generatedAt.toISOString(),
+    summary: {
+      proof_count: proofs.length,
+      receipt_proofs: proofs.filter((proof) => proof.kind === 'testnet_receipt').length,
+      conformance_proofs: proofs.filter((proof) => proof.kind === 'conformance').length,
+      sandbox_receipts_excluded: sandboxReceipts.length,
+      mainnet_gate_status: 'closed',
+    },
+    proofs,
+    sandbox_receipts: sandboxReceipts,
+    reconciliation: {
+      command: `npx agent-economy reconcile --base ${site.base_url}`,
+      description: 'Re-verifies every proof listed here: receipt id hashes, Note bindings, task hashes and settlement transactions.',
+    },
+    posture: POSTURE,
+  };
+}

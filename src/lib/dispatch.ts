@@ -1,0 +1,137 @@
+/**
+ * Matching a request to a dynamic route of the table and running it: body reading, JSON parsing and
+ * schema validation happen here once, so every handler receives a valid body and every front door
+ * answers bad input identically. Thrown ProblemErrors become problem+json; anything else is a bug,
+ * logged, and answered with a 500 that reveals nothing.
+ */
+import { allRoutes } from '../routes/table.ts';
+import type { DynamicRoute } from '../routes/types.ts';
+import type { ApiRequest, ApiResponse } from './api.ts';
+import { assertJsonContentType, MAX_BODY_BYTES, parseJsonBytes, tooLarge } from './json-body.ts';
+import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from './problem-error.ts';
+
+interface CompiledRoute {
+  route: DynamicRoute;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+export interface IncomingApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | undefined>;
+  clientIp: string;
+  /** Reads the whole body, rejecting with the 413 problem once it passes `limit` bytes. */
+  readBody: (limit: number) => Promise<Uint8Array>;
+}
+
+export interface SerializedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+let compiled: CompiledRoute[] | undefined;
+
+function compile(): CompiledRoute[] {
+  compiled ??= allRoutes()
+    .filter((route): route is DynamicRoute => route.kind === 'dynamic' && route.host !== 'mcp')
+    .map((route) => {
+      const paramNames: string[] = [];
+      const source = route.path
+        .split('/')
+        .map((segment) => {
+          const param = /^\{([^}]+)\}$/.exec(segment);
+          if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          paramNames.push(param[1]!);
+          return '([^/]+)';
+        })
+        .join('/');
+      return { route, pattern: new RegExp(`^${source}$`), paramNames };
+    });
+  return compiled;
+}
+
+/** The dynamic routes answering this path, with their decoded params; empty when none. */
+export function matchPath(path: string): Array<{ route: DynamicRoute; params: Record<string, string> }> {
+  const out: Array<{ route: DynamicRoute; params: Record<string, string> }> = [];
+  for (const { route, pattern, paramNames } of compile()) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    const params: Record<string, string> = {};
+    try {
+      paramNames.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1]!)));
+    } catch {
+      continue;
+    }
+    out.push({ route, params });
+  }
+  return out;
+}
+
+function serializeProblem(error: ProblemError, path: string): SerializedResponse {
+  return {
+    status: error.status,
+    headers: { 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...error.headers },
+    body: JSON.stringify(error.toBody(path)),
+  };
+}
+
+export function problemResponse(error: ProblemError, path: string): SerializedResponse {
+  return serializeProblem(error, path);
+}
+
+export function serializeApiResponse(response: ApiResponse): SerializedResponse {
+  const isProblem = response.status >= 400;
+  return {
+    status: response.status,
+    headers: {
+      'content-type': isProblem ? `${PROBLEM_CONTENT_TYPE}; charset=utf-8` : 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...response.headers,
+    },
+    body: JSON.stringify(response.body),
+  };
+}
+
+/**
+ * Runs the dynamic route for `request`, or returns undefined when no dynamic route has this path
+ * (the caller then tries static files and pages). A path with routes but not this method is a 405.
+ */
+export async function dispatchApi(request: IncomingApiRequest): Promise<SerializedResponse | undefined> {
+  const candidates = matchPath(request.path);
+  if (candidates.length === 0) return undefined;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const hit = candidates.find((candidate) => candidate.route.method === method);
+  try {
+    if (!hit) {
+      const allow = [...new Set(candidates.map((c) => c.route.method).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
+      throw new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${request.method} is not allowed on ${request.path}; use ${allow}.`, {
+        headers: { allow },
+      });
+    }
+    const { route, params } = hit;
+    let body: unknown;
+    if (route.method === 'POST') {
+      assertJsonContentType(request.headers['content-type']);
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+      const raw = parseJsonBytes(await request.readBody(MAX_BODY_BYTES));
+      if (route.request) {
+        const parsed = route.request.schema.safeParse(raw);
+        if (!parsed.success) throw invalidRequest(parsed.error);
+        body = parsed.data;
+      } else body = raw;
+    }
+    if (!route.handler) {
+      throw new ProblemError(501, 'not_implemented', 'Not implemented yet', `${route.method} ${route.path} is documented in the contract but not implemented by this release.`);
+    }
+    const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
+    return serializeApiResponse(await route.handler(apiRequest));
+  } catch (error) {
+    if (error instanceof ProblemError) return serializeProblem(error, request.path);
+    console.error(JSON.stringify({ level: 'error', msg: 'unhandled error in route handler', path: request.path, error: String((error as Error)?.stack ?? error) }));
+    return serializeProblem(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), request.path);
+  }
+}

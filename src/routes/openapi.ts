@@ -1,0 +1,149 @@
+/**
+ * The OpenAPI 3.1.0 document, generated from the route table and the published zod schemas. Nothing
+ * in it is written by hand: a route added to the table appears here with its schemas and statuses.
+ */
+import { z } from 'zod';
+import { problemSchema } from '../../schemas/problem.ts';
+import { site } from '../config/site.ts';
+import { MAINNET_BLOCKERS, POSTURE } from '../descriptors/common.ts';
+import { MAX_BODY_BYTES } from '../lib/json-body.ts';
+import { PROBLEM_CONTENT_TYPE } from '../lib/problem-error.ts';
+import { HUB_ALIASES } from './hub-aliases.ts';
+import { toJsonSchemaDocument } from './published.ts';
+import { publishedSchemas } from './schemas-index.ts';
+import { allRoutes } from './table.ts';
+import type { DynamicRoute, ResponseDoc, Route, Tag } from './types.ts';
+
+export const OPENAPI_VERSION = '3.1.0';
+export const DESCRIPTION_VERSION = '0.2.0';
+
+const TAG_DESCRIPTIONS: Record<Tag, string> = {
+  Discovery: 'Descriptors, capability manifest, registry, jobs board, reputation and the wallet boundary.',
+  Jobs: 'The jobs board and the acceptance and quote validations for operator review.',
+  'Live proof': 'Live status and the proof explorer.',
+  Developer: 'Launch kit, developer services, stateless tools and the guarded faucet proxy.',
+  Trust: 'Roadmap, releases, review pack and the mainnet gate.',
+  'Wallet agent': 'Deterministic policy checks before anything is signed.',
+  Assistant: 'The hosted assistant and its paid turn settled with a testnet Note.',
+  MCP: 'The MCP host.',
+};
+
+/** Statuses every POST can answer before its handler runs, from the shared JSON body reader. */
+const BODY_READER_RESPONSES: Record<number, ResponseDoc> = {
+  413: { description: `Body larger than ${MAX_BODY_BYTES} bytes (code \`payload_too_large\`).` },
+  415: { description: 'Body not sent as `application/json` (code `unsupported_media_type`).' },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+  }));
+}
+
+function responseObject(status: number, doc: ResponseDoc) {
+  const headers = Object.fromEntries(
+    Object.entries(doc.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+  );
+  const content =
+    status >= 400
+      ? { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } }
+      : doc.schema
+        ? { 'application/json': { schema: ref(doc.schema.name) } }
+        : undefined;
+  return {
+    description: doc.description,
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(content ? { content } : {}),
+  };
+}
+
+function operation(route: Route) {
+  const common = {
+    operationId: route.id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    ...(route.path.includes('{') ? { parameters: pathParameters(route.path) } : {}),
+  };
+  if (route.kind === 'static') {
+    const ok: ResponseDoc = {
+      description: 'The document. Served as a static file with a strong ETag; compressed variants on request.',
+      headers: route.describedBy ? { Link: 'The schema of this body: `<schema URL>; rel="describedby"`.' } : {},
+      ...(route.schema ? { schema: route.schema } : {}),
+    };
+    const okObject = route.schema
+      ? responseObject(200, ok)
+      : { ...responseObject(200, ok), content: { 'application/json': {} } };
+    return { ...common, responses: { 200: okObject, 304: { description: 'Not modified (the `If-None-Match` validator matched).' } } };
+  }
+  return { ...common, ...dynamicParts(route) };
+}
+
+function dynamicParts(route: DynamicRoute) {
+  const responses: Record<number, ResponseDoc> = { ...route.responses };
+  if (route.method === 'POST') {
+    for (const [status, doc] of Object.entries(BODY_READER_RESPONSES)) responses[Number(status)] ??= doc;
+  }
+  return {
+    ...(route.request
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.request.name) } } } }
+      : {}),
+    responses: Object.fromEntries(
+      Object.entries(responses)
+        .sort(([a], [b]) => Number(a) - Number(b))
+        .map(([status, doc]) => [status, responseObject(Number(status), doc)]),
+    ),
+  };
+}
+
+export function buildOpenApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of allRoutes()) {
+    const item = (paths[route.path] ??= route.host === 'mcp' ? { servers: [{ url: site.mcp_url, description: 'MCP host' }] } : {});
+    item[route.method.toLowerCase()] = operation(route);
+  }
+  const schemas: Record<string, unknown> = {};
+  for (const published of publishedSchemas()) {
+    const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
+    schemas[published.name] = document;
+  }
+  const { $schema: _problemDialect, ...problem } = z.toJSONSchema(problemSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  schemas.Problem = { title: 'Problem details (RFC 9457)', ...problem };
+
+  return {
+    openapi: OPENAPI_VERSION,
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: `${site.name} API`,
+      version: DESCRIPTION_VERSION,
+      summary: 'Testnet proof surface of an agent economy on Ergo.',
+      description:
+        `${site.description}\n\nErrors are RFC 9457 \`application/problem+json\` bodies with a stable \`code\` ` +
+        'and `errors[]` naming each offending field (JSON Pointer). The validation results of publish, accept and ' +
+        'quote keep their own documented shapes. Short aliases on the agent hub host answer 308 to their canonical URLs.',
+    },
+    servers: [
+      { url: site.base_url, description: 'Canonical site' },
+      { url: site.agent_hub_url, description: 'Agent hub: short aliases (see x-hub-aliases), each a 308 redirect to its canonical URL' },
+    ],
+    tags: (Object.keys(TAG_DESCRIPTIONS) as Tag[]).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    paths,
+    components: { schemas },
+    'x-ergo-posture': {
+      network: POSTURE.network,
+      mainnet_ready: POSTURE.mainnet_ready,
+      production_custody: POSTURE.production_custody,
+      required_before_mainnet: MAINNET_BLOCKERS.map((blocker) => blocker.label),
+    },
+    'x-hub-aliases': HUB_ALIASES.map(({ alias, routeId }) => ({
+      alias,
+      canonical: allRoutes().find((route) => route.id === routeId)?.path,
+      status: 308,
+    })),
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The production entry: a small `node:http` server in front of Astro. Static files (descriptors,
+ * schemas, OpenAPI, pages) are answered from memory, the route table's dynamic routes are dispatched
+ * directly, hub-host aliases redirect, and only what remains goes through Astro's pipeline, which
+ * measured five to seven times slower per request here (DESIGN.md section 1).
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { site } from '../config/site.ts';
+import { dispatchApi, problemResponse, type SerializedResponse } from '../lib/dispatch.ts';
+import { tooLarge } from '../lib/json-body.ts';
+import { ProblemError } from '../lib/problem-error.ts';
+import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
+import { resolveHubAlias } from '../routes/hub-aliases.ts';
+import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
+
+type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => Promise<void>;
+
+export interface ServerOptions {
+  distDir: string;
+  /** Astro's middleware-mode handler; omitted in tests of the fast path alone. */
+  astroHandler?: AstroHandler;
+}
+
+const hubHost = new URL(site.agent_hub_url).host.toLowerCase();
+const baseHost = new URL(site.base_url).host.toLowerCase();
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+function send(res: http.ServerResponse, response: SerializedResponse, head = false): void {
+  const body = Buffer.from(response.body);
+  res.writeHead(response.status, { ...response.headers, 'content-length': body.length });
+  res.end(head ? undefined : body);
+}
+
+export function createRequestListener(options: ServerOptions) {
+  const manifest = JSON.parse(readFileSync(`${options.distDir}/server/static-manifest.json`, 'utf8')) as StaticManifestEntry[];
+  const files = loadStaticFiles(`${options.distDir}/client`, manifest);
+  const notFoundPage = files.get('/404.html');
+
+  return async function listener(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://local');
+    } catch {
+      return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
+    }
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    const host = (req.headers.host ?? '').toLowerCase();
+
+    if (host === hubHost && hubHost !== baseHost) {
+      const canonical = resolveHubAlias(path);
+      if (!canonical) {
+        return send(res, problemResponse(new ProblemError(404, 'unknown_alias', 'Unknown alias', `No short alias ${path} on ${site.agent_hub_url}; the discovery descriptor lists them.`), path));
+      }
+      res.writeHead(308, { location: `${site.base_url}${canonical}${url.search}`, ...CORS_HEADERS, 'content-length': 0 });
+      return void res.end();
+    }
+
+    if (method === 'OPTIONS') {
+      res.writeHead(204, CORS_PREFLIGHT_HEADERS);
+      return void res.end();
+    }
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+
+    if (method === 'GET' || method === 'HEAD') {
+      const entry = files.get(path);
+      if (entry) {
+        const headers: Record<string, string | number> = {
+          'content-type': entry.contentType,
+          etag: entry.etag,
+          'cache-control': entry.cacheControl,
+          vary: 'accept-encoding',
+          ...entry.headers,
+        };
+        if (req.headers['if-none-match'] === entry.etag) {
+          res.writeHead(304, headers);
+          return void res.end();
+        }
+        const { body, encoding } = negotiateEncoding(entry, req.headers['accept-encoding']);
+        if (encoding) headers['content-encoding'] = encoding;
+        headers['content-length'] = body.length;
+        res.writeHead(200, headers);
+        return void res.end(method === 'HEAD' ? undefined : body);
+      }
+    }
+
+    const dispatched = await dispatchApi({
+      method,
+      path,
+      query: url.searchParams,
+      headers: req.headers as Record<string, string | undefined>,
+      clientIp: req.socket.remoteAddress ?? 'unknown',
+      readBody: (limit) => readBody(req, limit),
+    });
+    if (dispatched) {
+      if (dispatched.status === 413) {
+        res.setHeader('connection', 'close');
+        res.once('finish', () => req.destroy());
+      }
+      return send(res, dispatched, method === 'HEAD');
+    }
+
+    if (path.startsWith('/api/') || files.has(path)) {
+      const allowed = files.has(path);
+      const error = allowed
+        ? new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${method} is not allowed on ${path}; use GET or HEAD.`, { headers: { allow: 'GET, HEAD' } })
+        : new ProblemError(404, 'not_found', 'Not found', `No endpoint at ${path}; the OpenAPI document at /agent-economy/openapi.v0.json lists them all.`);
+      return send(res, problemResponse(error, path));
+    }
+
+    const notFound = () => {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(notFoundPage?.identity ?? 'Not found');
+    };
+    if (options.astroHandler) return options.astroHandler(req, res, notFound);
+    notFound();
+  };
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
+  const listener = createRequestListener(options);
+  const server = http.createServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
+    (req, res) => {
+      listener(req, res).catch((error: unknown) => {
+        console.error(JSON.stringify({ level: 'error', msg: 'request failed', error: String((error as Error)?.stack ?? error) }));
+        if (!res.headersSent) send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
+        else res.destroy();
+      });
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return server;
+}
+
+export async function main(): Promise<void> {
+  const distDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+  const { handler } = (await import(new URL('./entry.mjs', import.meta.url).href)) as { handler: AstroHandler };
+  const host = process.env.HOST || '127.0.0.1';
+  const port = Number(process.env.PORT || 4321);
+  const server = await startServer({ distDir, astroHandler: handler, host, port });
+  const address = server.address();
+  const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
+  console.log(JSON.stringify({ level: 'info', msg: 'listening', url: `http://${shown}`, base_url: site.base_url }));
+  const stop = () => server.close(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(`server: ${(error as Error)?.message ?? error}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * `dist/client` held in memory: each file with its strong ETag and the brotli and gzip variants the
+ * build wrote beside it, so a GET is a map lookup and a write, never a disk read or a compression.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+
+export interface StaticEntry {
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  headers: Record<string, string>;
+}
+
+export interface StaticManifestEntry {
+  path: string;
+  file: string;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.pf_meta': 'application/octet-stream',
+  '.pf_index': 'application/octet-stream',
+  '.pf_fragment': 'application/octet-stream',
+  '.pagefind': 'application/octet-stream',
+};
+
+/** Fingerprinted build assets never change under their name; everything else revalidates soon. */
+function cacheControlFor(urlPath: string): string {
+  if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=300, must-revalidate';
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+function readVariant(file: string, suffix: string): Buffer | undefined {
+  return existsSync(file + suffix) ? readFileSync(file + suffix) : undefined;
+}
+
+/**
+ * Loads every file of `clientDir`. Descriptor files come from the manifest (their URL has no
+ * extension); pages map `x/index.html` to `/x/` and `/x`; other files answer at their own path.
+ */
+export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry[]): Map<string, StaticEntry> {
+  const files = new Map<string, StaticEntry>();
+  const fromManifest = new Map(manifest.map((entry) => [entry.file, entry]));
+  for (const absolute of walk(clientDir)) {
+    if (absolute.endsWith('.br') || absolute.endsWith('.gz')) continue;
+    const file = relative(clientDir, absolute).split(sep).join('/');
+    const identity = readFileSync(absolute);
+    const described = fromManifest.get(file);
+    const entry: StaticEntry = {
+      identity,
+      br: readVariant(absolute, '.br'),
+      gzip: readVariant(absolute, '.gz'),
+      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+      contentType: described?.contentType ?? CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      cacheControl: cacheControlFor('/' + file),
+      headers: described?.headers ?? {},
+    };
+    if (described) {
+      files.set(described.path, entry);
+      continue;
+    }
+    files.set('/' + file, entry);
+    if (file === 'index.html') files.set('/', entry);
+    else if (file.endsWith('/index.html')) {
+      const dir = '/' + file.slice(0, -'index.html'.length);
+      files.set(dir, entry);
+      files.set(dir.slice(0, -1), entry);
+    }
+  }
+  return files;
+}
+
+/** Codings the client accepts with a non-zero quality (RFC 9110 section 12.5.3). */
+function acceptedCodings(header: string | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && (!q || Number(q.slice(2)) > 0)) accepted.add(name.trim());
+  }
+  return accepted;
+}
+
+/** Picks the smallest variant the client accepts: brotli, then gzip, then identity. */
+export function negotiateEncoding(entry: StaticEntry, acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
+  const accepted = acceptedCodings(acceptEncoding);
+  if (entry.br && accepted.has('br')) return { body: entry.br, encoding: 'br' };
+  if (entry.gzip && accepted.has('gzip')) return { body: entry.gzip, encoding: 'gzip' };
+  return { body: entry.identity };
+}

@@ -1,0 +1,129 @@
+/**
+ * The production entry's own behaviour: validators and compressed variants for static files, the
+ * hub host's aliases, and the 4xx answers of the shared body reader.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { site } from '../../src/config/site.ts';
+import { HUB_ALIASES } from '../../src/routes/hub-aliases.ts';
+import { allRoutes } from '../../src/routes/table.ts';
+import { request } from 'undici';
+import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startBuiltServer();
+});
+afterAll(async () => server?.stop());
+
+const hubHost = new URL(site.agent_hub_url).host;
+
+describe('static files from memory', () => {
+  it('answers 304 to a matching If-None-Match and serves brotli and gzip variants', async () => {
+    const first = await request(`${server.url}/api/agents/registry`, { headers: { 'accept-encoding': 'identity' } });
+    const etag = first.headers.etag as string;
+    const identity = Buffer.from(await first.body.arrayBuffer());
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers['cache-control']).toContain('max-age');
+    const again = await request(`${server.url}/api/agents/registry`, { headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    await again.body.dump();
+    for (const encoding of ['br', 'gzip']) {
+      const compressed = await request(`${server.url}/api/agents/registry`, { headers: { 'accept-encoding': encoding } });
+      expect(compressed.headers['content-encoding']).toBe(encoding);
+      const raw = Buffer.from(await compressed.body.arrayBuffer());
+      expect(raw.length).toBeLessThan(identity.length);
+    }
+  });
+
+  it('answers HEAD without a body and refuses POST to a static document with 405', async () => {
+    const head = await fetch(`${server.url}/api/jobs`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const post = await fetch(`${server.url}/api/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(post.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('serves human pages for every page the route table names', async () => {
+    const pages = new Set(allRoutes().flatMap((route) => (route.page ? [route.page] : [])));
+    for (const page of ['/', ...pages]) {
+      const response = await fetch(`${server.url}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(await response.text()).toContain('testnet');
+    }
+  });
+
+  it('answers unknown API paths with a 404 problem and unknown pages with the 404 page', async () => {
+    const api = await fetch(`${server.url}/api/nope`);
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { code: string }).code).toBe('not_found');
+    const page = await fetch(`${server.url}/no-such-page`);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain('Not found');
+  });
+
+  it('sends security and CORS headers', async () => {
+    const response = await fetch(`${server.url}/.well-known/agent-economy.json`);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('agent hub aliases', () => {
+  it.each(HUB_ALIASES.map((a) => [a.alias, a.routeId] as const))('%s redirects permanently to the canonical URL', async (alias, routeId) => {
+    const route = allRoutes().find((r) => r.id === routeId)!;
+    const concrete = alias.replace('{id}', 'abc123');
+    const response = await request(`${server.url}${concrete}?x=1`, { headers: { host: hubHost } });
+    await response.body.dump();
+    expect(response.statusCode).toBe(308);
+    expect(response.headers.location).toBe(`${site.base_url}${route.path.replace('{id}', 'abc123')}?x=1`);
+  });
+
+  it('keeps method and body for POST aliases (308) and 404s an unknown alias', async () => {
+    const post = await request(`${server.url}/policy-check`, { method: 'POST', headers: { host: hubHost, 'content-type': 'application/json' }, body: '{}' });
+    await post.body.dump();
+    expect(post.statusCode).toBe(308);
+    const unknown = await request(`${server.url}/nothing-here`, { headers: { host: hubHost } });
+    expect(unknown.statusCode).toBe(404);
+    expect(((await unknown.body.json()) as { code: string }).code).toBe('unknown_alias');
+  });
+
+  it('does not redirect on the canonical host', async () => {
+    const response = await fetch(`${server.url}/discovery`, { redirect: 'manual' });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('the shared JSON body reader', () => {
+  const post = (body: string | Buffer, contentType = 'application/json') =>
+    request(`${server.url}/api/agent-economy/wallet-agent/policy-check`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it.each([
+    ['no JSON content type', '{}', 'text/plain', 415, 'unsupported_media_type'],
+    ['an empty body', '', 'application/json', 400, 'empty_body'],
+    ['a body that is not JSON', '{"a":', 'application/json', 400, 'invalid_json'],
+    ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), 'application/json', 400, 'invalid_utf8'],
+    ['a body over the limit', 'x'.repeat(70_000), 'application/json', 413, 'payload_too_large'],
+    ['a body of the wrong shape', '{"unexpected":true}', 'application/json', 400, 'invalid_request'],
+  ] as const)('refuses %s', async (_what, body, contentType, status, code) => {
+    const response = await post(body as string, contentType);
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    const problem = (await response.body.json()) as { code: string; status: number; type: string };
+    expect(problem.code).toBe(code);
+    expect(problem.status).toBe(status);
+    expect(problem.type).toBe(`${site.base_url}/problems/#${code}`);
+  });
+
+  it('names each offending field of an invalid body', async () => {
+    const response = await post(JSON.stringify({ profile: {}, proposed_action: {}, extra: 1 }));
+    const problem = (await response.body.json()) as { errors: Array<{ path: string }> };
+    const paths = problem.errors.map((e) => e.path);
+    expect(paths).toContain('/extra');
+    expect(paths.some((p) => p.startsWith('/profile/'))).toBe(true);
+    expect(paths.some((p) => p.startsWith('/proposed_action/'))).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Starts the built production server (`dist/server/fast-entry.mjs`, as `npm run serve` does) on a
+ * free loopback port and stops it after the suite. Contract tests talk to it over real HTTP.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRY = `${ROOT}dist/server/fast-entry.mjs`;
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does).`);
+  const child = spawn(process.execPath, [ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 15 s: ${stderr}`)), 15_000);
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n')) {
+        try {
+          const record = JSON.parse(line) as { msg?: string; url?: string };
+          if (record.msg === 'listening' && record.url) {
+            clearTimeout(timer);
+            resolve(record.url);
+          }
+        } catch {
+          // not a complete JSON line yet
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
