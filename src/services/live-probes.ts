@@ -7,6 +7,9 @@ import { lookup } from 'node:dns/promises';
 import { mcpHealthSchema, type LiveStatus, type Probe } from '../../schemas/live.ts';
 import { mcpUrl, site } from '../config/site.ts';
 import { POSTURE } from '../descriptors/common.ts';
+import { checkPolicy } from '../domain/policy-engine.ts';
+import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
+import { signerHealth } from './signer-health.ts';
 
 export const PROBE_TIMEOUT_MS = 1500;
 export const PROBE_CACHE_SECONDS = 5;
@@ -62,3 +65,21 @@ export function notRunning(required: boolean, detail: string): Promise<Probe> {
 }
 
 export type ProbeSet = Record<ProbeName, () => Promise<Probe>>;
+
+/** Signer health as live status sees it; not required, since no public flow needs the signer. */
+export function probeSigner(): Promise<Probe> {
+  return timed(false, async () => {
+    const health = await signerHealth();
+    return { ok: health.ok, status: health.status, detail: health.detail };
+  });
+}
+
+/** The policy engine answers its own published example with an allow, as the contract says it does. */
+export function probeWalletAgent(): Promise<Probe> {
+  return timed(true, async () => {
+    const verdict = checkPolicy(examplePolicyCheckRequest, new Date());
+    return verdict.allowed && verdict.reasons.length === 0
+      ? { ok: true, status: 'answering', detail: 'The policy engine allows its published example request with no reasons.' }
+      : { ok: false, status: 'wrong_verdict', detail: `The policy engine denied its own example: ${verdict.reasons.map((r) => r.code).join(', ')}.` };
+  });
+}

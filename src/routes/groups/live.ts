@@ -2,7 +2,7 @@
 import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema, type LiveStatus } from '../../../schemas/live.ts';
 import { buildLiveStatus, buildProofExplorer } from '../../descriptors/live.ts';
 import { json } from '../../lib/api.ts';
-import { notRunning, PROBE_CACHE_SECONDS, probeMainnetGate, probeMcp } from '../../services/live-probes.ts';
+import { notRunning, PROBE_CACHE_SECONDS, probeMainnetGate, probeMcp, probeSigner, probeWalletAgent } from '../../services/live-probes.ts';
 import { publish } from '../published.ts';
 import type { Route } from '../types.ts';
 
@@ -20,8 +20,8 @@ async function liveStatus(): Promise<LiveStatus> {
     notRunning(true, 'The receipt store is not part of this release yet.'),
     notRunning(true, 'The chain client is not part of this release yet.'),
     probeMcp(),
-    notRunning(false, 'Signer health is reported at /api/assistant/signer-health.'),
-    notRunning(false, 'The policy engine is not part of this release yet.'),
+    probeSigner(),
+    probeWalletAgent(),
     probeMainnetGate(),
   ]);
   const payment_widget = {
