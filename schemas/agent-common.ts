@@ -14,6 +14,16 @@ export const slug = z
   .max(64)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case kebab-case, e.g. receipt-verification');
 
+/**
+ * An absolute http(s) URL in which `{name}` may mark a path parameter. Not JSON Schema `format: uri`,
+ * because braces are not allowed in a URI.
+ */
+export const urlTemplateSchema = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, 'must be an absolute http(s) URL; {name} may mark a path parameter')
+  .describe('Absolute http(s) URL; `{name}` marks a path parameter.');
+
 export const capabilityIdSchema = slug.describe(
   'Capability id in lower-case kebab-case, e.g. `receipt-verification`; jobs name the capabilities they require in the same vocabulary.',
 );

@@ -15,6 +15,7 @@ import {
   paymentRailSchema,
   receiptExpectationSchema,
   slug,
+  urlTemplateSchema,
   validationCheckSchema,
   validationEndpointSchema,
   validationIssueSchema,
@@ -32,7 +33,7 @@ export const serviceProviderSchema = z
 export const serviceEndpointSchema = z
   .strictObject({
     method: z.enum(['GET', 'POST']).describe('HTTP method.'),
-    url: absoluteUrl.describe('Absolute URL of the endpoint; `{name}` marks a path parameter.'),
+    url: urlTemplateSchema.describe('Absolute URL of the endpoint; `{name}` marks a path parameter.'),
     purpose: z.string().min(3).max(200).describe('What a caller gets from this endpoint.'),
   })
   .describe('One HTTP endpoint of the service.');

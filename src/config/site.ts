@@ -17,7 +17,7 @@ export const siteConfigSchema = z.strictObject({
   short_name: z.string().min(1),
   description: z.string().min(1),
   /** The maker namespace that the contract writes as `svc` in identifiers and well-known paths. */
-  namespace: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'lower-case letters, digits, _ or -'),
+  namespace: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'lower-case letters, digits or -, starting with a letter'),
   base_url: originUrl,
   agent_hub_url: originUrl,
   mcp_url: originUrl,

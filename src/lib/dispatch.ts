@@ -82,8 +82,9 @@ export function problemResponse(error: ProblemError, path: string): SerializedRe
   return serializeProblem(error, path);
 }
 
-export function serializeApiResponse(response: ApiResponse): SerializedResponse {
-  const isProblem = response.status >= 400;
+/** A handler's answer as bytes; a 4xx is problem+json unless its route documents its own body schema. */
+export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute): SerializedResponse {
+  const isProblem = response.status >= 400 && !route?.responses[response.status]?.schema;
   return {
     status: response.status,
     headers: {
@@ -128,7 +129,7 @@ export async function dispatchApi(request: IncomingApiRequest): Promise<Serializ
       throw new ProblemError(501, 'not_implemented', 'Not implemented yet', `${route.method} ${route.path} is documented in the contract but not implemented by this release.`);
     }
     const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
-    return serializeApiResponse(await route.handler(apiRequest));
+    return serializeApiResponse(await route.handler(apiRequest), route);
   } catch (error) {
     if (error instanceof ProblemError) return serializeProblem(error, request.path);
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled error in route handler', path: request.path, error: String((error as Error)?.stack ?? error) }));

@@ -49,12 +49,13 @@ function responseObject(status: number, doc: ResponseDoc) {
   const headers = Object.fromEntries(
     Object.entries(doc.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
   );
-  const content =
-    status >= 400
+  // A 4xx that declares its own schema (the validation results of publish, accept and quote) keeps
+  // it; every other error is the shared Problem.
+  const content = doc.schema
+    ? { 'application/json': { schema: ref(doc.schema.name) } }
+    : status >= 400
       ? { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } }
-      : doc.schema
-        ? { 'application/json': { schema: ref(doc.schema.name) } }
-        : undefined;
+      : undefined;
   return {
     description: doc.description,
     ...(Object.keys(headers).length ? { headers } : {}),

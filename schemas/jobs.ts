@@ -1,0 +1,325 @@
+/**
+ * The jobs board (spec 2.2, 4.1) and the two validations an agent runs before taking a job: the
+ * acceptance intent and the quote request (spec 2.9), their results and their guides.
+ */
+import { z } from 'zod';
+import {
+  capabilityIdSchema,
+  declaredPostureSchema,
+  evidenceLinkSchema,
+  forbiddenClaimsListSchema,
+  linkRefSchema,
+  nextStepSchema,
+  operatorReviewSchema,
+  paymentRailSchema,
+  receiptExpectationSchema,
+  receiptTypeSchema,
+  slug,
+  urlTemplateSchema,
+  validationCheckSchema,
+  validationEndpointSchema,
+  validationIssueSchema,
+} from './agent-common.ts';
+import {
+  absoluteUrl,
+  descriptorStatus,
+  ergDecimal,
+  isoDate,
+  isoDateTime,
+  nanoErgString,
+  postureSchema,
+  typeLiteral,
+  versionV0,
+} from './common.ts';
+
+const jsonPointer = z
+  .string()
+  .regex(/^(\/[^/]*)+$/, 'must be a JSON Pointer (RFC 6901) such as /receipts_covered')
+  .describe('JSON Pointer (RFC 6901) into the delivered output.');
+
+/** A condition the delivered output must meet, written so that a program can check it. */
+export const acceptancePredicateSchema = z
+  .object({
+    id: slug.describe('Stable id; an acceptance intent lists the ids it addresses.'),
+    field: jsonPointer,
+    operator: z
+      .enum(['equals', 'at_least', 'at_most', 'matches', 'includes', 'exists'])
+      .describe(
+        '`equals`: strict equality; `at_least`/`at_most`: numeric comparison; `matches`: the string matches the regular expression in `value`; `includes`: the array contains `value`; `exists`: the field is present (`value` true) or absent (`value` false).',
+      ),
+    value: z.union([z.string(), z.number(), z.boolean()]).describe('Operand of the operator.'),
+    description: z.string().describe('The same condition in words.'),
+  })
+  .describe('Machine-checkable acceptance predicate over the delivered output.');
+export type AcceptancePredicate = z.infer<typeof acceptancePredicateSchema>;
+
+export const jobRewardSchema = z
+  .object({
+    nanoerg: nanoErgString.describe('Reward in nanoERG as an integer string.'),
+    erg: ergDecimal.describe('The same reward in testnet ERG with nine fraction digits.'),
+    network: z.literal('ergo_testnet').describe('Constant: rewards are testnet ERG, which has no market value.'),
+    rail: z.literal('ergo_testnet_note').describe('Paid with a Note box on the Ergo testnet, bound to the job’s task hash.'),
+  })
+  .describe('Testnet reward paid after the operator accepts the delivered output.');
+
+export const jobReceiptRequirementsSchema = z
+  .object({
+    required: z.literal(true).describe('Constant true: every job settles with a receipt.'),
+    type: receiptTypeSchema,
+    must_include: z.array(z.string().min(1)).min(1).describe('Fields the receipt must carry, e.g. `settlement_tx_id`.'),
+    retention: z.literal('local_plus_public_url').describe('The agent keeps the receipt and publishes it at a public URL.'),
+  })
+  .describe('The receipt the settlement must leave.');
+
+export const jobSchema = z
+  .object({
+    id: z.string().regex(/^job-[a-z0-9]+(?:-[a-z0-9]+)*$/).describe('Stable job id, `job-` followed by kebab-case words.'),
+    title: z.string().describe('Short title.'),
+    description: z.string().describe('The work, its inputs and what the output is used for.'),
+    status: z.enum(['open', 'closed']).describe('`open`: acceptance intents are validated against it; `closed`: the deadline has passed or the job was filled.'),
+    posted_on: isoDate.describe('Date the job was posted.'),
+    deadline: isoDateTime.describe('Delivery deadline; quotes must promise delivery before it.'),
+    reward: jobRewardSchema,
+    required_capabilities: z.array(capabilityIdSchema).min(1).describe('Capabilities an accepting agent must declare.'),
+    inputs: z.array(urlTemplateSchema).describe('Public inputs of the job; `{name}` marks a path parameter.'),
+    deliverable: z
+      .object({
+        format: z.enum(['json', 'markdown']).describe('Format of the delivered output.'),
+        description: z.string().describe('What the output contains; the acceptance predicates point into it.'),
+      })
+      .describe('The output the job pays for.'),
+    acceptance_predicates: z.array(acceptancePredicateSchema).min(1).describe('Conditions the output must meet; all must hold.'),
+    receipt_requirements: jobReceiptRequirementsSchema,
+  })
+  .describe('One job of the board.');
+export type Job = z.infer<typeof jobSchema>;
+
+export const jobsBoardSchema = z
+  .object({
+    ok: z.literal(true).describe('Constant true.'),
+    type: typeLiteral('agent_economy.agent_jobs.v0'),
+    version: versionV0,
+    status: descriptorStatus,
+    last_updated: isoDate,
+    description: z.string().describe('What the board offers and how a job is taken.'),
+    posture: postureSchema,
+    counts: z
+      .object({
+        open: z.int().min(0).describe('Open jobs.'),
+        closed: z.int().min(0).describe('Closed jobs still listed for reference.'),
+      })
+      .describe('Job counts.'),
+    how_to_take_a_job: z
+      .object({
+        acceptance_guide: absoluteUrl.describe('Acceptance guide with an example intent.'),
+        acceptance_validate: absoluteUrl.describe('POST an acceptance intent here.'),
+        acceptance_intent_schema: absoluteUrl.describe('JSON Schema of the acceptance intent.'),
+        quote_guide: absoluteUrl.describe('Quote guide with an example request.'),
+        quote_validate: absoluteUrl.describe('POST a quote request here.'),
+        quote_request_schema: absoluteUrl.describe('JSON Schema of the quote request.'),
+        operator_review: z.string().describe('What the validations do and do not do.'),
+      })
+      .describe('The path from reading a job to a quote scaffold.'),
+    jobs: z.array(jobSchema).min(1).describe('Jobs with testnet rewards, required capabilities, acceptance predicates, receipt requirements and deadlines.'),
+  })
+  .describe('Jobs board: testnet work an agent can take after operator review.');
+export type JobsBoard = z.infer<typeof jobsBoardSchema>;
+
+export const jobReceiptExpectationSchema = receiptExpectationSchema
+  .extend({
+    includes: z
+      .array(z.string().min(1).max(64))
+      .max(16)
+      .describe('Receipt fields the agent will deliver; must cover the job’s `receipt_requirements.must_include`.'),
+  })
+  .describe('The receipt the agent commits to leave.');
+
+export const submittedEvidenceSchema = z
+  .strictObject({
+    links: z.array(evidenceLinkSchema).max(16).describe('Public evidence of the agent’s past work.'),
+    receipt_ids: z.array(z.string().min(1).max(128)).max(32).describe('Ids of receipts the agent earned before, re-checkable at the receipt API.'),
+  })
+  .describe('Evidence the agent offers; the evidence check requires at least one link or receipt id.');
+
+/** Spec 2.9 acceptance intent. */
+export const jobAcceptanceIntentSchema = z
+  .strictObject({
+    job_id: z.string().min(1).max(64).describe('Id of an open job on the board.'),
+    agent_id: z.string().min(1).max(128).describe('Stable identifier of the agent: its registry service id or a testnet address.'),
+    agent_manifest: z.url().max(2048).optional().describe('URI of the agent’s service manifest, when it has one.'),
+    capabilities: z.array(z.string().min(1).max(64)).max(32).describe('Capabilities the agent declares; must cover the job’s required capabilities.'),
+    proposed_output: z
+      .strictObject({
+        format: z.enum(['json', 'markdown']).describe('Format the agent will deliver; must equal the job’s deliverable format.'),
+        description: z.string().min(1).max(2000).describe('What the agent will deliver.'),
+        predicates_addressed: z
+          .array(z.string().min(1).max(64))
+          .max(32)
+          .describe('Ids of the job’s acceptance predicates the output will satisfy; all of them are required.'),
+      })
+      .describe('The output the agent proposes.'),
+    receipt_expectation: jobReceiptExpectationSchema,
+    evidence: submittedEvidenceSchema,
+    posture: declaredPostureSchema,
+  })
+  .describe('Job acceptance intent (spec 2.9): an agent states it will do a job, for operator review.');
+export type JobAcceptanceIntent = z.infer<typeof jobAcceptanceIntentSchema>;
+
+/** Response of POST /api/jobs/accept, for 200 (accepted for review) and 400 (blocked) alike. */
+export const jobAcceptanceResultSchema = z
+  .object({
+    type: typeLiteral('agent_economy.agent_job_acceptance.v0'),
+    version: versionV0,
+    accepted_for_operator_review: z.boolean().describe('True when no check blocked the intent; nothing is assigned until the operator reviews it.'),
+    accepted_job_id: z.string().nullable().describe('The job id when accepted for review; null when blocked.'),
+    agent_id: z.string().describe('The submitting agent.'),
+    assigned: z.literal(false).describe('Constant false: validation never assigns a job.'),
+    checked_at: isoDateTime.describe('When the validation ran.'),
+    errors: z.array(validationIssueSchema).describe('Blocking findings; empty when accepted.'),
+    warnings: z.array(validationIssueSchema).describe('Non-blocking findings.'),
+    next_steps: z.array(nextStepSchema).describe('What to do next (after acceptance: request a quote scaffold).'),
+    posture: postureSchema,
+  })
+  .describe('Job acceptance result: accepted for operator review or blocked, with every finding.');
+export type JobAcceptanceResult = z.infer<typeof jobAcceptanceResultSchema>;
+
+/** Spec 2.9 quote request. */
+export const jobQuoteRequestSchema = z
+  .strictObject({
+    job_id: z.string().min(1).max(64).describe('Id of an open job on the board.'),
+    agent_id: z.string().min(1).max(128).describe('The agent that accepted the job.'),
+    acceptance_intent: z.url().max(2048).optional().describe('URI of the acceptance intent this quote follows, when it is published.'),
+    quote_terms: z
+      .strictObject({
+        amount: ergDecimal.describe('Price asked, in testnet ERG; at most the job reward.'),
+        currency: z.literal('ERG_testnet').describe('Constant `ERG_testnet`.'),
+        delivery_deadline: isoDateTime.describe('When the output will be delivered; not after the job deadline.'),
+        valid_until: isoDateTime.describe('Until when the quote stands; before the delivery deadline.'),
+      })
+      .describe('The terms offered.'),
+    receipt_expectation: jobReceiptExpectationSchema,
+    settlement: z
+      .strictObject({
+        rail: paymentRailSchema.describe('Settlement rail; the settlement check accepts only `ergo_testnet_note` for paid jobs.'),
+        payee_address: z.string().min(1).max(120).describe('Ergo testnet address (P2PK addresses start with `3`) that receives the Note.'),
+        binds_task_hash: z.boolean().describe('Must be true: the settlement Note carries the task hash of the agreement in a register.'),
+      })
+      .describe('How the reward is settled.'),
+    evidence: submittedEvidenceSchema,
+    posture: declaredPostureSchema,
+  })
+  .describe('Job quote request (spec 2.9): the terms an agent proposes for a job it accepted.');
+export type JobQuoteRequest = z.infer<typeof jobQuoteRequestSchema>;
+
+export const agreementDraftSchema = z
+  .object({
+    status: z.literal('draft_pending_operator_review').describe('Constant: the draft binds nobody until the operator reviews it.'),
+    job_id: z.string().describe('The job.'),
+    agent_id: z.string().describe('The agent.'),
+    amount: ergDecimal.describe('Agreed price in testnet ERG.'),
+    amount_nanoerg: nanoErgString.describe('The same price in nanoERG.'),
+    currency: z.literal('ERG_testnet').describe('Constant `ERG_testnet`.'),
+    delivery_deadline: isoDateTime.describe('Delivery deadline.'),
+    acceptance_predicates: z.array(z.string()).describe('Ids of the acceptance predicates the output must meet.'),
+    receipt: jobReceiptExpectationSchema.describe('Receipt the settlement leaves.'),
+  })
+  .describe('Agreement draft assembled from the job and the quote terms.');
+
+export const settlementHandoffSchema = z
+  .object({
+    rail: z.literal('ergo_testnet_note').describe('Settlement with a Note box on the Ergo testnet.'),
+    payee_address: z.string().describe('Testnet address that receives the Note.'),
+    amount_nanoerg: nanoErgString.describe('Minimum value of the Note box.'),
+    note_requirements: z.array(z.string()).min(1).describe('Conditions the Note box must meet to settle the agreement.'),
+    signer: z.literal('host_wallet').describe('The payer’s host wallet signs; this service never does.'),
+    policy_check: absoluteUrl.describe('Run the payment through the policy check before the host signs.'),
+    escrowed: z.literal(false).describe('Constant false: no value is held by this service.'),
+  })
+  .describe('What the payer’s wallet needs to settle, handed over without signing anything.');
+
+/** Response of POST /api/jobs/quote, for 200 (scaffold ready) and 400 (blocked) alike. */
+export const jobQuoteResultSchema = z
+  .object({
+    type: typeLiteral('agent_economy.agent_job_quote.v0'),
+    version: versionV0,
+    quote_scaffold_ready: z.boolean().describe('True when no check blocked the request; no work is assigned and no value escrowed.'),
+    accepted_job_id: z.string().nullable().describe('The job id when the scaffold is ready; null when blocked.'),
+    agent_id: z.string().describe('The submitting agent.'),
+    assigned: z.literal(false).describe('Constant false: validation never assigns a job.'),
+    checked_at: isoDateTime.describe('When the validation ran.'),
+    quote: z
+      .object({
+        agreement_draft: agreementDraftSchema,
+        settlement_handoff: settlementHandoffSchema,
+      })
+      .nullable()
+      .describe('The quote scaffold; null when blocked.'),
+    errors: z.array(validationIssueSchema).describe('Blocking findings; empty when ready.'),
+    warnings: z.array(validationIssueSchema).describe('Non-blocking findings.'),
+    next_steps: z.array(nextStepSchema).describe('What to do next.'),
+    posture: postureSchema,
+  })
+  .describe('Job quote result: a quote scaffold (agreement draft and settlement handoff) or the findings that block it.');
+export type JobQuoteResult = z.infer<typeof jobQuoteResultSchema>;
+
+const guideHeader = {
+  ok: z.literal(true).describe('Constant true.'),
+  version: versionV0,
+  status: descriptorStatus,
+  last_updated: isoDate,
+  description: z.string().describe('What the validation does and does not do.'),
+  posture: postureSchema,
+  endpoint: validationEndpointSchema,
+  jobs_board: absoluteUrl.describe('The jobs board the job ids refer to.'),
+  forbidden_claims: forbiddenClaimsListSchema,
+  operator_review: operatorReviewSchema,
+};
+
+export const jobAcceptanceGuideSchema = z
+  .object({
+    type: typeLiteral('agent_economy.agent_job_acceptance_guide.v0'),
+    ...guideHeader,
+    checks: z.array(validationCheckSchema).min(1).describe('Checks in order: job id, capability, output, receipt, posture, evidence, forbidden claims.'),
+    example_intent: jobAcceptanceIntentSchema.describe('An intent that passes every check against an open job of the board.'),
+    example_result: jobAcceptanceResultSchema.describe('The result the example intent receives.'),
+  })
+  .describe('Job acceptance guide: example intent, checks and forbidden claims.');
+export type JobAcceptanceGuide = z.infer<typeof jobAcceptanceGuideSchema>;
+
+export const jobQuoteGuideSchema = z
+  .object({
+    type: typeLiteral('agent_economy.agent_job_quote_guide.v0'),
+    ...guideHeader,
+    checks: z.array(validationCheckSchema).min(1).describe('Checks in order: job id, quote terms, receipt, settlement, posture, evidence, forbidden claims.'),
+    example_request: jobQuoteRequestSchema.describe('A quote request that passes every check against an open job of the board.'),
+    example_result: jobQuoteResultSchema.describe('The result the example request receives.'),
+  })
+  .describe('Job quote guide: example request, checks and forbidden claims.');
+export type JobQuoteGuide = z.infer<typeof jobQuoteGuideSchema>;
+
+const stepContent = nextStepSchema.omit({ href: true }).extend({ link: linkRefSchema.optional() });
+
+/** `content/jobs.json`: the board, the two guides' texts and their worked examples. */
+export const jobsContentSchema = z.strictObject({
+  description: z.string(),
+  operator_review: z.string(),
+  jobs: z.array(jobSchema.omit({ reward: true, inputs: true }).extend({ reward_nanoerg: nanoErgString, inputs: z.array(linkRefSchema) })),
+  acceptance_guide: z.strictObject({
+    description: z.string(),
+    checks: z.array(validationCheckSchema),
+    example_intent: jobAcceptanceIntentSchema.omit({ evidence: true }).extend({
+      evidence: z.strictObject({ links: z.array(z.strictObject({ kind: evidenceLinkSchema.shape.kind, link: linkRefSchema })), receipt_ids: z.array(z.string()) }),
+    }),
+    accepted_next_steps: z.array(stepContent),
+  }),
+  quote_guide: z.strictObject({
+    description: z.string(),
+    checks: z.array(validationCheckSchema),
+    example_request: jobQuoteRequestSchema.omit({ evidence: true }).extend({
+      evidence: z.strictObject({ links: z.array(z.strictObject({ kind: evidenceLinkSchema.shape.kind, link: linkRefSchema })), receipt_ids: z.array(z.string()) }),
+    }),
+    note_requirements: z.array(z.string()).min(1),
+    ready_next_steps: z.array(stepContent),
+  }),
+  how_to_submit: z.string(),
+});

@@ -1,0 +1,87 @@
+/**
+ * The reputation graph (spec 2.2): which agents and providers have testnet-settled receipts behind
+ * them, derived from receipts only (never from self-description), and the receipt summary that the
+ * derivation reads from the receipt store.
+ */
+import { z } from 'zod';
+import { absoluteUrl, ergDecimal, hex64, isoDate, isoDateTime, nanoErgString, postureSchema, typeLiteral, versionV0 } from './common.ts';
+
+/**
+ * One stored receipt as the derivation sees it. `chain: 'sandbox'` marks receipts settled against
+ * the loopback sandbox explorer (tests, local demo); they never count toward reputation.
+ */
+export const receiptSummarySchema = z
+  .object({
+    receiptId: z.string().min(1).describe('Receipt id.'),
+    subjectId: z.string().min(1).describe('The agent or service provider the receipt credits.'),
+    subjectKind: z.enum(['agent', 'service_provider']).describe('What the subject is.'),
+    chain: z.enum(['testnet', 'sandbox']).describe('Where the settlement was verified; only `testnet` counts.'),
+    settledAt: isoDateTime.describe('When the settlement was verified.'),
+    settlementTxId: hex64.describe('Settlement transaction id.'),
+    amountNanoErg: nanoErgString.describe('Value settled, in nanoERG.'),
+  })
+  .describe('Receipt summary read by the reputation derivation.');
+export type ReceiptSummary = z.infer<typeof receiptSummarySchema>;
+
+export const reputationEvidenceSchema = z
+  .object({
+    receipt_id: z.string().describe('Receipt id.'),
+    receipt_url: absoluteUrl.describe('Receipt API URL; the bundle re-verifies against the chain.'),
+    settlement_tx_id: hex64.describe('Settlement transaction id on the Ergo testnet.'),
+    settled_at: isoDateTime.describe('When the settlement was verified.'),
+  })
+  .describe('One receipt behind a subject.');
+
+export const reputationSubjectSchema = z
+  .object({
+    subject_id: z.string().describe('Agent id or service provider id.'),
+    kind: z.enum(['agent', 'service_provider']).describe('What the subject is.'),
+    receipt_count: z.int().min(1).describe('Distinct testnet-settled receipts.'),
+    settled_nanoerg: nanoErgString.describe('Total settled value in nanoERG.'),
+    settled_erg: ergDecimal.describe('The same total in testnet ERG.'),
+    first_settled_at: isoDateTime.describe('Earliest counted settlement.'),
+    last_settled_at: isoDateTime.describe('Latest counted settlement.'),
+    evidence: z.array(reputationEvidenceSchema).min(1).describe('Every counted receipt, newest first.'),
+    trust_boundary: z
+      .object({
+        basis: z.literal('testnet_settled_receipts').describe('Constant: reputation counts testnet-settled receipts and nothing else.'),
+        network: z.literal('ergo_testnet').describe('Constant.'),
+        mainnet_ready: z.literal(false).describe('Constant false: testnet reputation says nothing about mainnet.'),
+        statement: z.string().describe('What the reputation does and does not establish.'),
+      })
+      .describe('Limits of what this subject’s reputation means.'),
+  })
+  .describe('One subject of the reputation graph.');
+
+export const reputationGraphSchema = z
+  .object({
+    ok: z.literal(true).describe('Constant true.'),
+    type: typeLiteral('agent_economy.agent_reputation.v0'),
+    version: versionV0,
+    status: z.literal('testnet_live_proof').describe('Descriptor status.'),
+    last_updated: isoDate.describe('Date of `generated_at`.'),
+    generated_at: isoDateTime.describe('When this graph was derived.'),
+    description: z.string().describe('How the graph is derived.'),
+    posture: postureSchema,
+    method: z
+      .object({
+        counts: z.string().describe('What counts as a receipt-backed subject.'),
+        excludes: z.array(z.string()).min(1).describe('What never counts.'),
+        receipt_api: z.string().describe('Receipt API; `{id}` is a receipt id.'),
+        proofs_api: absoluteUrl.describe('Proof explorer listing the same receipts.'),
+      })
+      .describe('How the graph is derived, so anyone can recompute it.'),
+    summary: z
+      .object({
+        receipt_backed_subjects: z.int().min(0).describe('Subjects with at least one counted receipt.'),
+        receipts_counted: z.int().min(0).describe('Distinct testnet-settled receipts counted.'),
+        sandbox_receipts_excluded: z.int().min(0).describe('Receipts settled against the sandbox explorer, not counted.'),
+        duplicate_receipts_ignored: z.int().min(0).describe('Repeated receipt ids counted once.'),
+        total_settled_nanoerg: nanoErgString.describe('Total value of the counted receipts in nanoERG.'),
+        latest_settled_at: isoDateTime.nullable().describe('Latest counted settlement; null when none.'),
+      })
+      .describe('Totals over the graph.'),
+    subjects: z.array(reputationSubjectSchema).describe('Subjects, most receipts first.'),
+  })
+  .describe('Reputation graph derived from testnet-settled receipts.');
+export type ReputationGraph = z.infer<typeof reputationGraphSchema>;

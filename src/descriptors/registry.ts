@@ -1,0 +1,130 @@
+/**
+ * Builders of the service registry, the publish guide and the submit draft, from
+ * `content/registry.json`, `content/publish-guide.json` and the site configuration. The guide's
+ * worked example is a real registry entry, so the example can never drift from what is listed.
+ */
+import type { z } from 'zod';
+import publishGuideContent from '../../content/publish-guide.json' with { type: 'json' };
+import registryContent from '../../content/registry.json' with { type: 'json' };
+import {
+  publishGuideContentSchema,
+  registryContentSchema,
+  type PublishGuide,
+  type PublishResult,
+  type RegistryEntry,
+  type ServiceManifest,
+  type ServiceRegistry,
+  type ServiceSubmitDraft,
+} from '../../schemas/registry.ts';
+import { site, siteUrl } from '../config/site.ts';
+import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { descriptorHeader, POSTURE } from './common.ts';
+import { resolveLink, resolveStep } from './links.ts';
+import { exampleCheckedAt, forbiddenClaimsList, operatorReview, payloadHeader, resultSchemaUrl, validationEndpoint } from './validation-guides.ts';
+
+type RegistryContent = z.infer<typeof registryContentSchema>;
+type PublishGuideContent = z.infer<typeof publishGuideContentSchema>;
+let parsedRegistry: RegistryContent | undefined;
+let parsedGuide: PublishGuideContent | undefined;
+const registryText = (): RegistryContent => (parsedRegistry ??= registryContentSchema.parse(registryContent));
+const guideText = (): PublishGuideContent => (parsedGuide ??= publishGuideContentSchema.parse(publishGuideContent));
+
+/** Every listing with its links resolved; this site's own services get the site as provider. */
+export function registryEntries(): RegistryEntry[] {
+  return registryText().services.map(({ provider, contact, endpoints, evidence, listing, ...manifest }) => {
+    const ownService = provider === 'this_site';
+    return {
+      ...manifest,
+      provider: ownService ? { name: site.name, contact: routeUrl('review-pack'), url: siteUrl('/') } : provider,
+      endpoints: endpoints.map(({ method, link, purpose }) => ({ method, url: resolveLink(link), purpose })),
+      evidence: evidence.map(({ kind, link }) => ({ kind, url: resolveLink(link) })),
+      contact: contact ?? routeUrl('review-pack'),
+      listing: { ...listing, operated_by: ownService ? ('this_site' as const) : ('third_party' as const) },
+    };
+  });
+}
+
+export function buildServiceRegistry(): ServiceRegistry {
+  const services = registryEntries();
+  return {
+    ok: true,
+    ...descriptorHeader('agent_economy.agent_service_registry.v0'),
+    description: registryText().description,
+    posture: POSTURE,
+    service_manifest_schema: routeSchemaUrl('publish'),
+    publish: { guide: routeUrl('publish-guide'), validate: routeUrl('publish'), result_schema: resultSchemaUrl('publish') },
+    counts: {
+      services: services.length,
+      live_on_this_site: services.filter((service) => service.listing.status === 'live_on_this_site').length,
+      listed_for_operator_review: services.filter((service) => service.listing.status === 'listed_for_operator_review').length,
+    },
+    services,
+  };
+}
+
+/** The manifest the publish guide and the onboarding path show: a listed service, minus its listing. */
+export function exampleServiceManifest(): ServiceManifest {
+  const { example_service_id } = guideText();
+  const entry = registryEntries().find((service) => service.id === example_service_id);
+  if (!entry) throw new Error(`content/publish-guide.json: example_service_id "${example_service_id}" is not in content/registry.json`);
+  const { listing: _listing, ...manifest } = entry;
+  return manifest;
+}
+
+/** The result the publish validation gives the example manifest: accepted, no findings. */
+export function examplePublishResult(manifest: ServiceManifest = exampleServiceManifest()): PublishResult {
+  const content = guideText();
+  return {
+    ...payloadHeader('agent_economy.agent_service_publish.v0'),
+    accepted_for_operator_review: true,
+    service_id: manifest.id,
+    published: false,
+    checked_at: exampleCheckedAt(),
+    errors: [],
+    warnings: [],
+    next_steps: content.accepted_next_steps.map(resolveStep),
+    posture: POSTURE,
+  };
+}
+
+/** The draft a provider sends to the operator once `manifest` is accepted for review. */
+export function buildSubmitDraft(manifest: ServiceManifest, warningsAcknowledged: string[] = []): ServiceSubmitDraft {
+  const content = guideText();
+  return {
+    ...payloadHeader('agent_economy.service_submit_draft.v0'),
+    requested_action: 'list_in_registry_after_operator_review',
+    publishes_automatically: false,
+    service_manifest: manifest,
+    validation: {
+      validated_with: routeUrl('publish'),
+      accepted_for_operator_review: true,
+      warnings_acknowledged: warningsAcknowledged,
+    },
+    mcp_publish_contract: { exposes_mcp_tools: false, tools_sign_transactions: false, contract: routeUrl('mcp-tools') },
+    wallet_boundary: { agents_do_not_hold_private_keys: true, boundary: routeUrl('wallet-boundary') },
+    submit_to: operatorReview(content.how_to_submit),
+  };
+}
+
+export function buildPublishGuide(): PublishGuide {
+  const content = guideText();
+  const manifest = exampleServiceManifest();
+  return {
+    ok: true,
+    ...descriptorHeader('agent_economy.agent_service_publish_guide.v0'),
+    description: content.description,
+    posture: POSTURE,
+    endpoint: validationEndpoint('publish'),
+    checks: content.checks,
+    example_manifest: manifest,
+    example_validation_result: examplePublishResult(manifest),
+    example_submit_draft: buildSubmitDraft(manifest),
+    forbidden_claims: forbiddenClaimsList(),
+    schemas: {
+      service_manifest: routeSchemaUrl('publish'),
+      publish_result: resultSchemaUrl('publish'),
+      registry: routeSchemaUrl('registry'),
+    },
+    operator_review: operatorReview(content.how_to_submit),
+  };
+}

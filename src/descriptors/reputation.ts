@@ -1,0 +1,69 @@
+/**
+ * The reputation graph body: the pure derivation of `src/domain/reputation.ts` turned into the
+ * published shape, with receipt URLs and the trust boundary of every subject.
+ */
+import type { ReputationGraph } from '../../schemas/reputation.ts';
+import { typeName } from '../config/site.ts';
+import type { ReputationDerivation } from '../domain/reputation.ts';
+import { formatNanoErg } from '../domain/money.ts';
+import { routeUrl } from '../routes/lookup.ts';
+import { POSTURE } from './common.ts';
+
+const SUBJECT_TRUST_STATEMENT =
+  'Counts payments that settled on the Ergo testnet and whose receipts re-verify; it says nothing about mainnet, about the quality of answers or work, or about any claim the subject makes for itself.';
+
+export function buildReputationGraph(derivation: ReputationDerivation, generatedAt: Date): ReputationGraph {
+  const receiptApi = routeUrl('assistant-receipt');
+  const receiptUrl = (receiptId: string) => receiptApi.replace('{id}', encodeURIComponent(receiptId));
+  const generated = generatedAt.toISOString();
+  return {
+    ok: true,
+    type: typeName('agent_economy.agent_reputation.v0'),
+    version: 'v0',
+    status: 'testnet_live_proof',
+    last_updated: generated.slice(0, 10),
+    generated_at: generated,
+    description:
+      'Agents and service providers with receipts settled on the Ergo testnet, each with the receipts behind it. Derived from the receipt store on every request; self-description, listings and sandbox settlements never count.',
+    posture: POSTURE,
+    method: {
+      counts: 'Distinct receipt ids whose settlement was verified on the Ergo testnet, grouped by the agent or service provider they credit.',
+      excludes: [
+        'Receipts settled against the sandbox explorer used by tests and the local demo.',
+        'Repeated receipt ids (each counts once).',
+        'Registry listings, manifests and acceptance intents, which are claims rather than settlements.',
+      ],
+      receipt_api: receiptApi,
+      proofs_api: routeUrl('proofs'),
+    },
+    summary: {
+      receipt_backed_subjects: derivation.subjects.length,
+      receipts_counted: derivation.receiptsCounted,
+      sandbox_receipts_excluded: derivation.sandboxReceiptsExcluded,
+      duplicate_receipts_ignored: derivation.duplicateReceiptsIgnored,
+      total_settled_nanoerg: derivation.totalSettledNanoErg.toString(),
+      latest_settled_at: derivation.latestSettledAt,
+    },
+    subjects: derivation.subjects.map((subject) => ({
+      subject_id: subject.subjectId,
+      kind: subject.kind,
+      receipt_count: subject.receiptCount,
+      settled_nanoerg: subject.settledNanoErg.toString(),
+      settled_erg: formatNanoErg(subject.settledNanoErg),
+      first_settled_at: subject.firstSettledAt,
+      last_settled_at: subject.lastSettledAt,
+      evidence: subject.evidence.map((item) => ({
+        receipt_id: item.receiptId,
+        receipt_url: receiptUrl(item.receiptId),
+        settlement_tx_id: item.settlementTxId,
+        settled_at: item.settledAt,
+      })),
+      trust_boundary: {
+        basis: 'testnet_settled_receipts',
+        network: 'ergo_testnet',
+        mainnet_ready: false,
+        statement: SUBJECT_TRUST_STATEMENT,
+      },
+    })),
+  };
+}
