@@ -144,8 +144,8 @@ export const linkRefSchema = z.union([
   z.strictObject({ page: z.string().min(1).describe('Route id; resolves to its human page.') }),
   z.strictObject({ schema_of: z.string().min(1).describe('Route id; resolves to the published schema of its body.') }),
   z.strictObject({ schema_file: z.string().min(1).describe('Published schema file name.') }),
-  z.strictObject({ site: z.string().startsWith('/').describe('Path on the canonical site.') }),
-  z.strictObject({ mcp: z.string().startsWith('/').describe('Path on the MCP host.') }),
+  z.strictObject({ site: z.string().regex(/^\//, 'must start with /').describe('Path on the canonical site.') }),
+  z.strictObject({ mcp: z.string().regex(/^\//, 'must start with /').describe('Path on the MCP host.') }),
   z.strictObject({ external: absoluteUrl.describe('Third-party URL (never this site).') }),
 ]);
 export type LinkRef = z.infer<typeof linkRefSchema>;

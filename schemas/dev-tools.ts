@@ -1,0 +1,301 @@
+/**
+ * The stateless developer tools (spec 2.11, 4.4): `POST /api/dev/tools` inspects one Ergo object
+ * (a hash, an address, a box, a transaction or a receipt bundle) and `GET /api/dev/tools` lists the
+ * actions with working example bodies. The tools read what they are given and nothing else: they
+ * never sign, broadcast, mutate chain state or store the input.
+ */
+import { z } from 'zod';
+import { MAX_BODY_BYTES } from '../src/lib/json-body.ts';
+import { absoluteUrl, descriptorStatus, hex64, isoDate, nanoErgString, postureSchema, typeLiteral, versionV0 } from './common.ts';
+
+export const DEV_TOOL_ACTIONS = ['hash', 'address', 'box', 'tx', 'receipt'] as const;
+export const DEV_TOOL_ENCODINGS = ['utf8', 'hex'] as const;
+export const DEV_TOOL_NETWORKS = ['mainnet', 'testnet'] as const;
+
+/**
+ * Longest accepted `input`, in characters. Chosen so that a maximal input still fits in the
+ * 65536-byte body limit with its JSON envelope; 60000 hex characters are 30000 bytes, far above the
+ * 4096-byte Ergo box size limit and above any transaction a wallet builds by hand.
+ */
+export const DEV_TOOL_MAX_INPUT_CHARACTERS = 60_000;
+
+/** Which encodings each action accepts; the request check rejects any other pair with a 400. */
+export const DEV_TOOL_ENCODINGS_BY_ACTION: Readonly<Record<DevToolAction, readonly DevToolEncoding[]>> = Object.freeze({
+  hash: ['utf8', 'hex'],
+  address: ['utf8'],
+  box: ['utf8', 'hex'],
+  tx: ['utf8', 'hex'],
+  receipt: ['utf8'],
+});
+
+const HEX_BYTES = /^(?:[0-9a-fA-F]{2})*$/;
+
+export const devToolActionSchema = z
+  .enum(DEV_TOOL_ACTIONS)
+  .describe(
+    '`hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: re-verify a full receipt bundle offline, or look one up read-only by receipt id or settlement transaction id.',
+  );
+export type DevToolAction = z.infer<typeof devToolActionSchema>;
+export type DevToolEncoding = (typeof DEV_TOOL_ENCODINGS)[number];
+
+/** Spec 2.11. */
+export const devToolRequestSchema = z
+  .strictObject({
+    action: devToolActionSchema,
+    input: z
+      .string()
+      .min(1)
+      .max(DEV_TOOL_MAX_INPUT_CHARACTERS)
+      .describe(
+        `What to inspect, 1 to ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters. hash: the text (utf8) or bytes (hex); address: a base58 address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON (utf8) or serialized transaction bytes (hex); receipt: a receipt bundle as JSON text, or a 64-hex receipt id or settlement transaction id.`,
+      ),
+    encoding: z
+      .enum(DEV_TOOL_ENCODINGS)
+      .default('utf8')
+      .describe('How to read `input`: `utf8` (text, the default) or `hex` (an even number of hexadecimal digits). address and receipt accept only `utf8`.'),
+    network: z
+      .enum(DEV_TOOL_NETWORKS)
+      .default('testnet')
+      .describe('Network for address encoding and prefix checks; `testnet` by default. Inspection only: choosing `mainnet` reads mainnet encodings and acts on nothing.'),
+  })
+  .superRefine((request, ctx) => {
+    const accepted = DEV_TOOL_ENCODINGS_BY_ACTION[request.action];
+    if (!accepted.includes(request.encoding)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['encoding'],
+        input: request.encoding,
+        message: `action "${request.action}" accepts encoding ${accepted.map((encoding) => `"${encoding}"`).join(' or ')}, not "${request.encoding}"`,
+      });
+    }
+    if (request.encoding === 'hex' && !HEX_BYTES.test(request.input)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['input'],
+        input: request.input,
+        message: 'with encoding "hex" the input must be an even number of hexadecimal digits (0-9, a-f), whole bytes, no 0x prefix',
+      });
+    }
+  })
+  .describe('Developer tool request: one action on one input. No keys besides action, input, encoding and network.');
+export type DevToolRequest = z.input<typeof devToolRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------------------------
+
+const hexBytes = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lower-case hex of whole bytes');
+const ergoTreeHex = hexBytes.describe('ErgoTree, serialized, lower-case hex.');
+const addressText = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]+$/).describe('Base58 Ergo address.');
+const erg = z.string().regex(/^(0|[1-9][0-9]*)\.[0-9]{9}$/).describe('The same value in ERG, nine fraction digits.');
+
+export const devToolWarningSchema = z.object({
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/).describe('Stable warning code, e.g. `network_mismatch`, `declared_id_mismatch`.'),
+  message: z.string().min(1).describe('What is unusual, with the values involved.'),
+});
+
+const resultCommon = {
+  ok: z.literal(true).describe('Constant true: the input was inspected.'),
+  type: typeLiteral('agent_economy.dev_tool_result.v0'),
+  version: versionV0,
+  network: z.enum(DEV_TOOL_NETWORKS).describe('The network of the request.'),
+  warnings: z.array(devToolWarningSchema).describe('Findings that are not errors: a declared id that does not match, a network mismatch, an unsigned transaction.'),
+  signs_transactions: z.literal(false).describe('Constant false: the tools never sign.'),
+  broadcasts: z.literal(false).describe('Constant false: the tools never broadcast or mutate chain state.'),
+};
+
+const tokenAmount = z.object({
+  token_id: hex64.describe('Token id.'),
+  amount: nanoErgString.describe('Token amount in its smallest unit, as an integer string.'),
+});
+
+const registerSchema = z.object({
+  serialized: hexBytes.describe('The register constant as serialized on chain.'),
+  sigma_type: z.string().min(1).describe('ErgoScript type of the constant, e.g. `Coll[Byte]`, `Int`, `SigmaProp`.'),
+  rendered: z.string().describe('The decoded value as text (hex for byte collections, decimal for numbers).'),
+});
+
+const boxSummarySchema = z.object({
+  box_id: hex64.describe('Box id recomputed as blake2b256 of the serialized box.'),
+  value_nanoerg: nanoErgString.describe('Box value in nanoERG.'),
+  value_erg: erg,
+  ergo_tree: ergoTreeHex,
+  address: addressText.describe('Address of the ErgoTree, encoded for the request network.'),
+  creation_height: z.int().min(0).describe('Creation height written in the box.'),
+  assets: z.array(tokenAmount).describe('Tokens in the box, in order.'),
+  registers: z
+    .partialRecord(z.enum(['R4', 'R5', 'R6', 'R7', 'R8', 'R9']), registerSchema)
+    .describe('Non-mandatory registers R4 to R9 that are present.'),
+});
+
+export const hashResultSchema = z.object({
+  algorithm: z.literal('blake2b256').describe('The hash Ergo uses for box ids, transaction ids and task hashes.'),
+  input_encoding: z.enum(DEV_TOOL_ENCODINGS).describe('How the input was read.'),
+  input_bytes: z.int().min(0).describe('Number of bytes hashed.'),
+  digest: hex64.describe('The 32-byte digest, lower-case hex.'),
+});
+
+export const addressResultSchema = z.object({
+  address: addressText.describe('The address as given.'),
+  network: z.enum(DEV_TOOL_NETWORKS).describe('Network encoded in the address prefix byte (0x00 mainnet, 0x10 testnet).'),
+  network_matches: z.boolean().describe('Whether that network is the request network.'),
+  address_type: z.enum(['P2PK', 'P2SH', 'P2S']).describe('Address type from the prefix byte.'),
+  ergo_tree: ergoTreeHex.describe('ErgoTree the address stands for.'),
+  public_key: z
+    .string()
+    .regex(/^[0-9a-f]{66}$/)
+    .nullable()
+    .describe('P2PK only: the compressed secp256k1 public key (33 bytes); null otherwise.'),
+  script_hash: z
+    .string()
+    .regex(/^[0-9a-f]{48}$/)
+    .nullable()
+    .describe('P2SH only: the 24-byte prefix of blake2b256 of the script; null otherwise.'),
+});
+
+export const boxResultSchema = boxSummarySchema.extend({
+  declared_box_id: hex64.nullable().describe('`boxId` found in box JSON, or null for hex input.'),
+  box_id_matches: z.boolean().nullable().describe('Whether the declared box id equals the recomputed one; null when none was declared.'),
+  transaction_id: hex64.describe('Id of the transaction that created the box.'),
+  index: z.int().min(0).describe('Output index in that transaction.'),
+  size_bytes: z.int().min(1).describe('Size of the serialized box (at most 4096 on Ergo).'),
+});
+
+export const txResultSchema = z.object({
+  tx_id: hex64.describe('Transaction id recomputed as blake2b256 of the transaction bytes without spending proofs.'),
+  declared_tx_id: hex64.nullable().describe('`id` found in transaction JSON, or null for hex input.'),
+  tx_id_matches: z.boolean().nullable().describe('Whether the declared id equals the recomputed one; null when none was declared.'),
+  signed: z.boolean().describe('Whether every input carries a non-empty spending proof.'),
+  inputs: z.array(z.object({ box_id: hex64.describe('Spent box id.') })).describe('Inputs, in order.'),
+  data_inputs: z.array(z.object({ box_id: hex64.describe('Read-only box id.') })).describe('Data inputs, in order.'),
+  outputs: z.array(boxSummarySchema.extend({ index: z.int().min(0).describe('Output index.') })).describe('Outputs, in order, with their recomputed box ids.'),
+  total_output_nanoerg: nanoErgString.describe('Sum of output values in nanoERG.'),
+  fee_nanoerg: nanoErgString.nullable().describe('Sum of outputs locked by the standard miner-fee contract, or null when there is none.'),
+  size_bytes: z.int().min(1).describe('Size of the serialized transaction.'),
+});
+
+export const receiptCheckSchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9_]*$/).describe('Check id, e.g. `schema`, `receipt_id`, `task_hash_matches`, `note_binding`.'),
+  ok: z.boolean().describe('Whether the check passed.'),
+  detail: z.string().min(1).describe('The values compared.'),
+});
+
+export const receiptResultSchema = z.object({
+  source: z
+    .enum(['input_json', 'receipt_store'])
+    .describe('`input_json`: the bundle given as input was checked offline; `receipt_store`: the input was an id and the bundle was read (read-only) from this service\'s receipt store.'),
+  found: z.boolean().describe('False only when an id was given and no stored receipt has it.'),
+  receipt_id: hex64.nullable().describe('`receiptId` declared in the bundle.'),
+  computed_receipt_id: hex64.nullable().describe('blake2b256 of the RFC 8785 canonical JSON of the bundle without `receiptId`.'),
+  receipt_id_matches: z.boolean().nullable().describe('Whether the two ids are equal.'),
+  receipt_type: z.string().nullable().describe('`receipt_type` of the bundle (a full bundle says `full_receipt_bundle`).'),
+  status: z.string().nullable().describe('`status` of the bundle (`settled_on_chain` for a settled one).'),
+  chain: z.enum(['testnet', 'sandbox']).nullable().describe('Chain the bundle was settled on; `sandbox` bundles are never testnet proofs.'),
+  settlement_tx_id: hex64.nullable().describe('Settlement transaction id of the bundle.'),
+  note_box_id: hex64.nullable().describe('Note box id of the bundle.'),
+  checks: z.array(receiptCheckSchema).describe('Every offline check, in order: schema, receipt id, task hash, Note binding, amounts and confirmations.'),
+});
+
+export const devToolResultSchema = z
+  .discriminatedUnion('action', [
+    z.object({ ...resultCommon, action: z.literal('hash').describe('The action run.'), result: hashResultSchema.describe('What `hash` found.') }).describe('Result of `hash`.'),
+    z.object({ ...resultCommon, action: z.literal('address').describe('The action run.'), result: addressResultSchema.describe('What `address` found.') }).describe('Result of `address`.'),
+    z.object({ ...resultCommon, action: z.literal('box').describe('The action run.'), result: boxResultSchema.describe('What `box` found.') }).describe('Result of `box`.'),
+    z.object({ ...resultCommon, action: z.literal('tx').describe('The action run.'), result: txResultSchema.describe('What `tx` found.') }).describe('Result of `tx`.'),
+    z.object({ ...resultCommon, action: z.literal('receipt').describe('The action run.'), result: receiptResultSchema.describe('What `receipt` found.') }).describe('Result of `receipt`.'),
+  ])
+  .describe('Developer tool result: the action, its per-action result and warnings. Nothing was signed, broadcast or stored.');
+export type DevToolResult = z.infer<typeof devToolResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/dev/tools
+// ---------------------------------------------------------------------------------------------
+
+export const devToolCatalogueEntrySchema = z.object({
+  action: devToolActionSchema,
+  label: z.string().min(1).describe('What the action does, in a few words.'),
+  description: z.string().min(1).describe('What the action reads, computes and reports.'),
+  input: z
+    .array(
+      z.object({
+        encoding: z.enum(DEV_TOOL_ENCODINGS).describe('Encoding of this input form.'),
+        format: z.string().min(1).describe('What the input must be in this encoding.'),
+      }),
+    )
+    .min(1)
+    .describe('Accepted input forms.'),
+  limits: z.array(z.string().min(1)).min(1).describe('Limits and refusals specific to the action (each refusal is a 400 naming the field).'),
+  example_request: devToolRequestSchema.describe('A request body that works as is: POST it to `endpoint`.'),
+  example_expected: z
+    .record(z.string().regex(/^\//, 'must be a JSON Pointer'), z.union([z.string(), z.number(), z.boolean()]))
+    .describe('Values the answer to `example_request` contains, keyed by JSON Pointer into the result body (a test vector).'),
+  example_note: z.string().min(1).describe('Where the example input comes from.'),
+});
+
+export const devToolsCatalogueSchema = z
+  .object({
+    ok: z.literal(true).describe('Constant true.'),
+    type: typeLiteral('agent_economy.dev_tools_catalogue.v0'),
+    version: versionV0,
+    status: descriptorStatus,
+    last_updated: isoDate,
+    endpoint: absoluteUrl.describe('POST a request here.'),
+    method: z.literal('POST').describe('HTTP method of `endpoint`.'),
+    request_schema: absoluteUrl.describe('JSON Schema of the request body.'),
+    result_schema: absoluteUrl.describe('JSON Schema of a 200 answer.'),
+    limits: z
+      .object({
+        max_input_characters: z.literal(DEV_TOOL_MAX_INPUT_CHARACTERS).describe('Longest `input`.'),
+        max_body_bytes: z.literal(MAX_BODY_BYTES).describe('Largest request body; a larger one answers 413.'),
+        default_encoding: z.literal('utf8').describe('Encoding when `encoding` is omitted.'),
+        default_network: z.literal('testnet').describe('Network when `network` is omitted.'),
+      })
+      .describe('Limits of every request.'),
+    boundary: z
+      .object({
+        signs_transactions: z.literal(false).describe('No action signs.'),
+        broadcasts: z.literal(false).describe('No action broadcasts.'),
+        mutates_chain_state: z.literal(false).describe('No action changes chain state.'),
+        stores_input: z.literal(false).describe('Inputs are not stored or logged.'),
+        reads: z.string().min(1).describe('The only thing any action reads besides its input.'),
+      })
+      .describe('What the tools never do.'),
+    errors: z
+      .array(
+        z.object({
+          status: z.literal(400).describe('HTTP status.'),
+          code: z.string().min(1).describe('Problem `code`.'),
+          when: z.string().min(1).describe('What causes it.'),
+        }),
+      )
+      .min(1)
+      .describe('How a refused request answers (RFC 9457 problem, `errors[]` naming the field).'),
+    actions: z.array(devToolCatalogueEntrySchema).length(DEV_TOOL_ACTIONS.length).describe('Every action, with a working example.'),
+    posture: postureSchema,
+  })
+  .describe('Developer tools catalogue: the actions of POST /api/dev/tools with inputs, limits and working example bodies.');
+export type DevToolsCatalogue = z.infer<typeof devToolsCatalogueSchema>;
+
+/** `content/dev-tools.json`: the catalogue text and test vectors, checked when the catalogue is built. */
+export const devToolsContentSchema = z.strictObject({
+  last_updated: isoDate,
+  reads: z.string().min(1),
+  errors: z.array(z.strictObject({ status: z.literal(400), code: z.string().min(1), when: z.string().min(1) })).min(1),
+  actions: z
+    .array(
+      z.strictObject({
+        action: devToolActionSchema,
+        label: z.string().min(1),
+        description: z.string().min(1),
+        input: devToolCatalogueEntrySchema.shape.input,
+        limits: z.array(z.string().min(1)).min(1),
+        example_request: devToolRequestSchema.optional(),
+        example_expected: devToolCatalogueEntrySchema.shape.example_expected.optional(),
+        example_note: z.string().min(1).optional(),
+        example_note_without_receipt: z.string().min(1).optional(),
+        example_note_with_receipt: z.string().min(1).optional(),
+      }),
+    )
+    .length(DEV_TOOL_ACTIONS.length),
+});
+export type DevToolsContent = z.infer<typeof devToolsContentSchema>;

@@ -1,0 +1,176 @@
+/**
+ * Builders of the developer services index (spec 2.3) and the developer tools catalogue. The index
+ * is generated from the route table, so it lists every endpoint of the build and says truthfully
+ * which runtime endpoints have no handler yet; the catalogue's examples are test vectors from
+ * `content/dev-tools.json`.
+ */
+import devToolsJson from '../../content/dev-tools.json' with { type: 'json' };
+import firstReceiptContent from '../../content/first-receipt.json' with { type: 'json' };
+import type { DevServicesIndex } from '../../schemas/dev-services.ts';
+import {
+  DEV_TOOL_ACTIONS,
+  DEV_TOOL_MAX_INPUT_CHARACTERS,
+  devToolsContentSchema,
+  type DevToolsCatalogue,
+  type DevToolsContent,
+} from '../../schemas/dev-tools.ts';
+import { schemaUrl, siteUrl } from '../config/site.ts';
+import { MAX_BODY_BYTES } from '../lib/json-body.ts';
+import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { allRoutes, routeById } from '../routes/table.ts';
+import type { Route } from '../routes/types.ts';
+import { hostedRouteUrl } from './commands.ts';
+import { descriptorHeader, POSTURE } from './common.ts';
+import { routeAbsoluteUrl } from './endpoints.ts';
+
+let parsedContent: DevToolsContent | undefined;
+
+/** `content/dev-tools.json`, validated on first use so a broken test vector fails the build. */
+export function devToolsContent(): DevToolsContent {
+  parsedContent ??= devToolsContentSchema.parse(devToolsJson);
+  return parsedContent;
+}
+
+/** The content entry of one action. */
+export function devToolEntry(action: DevToolsContent['actions'][number]['action']): DevToolsContent['actions'][number] {
+  const entry = devToolsContent().actions.find((candidate) => candidate.action === action);
+  if (!entry) throw new Error(`content/dev-tools.json: action "${action}" is missing`);
+  return entry;
+}
+
+/** The OpenAPI 3.1 document is governed by the specification's own JSON Schema, not one of ours. */
+const OPENAPI_3_1_SCHEMA = 'https://spec.openapis.org/oas/3.1/schema/2022-10-07';
+
+function serviceEntry(route: Route): DevServicesIndex['services'][number] {
+  const published = bodySchemaOf(route);
+  const schema = published ? schemaUrl(published.file) : route.id === 'openapi' ? OPENAPI_3_1_SCHEMA : null;
+  const responseSchema = route.kind === 'dynamic' ? route.responses[200]?.schema : undefined;
+  return {
+    id: route.id,
+    method: route.method,
+    url: routeAbsoluteUrl(route),
+    summary: route.summary,
+    group: route.tag,
+    host: route.host ?? 'site',
+    delivery: route.kind === 'static' ? 'static' : 'runtime',
+    available: route.kind === 'static' || route.handler !== undefined,
+    machine_readable: {
+      url: routeAbsoluteUrl(route),
+      schema,
+      response_schema: responseSchema ? schemaUrl(responseSchema.file) : null,
+    },
+    page: route.page ? siteUrl(route.page) : null,
+  };
+}
+
+export function buildDevServicesIndex(): DevServicesIndex {
+  const services = allRoutes().map(serviceEntry);
+  const count = (predicate: (service: (typeof services)[number]) => boolean) => services.filter(predicate).length;
+  return {
+    ok: true,
+    ...descriptorHeader('dev_services_index.v1'),
+    counts: {
+      total: services.length,
+      machine_readable: count((service) => service.machine_readable.schema !== null),
+      static: count((service) => service.delivery === 'static'),
+      runtime: count((service) => service.delivery === 'runtime'),
+      available: count((service) => service.available),
+      with_page: count((service) => service.page !== null),
+    },
+    services,
+    probes: {
+      agent_live: {
+        url: routeUrl('live'),
+        method: 'GET',
+        checks: ['ok', 'summary.gates_live', 'summary.mainnet_gate_status', 'summary.latest_full_receipt_id', 'probes.mcp_dns.ok'],
+        description: 'ok is true when every required probe passes; gates_live lists the surfaces answering now and latest_full_receipt_id the newest settled receipt.',
+      },
+      mcp_health: {
+        url: hostedRouteUrl('mcp-health'),
+        method: 'GET',
+        checks: ['ok', 'service', 'version'],
+        description: 'The MCP host is up; only then connect a client to its /mcp endpoint.',
+      },
+      signer_health: {
+        url: routeUrl('assistant-signer-health'),
+        method: 'GET',
+        checks: ['status code 200 (healthy) or 503 (unavailable or degraded)'],
+        description: 'The assistant operator signer is reachable; premium quotes need it.',
+      },
+      faucet: {
+        url: routeUrl('faucet-descriptor'),
+        method: 'GET',
+        checks: ['enabled', 'configured', 'amount.erg', 'public_fallback_url'],
+        description: 'Whether testnet payouts are on here, how much one payout is, and the public faucet to use otherwise.',
+      },
+    },
+    openapi: routeUrl('openapi'),
+    posture: POSTURE,
+  };
+}
+
+/**
+ * The `receipt` example: the first settled receipt once the first-receipt flow records it; until
+ * then the tx test vector's id, which no receipt has, so the example shows the `found: false` answer.
+ */
+function receiptExample(): Pick<DevToolsCatalogue['actions'][number], 'example_request' | 'example_expected' | 'example_note'> {
+  const entry = devToolEntry('receipt');
+  const recorded: string | null = firstReceiptContent.receipt_id;
+  if (!entry.example_note_with_receipt || !entry.example_note_without_receipt) {
+    throw new Error('content/dev-tools.json: the receipt action needs example_note_with_receipt and example_note_without_receipt');
+  }
+  if (recorded) {
+    return {
+      example_request: { action: 'receipt', input: recorded, encoding: 'utf8', network: 'testnet' },
+      example_expected: { '/result/source': 'receipt_store', '/result/found': true, '/result/receipt_id': recorded, '/result/receipt_id_matches': true },
+      example_note: entry.example_note_with_receipt,
+    };
+  }
+  const txId = devToolEntry('tx').example_expected?.['/result/tx_id'];
+  if (typeof txId !== 'string') throw new Error('content/dev-tools.json: the tx example must expect /result/tx_id');
+  return {
+    example_request: { action: 'receipt', input: txId, encoding: 'utf8', network: 'testnet' },
+    example_expected: { '/result/source': 'receipt_store', '/result/found': false },
+    example_note: entry.example_note_without_receipt,
+  };
+}
+
+export function buildDevToolsCatalogue(): DevToolsCatalogue {
+  const actions = DEV_TOOL_ACTIONS.map((action) => {
+    const entry = devToolEntry(action);
+    const common = { action, label: entry.label, description: entry.description, input: entry.input, limits: entry.limits };
+    if (action === 'receipt') return { ...common, ...receiptExample() };
+    if (!entry.example_request || !entry.example_expected || !entry.example_note) {
+      throw new Error(`content/dev-tools.json: action "${action}" needs example_request, example_expected and example_note`);
+    }
+    if (entry.example_request.action !== action) throw new Error(`content/dev-tools.json: the example of "${action}" runs "${entry.example_request.action}"`);
+    return { ...common, example_request: entry.example_request, example_expected: entry.example_expected, example_note: entry.example_note };
+  });
+  const resultSchema = routeById().get('dev-tools');
+  const result200 = resultSchema?.kind === 'dynamic' ? resultSchema.responses[200]?.schema : undefined;
+  if (!result200) throw new Error('route table: dev-tools has no documented 200 schema');
+  return {
+    ok: true,
+    ...descriptorHeader('agent_economy.dev_tools_catalogue.v0', devToolsContent().last_updated),
+    endpoint: routeUrl('dev-tools'),
+    method: 'POST',
+    request_schema: routeSchemaUrl('dev-tools'),
+    result_schema: schemaUrl(result200.file),
+    limits: {
+      max_input_characters: DEV_TOOL_MAX_INPUT_CHARACTERS,
+      max_body_bytes: MAX_BODY_BYTES,
+      default_encoding: 'utf8',
+      default_network: 'testnet',
+    },
+    boundary: {
+      signs_transactions: false,
+      broadcasts: false,
+      mutates_chain_state: false,
+      stores_input: false,
+      reads: devToolsContent().reads,
+    },
+    errors: devToolsContent().errors,
+    actions,
+    posture: POSTURE,
+  };
+}
