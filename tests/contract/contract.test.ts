@@ -186,7 +186,7 @@ describe('GET routes of the route table', () => {
       const document = (await response.json()) as Record<string, unknown>;
       expect(document.$id).toBe(id);
       expect(document.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-      ajv.compile({ ...document, $id: `${id}#served` });
+      addFormats(new Ajv2020({ strict: false })).compile(document);
       served.push(id.split('/').pop()!);
     }
     for (const file of SPEC_SCHEMAS) expect(served).toContain(file);
@@ -206,7 +206,8 @@ describe('posture and mirrors', () => {
   };
 
   it('no served JSON body claims mainnet readiness, custody or signing', async () => {
-    const bodies = allRoutes().filter((route) => route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{'));
+    // Bodies, not schemas: the OpenAPI document describes these keys rather than asserting them.
+    const bodies = allRoutes().filter((route) => route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{') && route.id !== 'openapi');
     let checked = 0;
     for (const route of bodies) {
       const body = await (await fetch(`${server.url}${route.path}`)).json();
