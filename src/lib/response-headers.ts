@@ -16,8 +16,8 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-expose-headers': 'etag, link, retry-after, ratelimit, ratelimit-policy, x-request-id',
 };
 
-export const CORS_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  ...CORS_HEADERS,
+/** Added to CORS_HEADERS on a preflight answer. */
+export const CORS_PREFLIGHT_EXTRA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
   'access-control-allow-headers': 'content-type, if-none-match',
   'access-control-max-age': '86400',

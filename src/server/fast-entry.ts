@@ -11,7 +11,7 @@ import { site } from '../config/site.ts';
 import { dispatchApi, problemResponse, type SerializedResponse } from '../lib/dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { ProblemError } from '../lib/problem-error.ts';
-import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
+import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../routes/hub-aliases.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
@@ -46,26 +46,50 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array>
   });
 }
 
+/** Security and CORS headers as a flat raw-header list, prepended to every answer. */
+const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEADERS }).flat();
+
+/** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
+function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
+  const raw = BASE_HEADERS.slice();
+  for (const name in headers) raw.push(name, String(headers[name]));
+  res.writeHead(status, raw);
+}
+
 function send(res: http.ServerResponse, response: SerializedResponse, head = false): void {
   const body = Buffer.from(response.body);
-  res.writeHead(response.status, { ...response.headers, 'content-length': body.length });
+  writeHead(res, response.status, { ...response.headers, 'content-length': body.length });
   res.end(head ? undefined : body);
+}
+
+/**
+ * The path of a request target. Plain targets (no percent-escapes or dot segments) are sliced
+ * directly; anything else goes through WHATWG URL parsing so `/a/../b` and escapes normalise.
+ */
+function parseTarget(target: string): { path: string; search: string; query: URLSearchParams } {
+  const q = target.indexOf('?');
+  const rawPath = q === -1 ? target : target.slice(0, q);
+  const search = q === -1 ? '' : target.slice(q);
+  if (rawPath.startsWith('/') && !rawPath.includes('%') && !rawPath.includes('.') && !rawPath.includes('//') && !rawPath.includes('\\')) {
+    return { path: rawPath, search, query: new URLSearchParams(search) };
+  }
+  const url = new URL(target, 'http://local');
+  return { path: url.pathname, search: url.search, query: url.searchParams };
 }
 
 export function createRequestListener(options: ServerOptions) {
   const manifest = JSON.parse(readFileSync(`${options.distDir}/server/static-manifest.json`, 'utf8')) as StaticManifestEntry[];
-  const files = loadStaticFiles(`${options.distDir}/client`, manifest);
+  const files = loadStaticFiles(`${options.distDir}/client`, manifest, BASE_HEADERS);
   const notFoundPage = files.get('/404.html');
 
   return async function listener(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    let url: URL;
+    let target: ReturnType<typeof parseTarget>;
     try {
-      url = new URL(req.url ?? '/', 'http://local');
+      target = parseTarget(req.url ?? '/');
     } catch {
       return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
     }
-    const path = url.pathname;
+    const { path } = target;
     const method = req.method ?? 'GET';
     const host = (req.headers.host ?? '').toLowerCase();
 
@@ -74,49 +98,39 @@ export function createRequestListener(options: ServerOptions) {
       if (!canonical) {
         return send(res, problemResponse(new ProblemError(404, 'unknown_alias', 'Unknown alias', `No short alias ${path} on ${site.agent_hub_url}; the discovery descriptor lists them.`), path));
       }
-      res.writeHead(308, { location: `${site.base_url}${canonical}${url.search}`, ...CORS_HEADERS, 'content-length': 0 });
+      writeHead(res, 308, { location: `${site.base_url}${canonical}${target.search}`, 'content-length': 0 });
       return void res.end();
     }
 
     if (method === 'OPTIONS') {
-      res.writeHead(204, CORS_PREFLIGHT_HEADERS);
+      writeHead(res, 204, CORS_PREFLIGHT_EXTRA_HEADERS);
       return void res.end();
     }
-    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
 
     if (method === 'GET' || method === 'HEAD') {
       const entry = files.get(path);
       if (entry) {
-        const headers: Record<string, string | number> = {
-          'content-type': entry.contentType,
-          etag: entry.etag,
-          'cache-control': entry.cacheControl,
-          vary: 'accept-encoding',
-          ...entry.headers,
-        };
         if (req.headers['if-none-match'] === entry.etag) {
-          res.writeHead(304, headers);
+          res.writeHead(304, entry.rawHeaders.notModified);
           return void res.end();
         }
-        const { body, encoding } = negotiateEncoding(entry, req.headers['accept-encoding']);
-        if (encoding) headers['content-encoding'] = encoding;
-        headers['content-length'] = body.length;
-        res.writeHead(200, headers);
-        return void res.end(method === 'HEAD' ? undefined : body);
+        const variant = negotiateEncoding(entry, req.headers['accept-encoding']);
+        res.writeHead(200, variant.rawHeaders);
+        return void res.end(method === 'HEAD' ? undefined : variant.body);
       }
     }
 
     const dispatched = await dispatchApi({
       method,
       path,
-      query: url.searchParams,
+      query: target.query,
       headers: req.headers as Record<string, string | undefined>,
       clientIp: req.socket.remoteAddress ?? 'unknown',
       readBody: (limit) => readBody(req, limit),
     });
     if (dispatched) {
       if (dispatched.status === 413) {
-        res.setHeader('connection', 'close');
+        dispatched.headers.connection = 'close';
         res.once('finish', () => req.destroy());
       }
       return send(res, dispatched, method === 'HEAD');
@@ -131,8 +145,8 @@ export function createRequestListener(options: ServerOptions) {
     }
 
     const notFound = () => {
-      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(notFoundPage?.identity ?? 'Not found');
+      writeHead(res, 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(notFoundPage?.identity.body ?? 'Not found');
     };
     if (options.astroHandler) return options.astroHandler(req, res, notFound);
     notFound();

@@ -6,14 +6,19 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 
+export interface StaticVariant {
+  body: Buffer;
+  /** Complete raw header list for a 200 with this body, built once at load. */
+  rawHeaders: string[];
+}
+
 export interface StaticEntry {
-  identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
+  identity: StaticVariant;
+  br?: StaticVariant;
+  gzip?: StaticVariant;
   etag: string;
   contentType: string;
-  cacheControl: string;
-  headers: Record<string, string>;
+  rawHeaders: { notModified: string[] };
 }
 
 export interface StaticManifestEntry {
@@ -63,7 +68,7 @@ function readVariant(file: string, suffix: string): Buffer | undefined {
  * Loads every file of `clientDir`. Descriptor files come from the manifest (their URL has no
  * extension); pages map `x/index.html` to `/x/` and `/x`; other files answer at their own path.
  */
-export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry[]): Map<string, StaticEntry> {
+export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry[], baseHeaders: string[] = []): Map<string, StaticEntry> {
   const files = new Map<string, StaticEntry>();
   const fromManifest = new Map(manifest.map((entry) => [entry.file, entry]));
   for (const absolute of walk(clientDir)) {
@@ -71,14 +76,25 @@ export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry
     const file = relative(clientDir, absolute).split(sep).join('/');
     const identity = readFileSync(absolute);
     const described = fromManifest.get(file);
+    const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+    const contentType = described?.contentType ?? CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const common = [
+      ...baseHeaders,
+      'content-type', contentType,
+      'etag', etag,
+      'cache-control', cacheControlFor('/' + file),
+      'vary', 'accept-encoding',
+      ...Object.entries(described?.headers ?? {}).flat(),
+    ];
+    const variant = (body: Buffer | undefined, encoding?: string): StaticVariant | undefined =>
+      body && { body, rawHeaders: [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)] };
     const entry: StaticEntry = {
-      identity,
-      br: readVariant(absolute, '.br'),
-      gzip: readVariant(absolute, '.gz'),
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-      contentType: described?.contentType ?? CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-      cacheControl: cacheControlFor('/' + file),
-      headers: described?.headers ?? {},
+      identity: variant(identity)!,
+      br: variant(readVariant(absolute, '.br'), 'br'),
+      gzip: variant(readVariant(absolute, '.gz'), 'gzip'),
+      etag,
+      contentType,
+      rawHeaders: { notModified: common },
     };
     if (described) {
       files.set(described.path, entry);
@@ -107,9 +123,10 @@ function acceptedCodings(header: string | undefined): Set<string> {
 }
 
 /** Picks the smallest variant the client accepts: brotli, then gzip, then identity. */
-export function negotiateEncoding(entry: StaticEntry, acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
+export function negotiateEncoding(entry: StaticEntry, acceptEncoding: string | undefined): StaticVariant {
+  if (!acceptEncoding || (!entry.br && !entry.gzip)) return entry.identity;
   const accepted = acceptedCodings(acceptEncoding);
-  if (entry.br && accepted.has('br')) return { body: entry.br, encoding: 'br' };
-  if (entry.gzip && accepted.has('gzip')) return { body: entry.gzip, encoding: 'gzip' };
-  return { body: entry.identity };
+  if (entry.br && accepted.has('br')) return entry.br;
+  if (entry.gzip && accepted.has('gzip')) return entry.gzip;
+  return entry.identity;
 }
