@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRY = `${ROOT}dist/server/fast-entry.mjs`;
+/** DIST_DIR lets parallel work build into its own folder (`astro build --outDir $DIST_DIR`). */
+export const DIST_DIR = process.env.DIST_DIR ?? `${ROOT}dist`;
+const ENTRY = `${DIST_DIR}/server/fast-entry.mjs`;
 
 export interface RunningServer {
   url: string;

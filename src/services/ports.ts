@@ -1,0 +1,135 @@
+/**
+ * The interfaces between the assistant's flow and the outside world. Handlers and domain code
+ * depend on these, never on PGlite, pg, ioredis or undici directly; `src/services/runtime.ts`
+ * picks the implementation from configuration (PGlite by default, PostgreSQL with DATABASE_URL,
+ * Redis-backed limits with REDIS_URL, the Explorer API at ERGO_EXPLORER_URL).
+ */
+import type { ReceiptBundle } from '../../schemas/receipt.ts';
+
+/** A quote as the server issued and stored it; verification trusts only this, never the client's copy. */
+export interface StoredQuote {
+  quoteId: string;
+  taskHash: string;
+  /** blake2b256 hex of the quoted question text (the text itself is never stored). */
+  questionHash: string;
+  priceNanoErg: bigint;
+  receiverAddress: string;
+  reserveBoxId: string;
+  noteExpiryMinHeight: number;
+  minConfirmations: number;
+  issuedHeight: number;
+  issuedAt: Date;
+  expiresAt: Date;
+  /** The quote body exactly as returned to the client. */
+  quote: Record<string, unknown>;
+}
+
+export interface ActivityEvent {
+  kind: 'quote_issued' | 'payment_verified' | 'turn_answered';
+  at: Date;
+  amountNanoErg?: bigint;
+  taskHash?: string;
+  receiptId?: string;
+}
+
+export interface SettlePaymentInput {
+  quoteId: string;
+  noteBoxId: string;
+  receipt: ReceiptBundle;
+  /** blake2b256 (or sha256) hex of the payment token; the token itself is never stored. */
+  tokenHash: string;
+  tokenExpiresAt: Date;
+  questionHash: string;
+}
+
+export type SpendTokenResult =
+  | { ok: true; quoteId: string; receiptId: string }
+  | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'question_mismatch' };
+
+/** Thrown by settlePayment when the Note already paid a quote (the unique constraint fired). */
+export class NoteAlreadyUsedError extends Error {
+  constructor(readonly noteBoxId: string) {
+    super(`Note ${noteBoxId} already paid another quote`);
+    this.name = 'NoteAlreadyUsedError';
+  }
+}
+
+/** Thrown by any store method when the database cannot be reached; handlers answer 503. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+export interface AssistantStore {
+  readonly kind: 'pglite' | 'postgres';
+  /** A real round trip (SELECT 1). */
+  ping(): Promise<void>;
+  insertQuote(quote: StoredQuote): Promise<void>;
+  getQuote(quoteId: string): Promise<StoredQuote | undefined>;
+  /**
+   * ONE transaction: mark the Note used (unique on noteBoxId), store the receipt bundle, store the
+   * token hash bound to quote and question. All or nothing. Throws NoteAlreadyUsedError.
+   */
+  settlePayment(input: SettlePaymentInput): Promise<void>;
+  /** Atomically spends a token (single use) if it exists, is unexpired and matches the question. */
+  spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult>;
+  /** By receipt id or by settlement transaction id. */
+  getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined>;
+  /** Newest first. */
+  listReceipts(limit: number): Promise<ReceiptBundle[]>;
+  recordActivity(event: ActivityEvent): Promise<void>;
+  /** Newest first. */
+  listActivity(limit: number): Promise<ActivityEvent[]>;
+  /** Free-tier questions used by a client key on a UTC day, incremented atomically; returns the new count. */
+  incrementFreeUsage(clientKey: string, day: string): Promise<number>;
+  getFreeUsage(clientKey: string, day: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A box as the chain source reports it; value is exact (may exceed 2^53). */
+export interface ChainBox {
+  boxId: string;
+  transactionId: string;
+  value: bigint;
+  ergoTree: string;
+  address: string | undefined;
+  creationHeight: number;
+  /** Height of the block that included it; undefined while unconfirmed (mempool). */
+  inclusionHeight: number | undefined;
+  /** Serialized register constants (hex), e.g. { R4: '0e20...', R5: '04...' }. */
+  registers: Partial<Record<'R4' | 'R5' | 'R6' | 'R7' | 'R8' | 'R9', string>>;
+}
+
+/** Thrown by the chain client on timeout, transport failure or an answer that is not the API's shape. */
+export class ChainUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainUnavailableError';
+  }
+}
+
+export interface ChainClient {
+  /** `testnet` for the public test network, `sandbox` for the local sandbox chain. */
+  readonly source: 'testnet' | 'sandbox';
+  /** The API base the client reads (for receipts' chain evidence). */
+  readonly explorerUrl: string;
+  height(): Promise<number>;
+  /** undefined when the box is not known to the chain source (404). */
+  getBox(boxId: string): Promise<ChainBox | undefined>;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  retryAfterSeconds: number;
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  /** `redis` when shared; `memory` by configuration; `memory_fallback` while Redis is unreachable. */
+  mode(): 'redis' | 'memory' | 'memory_fallback';
+  consume(bucket: 'quote' | 'chat' | 'verify' | 'faucet_ip' | 'faucet_address', key: string): Promise<RateLimitDecision>;
+}
