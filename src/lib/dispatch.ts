@@ -70,16 +70,13 @@ export function matchPath(path: string): Array<{ route: DynamicRoute; params: Re
   return out;
 }
 
-function serializeProblem(error: ProblemError, path: string): SerializedResponse {
+/** A ProblemError as an RFC 9457 response. */
+export function problemResponse(error: ProblemError, path: string): SerializedResponse {
   return {
     status: error.status,
-    headers: { 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...error.headers },
+    headers: { 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, 'cache-control': 'no-store', ...error.headers },
     body: JSON.stringify(error.toBody(path)),
   };
-}
-
-export function problemResponse(error: ProblemError, path: string): SerializedResponse {
-  return serializeProblem(error, path);
 }
 
 /** A handler's answer as bytes; a 4xx is problem+json unless its route documents its own body schema. */
@@ -131,8 +128,8 @@ export async function dispatchApi(request: IncomingApiRequest): Promise<Serializ
     const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
     return serializeApiResponse(await route.handler(apiRequest), route);
   } catch (error) {
-    if (error instanceof ProblemError) return serializeProblem(error, request.path);
+    if (error instanceof ProblemError) return problemResponse(error, request.path);
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled error in route handler', path: request.path, error: String((error as Error)?.stack ?? error) }));
-    return serializeProblem(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), request.path);
+    return problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), request.path);
   }
 }

@@ -27,6 +27,29 @@ export function tooLarge(): ProblemError {
   return new ProblemError(413, 'payload_too_large', 'Payload too large', `The body exceeds the limit of ${MAX_BODY_BYTES} bytes.`);
 }
 
+/** Documented nesting limit: no legitimate body nests deeper, and deeper ones would only cost stack. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Deepest array/object nesting of a JSON text, found by one scan that skips strings, so a hostile
+ * body (10,000 nested arrays) is refused before any recursive code walks it.
+ */
+export function jsonNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) deepest = Math.max(deepest, ++depth);
+    else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return deepest;
+}
+
 /** Parses a complete body; `bytes` must already be within MAX_BODY_BYTES. */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) {
@@ -37,6 +60,9 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
     text = utf8.decode(bytes);
   } catch {
     throw new ProblemError(400, 'invalid_utf8', 'Body is not UTF-8', 'The body is not valid UTF-8 text.');
+  }
+  if (jsonNestingDepth(text) > MAX_JSON_DEPTH) {
+    throw new ProblemError(400, 'too_deeply_nested', 'Body nested too deeply', `The body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   try {
     return JSON.parse(text);

@@ -4,6 +4,7 @@ export const PROBLEM_CODES = [
   { code: 'empty_body', status: 400, meaning: 'A POST arrived without a body.' },
   { code: 'invalid_json', status: 400, meaning: 'The body is not valid JSON.' },
   { code: 'invalid_utf8', status: 400, meaning: 'The body is not valid UTF-8.' },
+  { code: 'too_deeply_nested', status: 400, meaning: 'The body nests arrays or objects deeper than 32 levels.' },
   { code: 'invalid_url', status: 400, meaning: 'The request target is not a valid URL.' },
   { code: 'not_found', status: 404, meaning: 'No endpoint at this path.' },
   { code: 'unknown_alias', status: 404, meaning: 'No such short alias on the agent hub host.' },

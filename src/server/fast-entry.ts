@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { loadServerConfig } from '../config/server.ts';
 import { site } from '../config/site.ts';
 import { dispatchApi, problemResponse, type SerializedResponse } from '../lib/dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
@@ -156,8 +157,15 @@ export function createRequestListener(options: ServerOptions) {
 /** Starts the server; resolves once it listens. */
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
   const listener = createRequestListener(options);
+  const limits = loadServerConfig();
   const server = http.createServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
+    {
+      requestTimeout: limits.SERVER_REQUEST_TIMEOUT_MS,
+      headersTimeout: limits.SERVER_HEADERS_TIMEOUT_MS,
+      keepAliveTimeout: limits.SERVER_KEEP_ALIVE_TIMEOUT_MS,
+      // The default 30 s check would let a trickling client outlive its timeout by that much.
+      connectionsCheckingInterval: Math.min(1_000, limits.SERVER_HEADERS_TIMEOUT_MS),
+    },
     (req, res) => {
       listener(req, res).catch((error: unknown) => {
         console.error(JSON.stringify({ level: 'error', msg: 'request failed', error: String((error as Error)?.stack ?? error) }));
