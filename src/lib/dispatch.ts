@@ -1,10 +1,12 @@
 /**
  * Matching a request to a dynamic route of the table and running it: body reading, JSON parsing and
- * schema validation happen here once, so every handler receives a valid body and every front door
- * answers bad input identically. Thrown ProblemErrors become problem+json; anything else is a bug,
+ * schema validation happen here once, so every handler receives a valid body (or, for a route that
+ * `validatesOwnBody`, well-formed JSON it checks itself) and every front door answers bad input
+ * identically. Thrown ProblemErrors become problem+json; anything else is a bug,
  * logged, and answered with a 500 that reveals nothing.
  */
 import { allRoutes } from '../routes/table.ts';
+import { logger } from '../services/logger.ts';
 import type { DynamicRoute } from '../routes/types.ts';
 import type { ApiRequest, ApiResponse } from './api.ts';
 import { assertJsonContentType, MAX_BODY_BYTES, parseJsonBytes, tooLarge } from './json-body.ts';
@@ -116,7 +118,7 @@ export async function dispatchApi(request: IncomingApiRequest): Promise<Serializ
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
       const raw = parseJsonBytes(await request.readBody(MAX_BODY_BYTES));
-      if (route.request) {
+      if (route.request && !route.validatesOwnBody) {
         const parsed = route.request.schema.safeParse(raw);
         if (!parsed.success) throw invalidRequest(parsed.error);
         body = parsed.data;
@@ -129,7 +131,7 @@ export async function dispatchApi(request: IncomingApiRequest): Promise<Serializ
     return serializeApiResponse(await route.handler(apiRequest), route);
   } catch (error) {
     if (error instanceof ProblemError) return problemResponse(error, request.path);
-    console.error(JSON.stringify({ level: 'error', msg: 'unhandled error in route handler', path: request.path, error: String((error as Error)?.stack ?? error) }));
+    logger.error({ err: error, path: request.path }, 'unhandled error in route handler');
     return problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), request.path);
   }
 }

@@ -4,6 +4,7 @@
  * directly, hub-host aliases redirect, and only what remains goes through Astro's pipeline, which
  * measured five to seven times slower per request here (DESIGN.md section 1).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { tooLarge } from '../lib/json-body.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../routes/hub-aliases.ts';
+import { flushLogs, logger } from '../services/logger.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => Promise<void>;
@@ -84,6 +86,14 @@ export function createRequestListener(options: ServerOptions) {
   const notFoundPage = files.get('/404.html');
 
   return async function listener(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const started = performance.now();
+    const incomingId = req.headers['x-request-id'];
+    const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
+    res.setHeader('x-request-id', requestId);
+    res.once('finish', () => {
+      // Path only: query strings may carry ids a client considers private.
+      logger.info({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    });
     let target: ReturnType<typeof parseTarget>;
     try {
       target = parseTarget(req.url ?? '/');
@@ -168,7 +178,7 @@ export async function startServer(options: ServerOptions & { host: string; port:
     },
     (req, res) => {
       listener(req, res).catch((error: unknown) => {
-        console.error(JSON.stringify({ level: 'error', msg: 'request failed', error: String((error as Error)?.stack ?? error) }));
+        logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
         if (!res.headersSent) send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
         else res.destroy();
       });
@@ -189,11 +199,34 @@ export async function main(): Promise<void> {
   const server = await startServer({ distDir, astroHandler: handler, host, port });
   const address = server.address();
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
-  console.log(JSON.stringify({ level: 'info', msg: 'listening', url: `http://${shown}`, base_url: site.base_url }));
-  const stop = () => server.close(() => process.exit(0));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Written directly, whatever LOG_LEVEL says: tests, the bench and supervisors wait for this line.
+  process.stdout.write(JSON.stringify({ level: 'info', msg: 'listening', url: `http://${shown}`, base_url: site.base_url }) + '\n');
+  process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
+  process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
 }
+
+/** Time in-flight requests get to finish after a stop signal before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Graceful stop: refuse new connections, let requests in flight finish (idle keep-alive sockets are
+ * closed at once), release outside resources, flush logs, exit. A hard deadline bounds it all.
+ */
+async function shutdown(server: http.Server, signal: string): Promise<void> {
+  logger.info({ signal }, 'shutting down');
+  const deadline = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
+  deadline.unref();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await releaseResources();
+  flushLogs();
+  process.exit(0);
+}
+
+/** Outside resources held by this process (store pools, Redis), closed after the last request. */
+async function releaseResources(): Promise<void> {}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {

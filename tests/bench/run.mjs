@@ -21,15 +21,23 @@ function start(script, env = {}) {
     const startedAt = performance.now();
     const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let buffered = '';
-    child.stdout.on('data', (chunk) => {
+    const onData = (chunk) => {
       buffered += chunk;
-      for (const line of buffered.split('\n')) {
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) {
         try {
           const record = JSON.parse(line);
-          if (record.msg === 'listening') resolve({ child, url: record.url, startedAt });
+          if (record.msg !== 'listening') continue;
+          // From here on the request log is drained unread, as a log shipper would.
+          child.stdout.off('data', onData);
+          child.stdout.resume();
+          resolve({ child, url: record.url, startedAt });
+          return;
         } catch {}
       }
-    });
+    };
+    child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
 }

@@ -29,20 +29,26 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within 15 s: ${stderr}`)), 15_000);
     let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       buffered += chunk.toString();
-      for (const line of buffered.split('\n')) {
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
         try {
           const record = JSON.parse(line) as { msg?: string; url?: string };
-          if (record.msg === 'listening' && record.url) {
-            clearTimeout(timer);
-            resolve(record.url);
-          }
+          if (record.msg !== 'listening' || !record.url) continue;
+          clearTimeout(timer);
+          // Drain the request log unread from here on.
+          child.stdout!.off('data', onData);
+          child.stdout!.resume();
+          resolve(record.url);
+          return;
         } catch {
-          // not a complete JSON line yet
+          // a log line that is not JSON: keep waiting
         }
       }
-    });
+    };
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
   return {
