@@ -52,9 +52,14 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array>
 /** Security and CORS headers as a flat raw-header list, prepended to every answer. */
 const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEADERS }).flat();
 
+/** Request id of each response in flight, echoed in `x-request-id` and logged. */
+const requestIds = new WeakMap<http.ServerResponse, string>();
+
 /** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
 function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
   const raw = BASE_HEADERS.slice();
+  const requestId = requestIds.get(res);
+  if (requestId) raw.push('x-request-id', requestId);
   for (const name in headers) raw.push(name, String(headers[name]));
   res.writeHead(status, raw);
 }
@@ -89,7 +94,7 @@ export function createRequestListener(options: ServerOptions) {
     const started = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
-    res.setHeader('x-request-id', requestId);
+    requestIds.set(res, requestId);
     res.once('finish', () => {
       // Path only: query strings may carry ids a client considers private.
       logger.info({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
@@ -122,11 +127,11 @@ export function createRequestListener(options: ServerOptions) {
       const entry = files.get(path);
       if (entry) {
         if (req.headers['if-none-match'] === entry.etag) {
-          res.writeHead(304, entry.rawHeaders.notModified);
+          res.writeHead(304, [...entry.rawHeaders.notModified, 'x-request-id', requestId]);
           return void res.end();
         }
         const variant = negotiateEncoding(entry, req.headers['accept-encoding']);
-        res.writeHead(200, variant.rawHeaders);
+        res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
         return void res.end(method === 'HEAD' ? undefined : variant.body);
       }
     }
@@ -159,7 +164,10 @@ export function createRequestListener(options: ServerOptions) {
       writeHead(res, 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(notFoundPage?.identity.body ?? 'Not found');
     };
-    if (options.astroHandler) return options.astroHandler(req, res, notFound);
+    if (options.astroHandler) {
+      res.setHeader('x-request-id', requestId);
+      return options.astroHandler(req, res, notFound);
+    }
     notFound();
   };
 }

@@ -64,6 +64,15 @@ describe('static files from memory', () => {
     expect(await page.text()).toContain('Not found');
   });
 
+  it('echoes a request id, or makes one, on static, dynamic and error answers', async () => {
+    for (const path of ['/api/jobs', '/api/agent-economy/live', '/api/nope', '/no-such-page']) {
+      const echoed = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'trace-42' } });
+      expect(echoed.headers.get('x-request-id'), path).toBe('trace-42');
+      const made = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'bad id with spaces' } });
+      expect(made.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('sends security and CORS headers', async () => {
     const response = await fetch(`${server.url}/.well-known/agent-economy.json`);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
