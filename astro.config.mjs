@@ -15,4 +15,6 @@ export default defineConfig({
   build: { format: 'directory' },
   integrations: [staticBuild()],
   devToolbar: { enabled: false },
+  // The CSP allows scripts from 'self' only, so page scripts are always files, never inlined.
+  vite: { build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) } },
 });

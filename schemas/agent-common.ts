@@ -58,6 +58,7 @@ export const declaredPostureSchema = z
     production_custody: z.boolean().describe('Must be false: no listed service or agent holds funds or keys for others.'),
   })
   .describe('Posture declared by the submitter; checked against the service posture (testnet, not mainnet ready, no custody).');
+export type DeclaredPosture = z.infer<typeof declaredPostureSchema>;
 
 export const evidenceKindSchema = z
   .enum(['receipt', 'proof_explorer', 'live_status', 'schema', 'openapi', 'source', 'conformance_report', 'documentation'])
@@ -87,18 +88,31 @@ export const nextStepSchema = z
   })
   .describe('A recommended next action.');
 
+export const validationCodeSchema = z
+  .object({
+    code: z.string().regex(/^[a-z][a-z0-9_]*$/).describe('The stable code, as it appears in `errors[].code` or `warnings[].code`.'),
+    severity: z.enum(['error', 'warning']).describe('`error`: blocks the submission (answered with 400); `warning`: reported, does not block.'),
+    meaning: z.string().describe('What the finding means.'),
+  })
+  .describe('One finding a check can report.');
+
 export const validationCheckSchema = z
   .object({
     id: slug.describe('Check id; errors it raises carry codes starting with the same words.'),
     label: z.string().describe('Short name of the check.'),
     description: z.string().describe('What the check verifies and what blocks the submission.'),
+    codes: z.array(validationCodeSchema).min(1).describe('Every code the check can report.'),
   })
   .describe('One check that the validation endpoint runs.');
+
+/** A check as `content/*.json` writes it; its codes come from the validators' catalog. */
+export const validationCheckContentSchema = validationCheckSchema.omit({ codes: true });
 
 export const forbiddenClaimSchema = z
   .object({
     id: slug.describe('Stable id of the claim.'),
-    phrase: z.string().min(1).describe('The phrase that blocks a submission wherever it appears in free text.'),
+    phrase: z.string().min(1).describe('The phrase that blocks a submission wherever it appears in a string of the submission, unless negated as `matching` describes.'),
+    variants: z.array(z.string().min(1)).describe('Other wordings of the same claim, matched the same way.'),
     why: z.string().describe('Why the claim cannot be made on this testnet surface.'),
   })
   .describe('A claim no manifest, acceptance intent or quote may make.');
@@ -108,7 +122,7 @@ export const forbiddenClaimsListSchema = z
   .object({
     version: z.int().min(1).describe('Increases by one whenever the list changes.'),
     updated: isoDate.describe('Date of the last change to the list.'),
-    matching: z.string().describe('How free text is matched against the phrases.'),
+    matching: z.string().describe('How the strings of a submission are folded and matched against the phrases, and which negations make a match a disclaimer.'),
     claims: z.array(forbiddenClaimSchema).min(1).describe('The forbidden claims.'),
   })
   .describe('Versioned list of forbidden claims.');

@@ -22,7 +22,7 @@ export const DEV_TOOL_MAX_INPUT_CHARACTERS = 60_000;
 /** Which encodings each action accepts; the request check rejects any other pair with a 400. */
 export const DEV_TOOL_ENCODINGS_BY_ACTION: Readonly<Record<DevToolAction, readonly DevToolEncoding[]>> = Object.freeze({
   hash: ['utf8', 'hex'],
-  address: ['utf8'],
+  address: ['utf8', 'hex'],
   box: ['utf8', 'hex'],
   tx: ['utf8', 'hex'],
   receipt: ['utf8'],
@@ -33,7 +33,7 @@ const HEX_BYTES = /^(?:[0-9a-fA-F]{2})*$/;
 export const devToolActionSchema = z
   .enum(DEV_TOOL_ACTIONS)
   .describe(
-    '`hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: re-verify a full receipt bundle offline, or look one up read-only by receipt id or settlement transaction id.',
+    '`hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: re-verify a full receipt bundle offline.',
   );
 export type DevToolAction = z.infer<typeof devToolActionSchema>;
 export type DevToolEncoding = (typeof DEV_TOOL_ENCODINGS)[number];
@@ -47,12 +47,12 @@ export const devToolRequestSchema = z
       .min(1)
       .max(DEV_TOOL_MAX_INPUT_CHARACTERS)
       .describe(
-        `What to inspect, 1 to ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters. hash: the text (utf8) or bytes (hex); address: a base58 address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON (utf8) or serialized transaction bytes (hex); receipt: a receipt bundle as JSON text, or a 64-hex receipt id or settlement transaction id.`,
+        `What to inspect, 1 to ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters. hash: the text (utf8) or bytes (hex); address: a base58 address (utf8) or a serialized ErgoTree (hex) to encode as an address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON in node, explorer or EIP-12 form (utf8) or serialized transaction bytes (hex); receipt: a full receipt bundle as JSON text.`,
       ),
     encoding: z
       .enum(DEV_TOOL_ENCODINGS)
       .default('utf8')
-      .describe('How to read `input`: `utf8` (text, the default) or `hex` (an even number of hexadecimal digits). address and receipt accept only `utf8`.'),
+      .describe('How to read `input`: `utf8` (text, the default) or `hex` (an even number of hexadecimal digits). receipt accepts only `utf8`; address reads `hex` as an ErgoTree.'),
     network: z
       .enum(DEV_TOOL_NETWORKS)
       .default('testnet')
@@ -111,8 +111,15 @@ const tokenAmount = z.object({
 
 const registerSchema = z.object({
   serialized: hexBytes.describe('The register constant as serialized on chain.'),
-  sigma_type: z.string().min(1).describe('ErgoScript type of the constant, e.g. `Coll[Byte]`, `Int`, `SigmaProp`.'),
-  rendered: z.string().describe('The decoded value as text (hex for byte collections, decimal for numbers).'),
+  sigma_type: z
+    .string()
+    .min(1)
+    .nullable()
+    .describe('ErgoScript type of the constant, e.g. `Coll[Byte]`, `Int`, `SigmaProp`, decoded with the Fleet SDK serializer; null when it cannot decode the constant (a `register_not_decoded` warning says so).'),
+  rendered: z
+    .string()
+    .nullable()
+    .describe('The decoded value as text: hex for byte collections and points, decimal for numbers, `ProveDlog(<public key>)` for a P2PK SigmaProp; null when not decoded.'),
 });
 
 const boxSummarySchema = z.object({
@@ -135,23 +142,50 @@ export const hashResultSchema = z.object({
   digest: hex64.describe('The 32-byte digest, lower-case hex.'),
 });
 
-export const addressResultSchema = z.object({
-  address: addressText.describe('The address as given.'),
-  network: z.enum(DEV_TOOL_NETWORKS).describe('Network encoded in the address prefix byte (0x00 mainnet, 0x10 testnet).'),
-  network_matches: z.boolean().describe('Whether that network is the request network.'),
-  address_type: z.enum(['P2PK', 'P2SH', 'P2S']).describe('Address type from the prefix byte.'),
-  ergo_tree: ergoTreeHex.describe('ErgoTree the address stands for.'),
-  public_key: z
-    .string()
-    .regex(/^[0-9a-f]{66}$/)
-    .nullable()
-    .describe('P2PK only: the compressed secp256k1 public key (33 bytes); null otherwise.'),
-  script_hash: z
-    .string()
-    .regex(/^[0-9a-f]{48}$/)
-    .nullable()
-    .describe('P2SH only: the 24-byte prefix of blake2b256 of the script; null otherwise.'),
-});
+export const ADDRESS_INVALID_REASONS = ['encoding', 'length', 'checksum', 'prefix', 'public_key', 'ergo_tree'] as const;
+
+const addressInputForm = z
+  .enum(['address', 'ergo_tree'])
+  .describe('`address`: a base58 address was decoded (encoding utf8); `ergo_tree`: an ErgoTree was encoded as an address (encoding hex).');
+
+export const addressResultSchema = z
+  .discriminatedUnion('valid', [
+    z
+      .object({
+        valid: z.literal(true).describe('The address (or ErgoTree) is valid.'),
+        input_form: addressInputForm,
+        address: addressText.describe('The address: as given, or the ErgoTree encoded for the request network.'),
+        network: z.enum(DEV_TOOL_NETWORKS).describe('Network encoded in the address prefix byte (0x00 mainnet, 0x10 testnet); for an ErgoTree, the request network.'),
+        network_matches: z.boolean().describe('Whether that network is the request network; false comes with a `network_mismatch` warning.'),
+        address_type: z.enum(['P2PK', 'P2SH', 'P2S']).describe('Address type from the prefix byte (or the form of the ErgoTree).'),
+        ergo_tree: ergoTreeHex.describe('ErgoTree the address stands for.'),
+        public_key: z
+          .string()
+          .regex(/^[0-9a-f]{66}$/)
+          .nullable()
+          .describe('P2PK only: the compressed secp256k1 public key (33 bytes); null otherwise.'),
+        script_hash: z
+          .string()
+          .regex(/^[0-9a-f]{48}$/)
+          .nullable()
+          .describe('P2SH only: the 24-byte prefix of blake2b256 of the script; null otherwise.'),
+      })
+      .describe('A valid address.'),
+    z
+      .object({
+        valid: z.literal(false).describe('The address (or ErgoTree) is not valid.'),
+        input_form: addressInputForm,
+        invalid_reason: z
+          .enum(ADDRESS_INVALID_REASONS)
+          .describe(
+            'The first rule it breaks: `encoding` (a character outside base58), `length` (too short, or content of the wrong size for its type), `checksum` (the 4-byte blake2b256 checksum does not match: a typo), `prefix` (the prefix byte names no network or address type), `public_key` (a P2PK key that is not a secp256k1 point), `ergo_tree` (the script does not parse as an ErgoTree).',
+          ),
+        message: z.string().min(1).describe('The rule broken, with the values involved.'),
+        network: z.enum(DEV_TOOL_NETWORKS).nullable().describe('Network of the prefix byte when it was readable, else null.'),
+      })
+      .describe('An invalid address, with the reason.'),
+  ])
+  .describe('Address decoding and validation: valid with its parts, or invalid with the exact reason.');
 
 export const boxResultSchema = boxSummarySchema.extend({
   declared_box_id: hex64.nullable().describe('`boxId` found in box JSON, or null for hex input.'),
@@ -166,34 +200,68 @@ export const txResultSchema = z.object({
   declared_tx_id: hex64.nullable().describe('`id` found in transaction JSON, or null for hex input.'),
   tx_id_matches: z.boolean().nullable().describe('Whether the declared id equals the recomputed one; null when none was declared.'),
   signed: z.boolean().describe('Whether every input carries a non-empty spending proof.'),
-  inputs: z.array(z.object({ box_id: hex64.describe('Spent box id.') })).describe('Inputs, in order.'),
+  inputs: z
+    .array(
+      z.object({
+        box_id: hex64.describe('Spent box id.'),
+        has_proof: z.boolean().describe('Whether the input carries a non-empty spending proof.'),
+        value_nanoerg: nanoErgString.nullable().describe('Value of the spent box when the input JSON carries it (explorer and EIP-12 forms); null otherwise.'),
+      }),
+    )
+    .describe('Inputs, in order.'),
   data_inputs: z.array(z.object({ box_id: hex64.describe('Read-only box id.') })).describe('Data inputs, in order.'),
   outputs: z.array(boxSummarySchema.extend({ index: z.int().min(0).describe('Output index.') })).describe('Outputs, in order, with their recomputed box ids.'),
+  total_input_nanoerg: nanoErgString
+    .nullable()
+    .describe('Sum of input values in nanoERG when every input carries its value; null otherwise (a transaction names its inputs by box id only).'),
   total_output_nanoerg: nanoErgString.describe('Sum of output values in nanoERG.'),
   fee_nanoerg: nanoErgString.nullable().describe('Sum of outputs locked by the standard miner-fee contract, or null when there is none.'),
   size_bytes: z.int().min(1).describe('Size of the serialized transaction.'),
 });
 
+/** The receipt checks, in the order they run and are reported. */
+export const RECEIPT_CHECK_IDS = [
+  'schema',
+  'receipt_id',
+  'task_hash_agrees',
+  'quote_agrees',
+  'note_box_id_agrees',
+  'settlement_tx_id_agrees',
+  'chain_agrees',
+  'registers_decode',
+  'note_binding',
+  'value_covers_price',
+  'confirmations',
+  'verification_checks_passed',
+] as const;
+export type ReceiptCheckId = (typeof RECEIPT_CHECK_IDS)[number];
+
 export const receiptCheckSchema = z.object({
-  id: z.string().regex(/^[a-z][a-z0-9_]*$/).describe('Check id, e.g. `schema`, `receipt_id`, `task_hash_matches`, `note_binding`.'),
+  id: z
+    .enum(RECEIPT_CHECK_IDS)
+    .describe('Which check: the shape, the receipt id, then each agreement between the parts of the bundle.'),
   ok: z.boolean().describe('Whether the check passed.'),
   detail: z.string().min(1).describe('The values compared.'),
 });
 
 export const receiptResultSchema = z.object({
-  source: z
-    .enum(['input_json', 'receipt_store'])
-    .describe('`input_json`: the bundle given as input was checked offline; `receipt_store`: the input was an id and the bundle was read (read-only) from this service\'s receipt store.'),
-  found: z.boolean().describe('False only when an id was given and no stored receipt has it.'),
-  receipt_id: hex64.nullable().describe('`receiptId` declared in the bundle.'),
-  computed_receipt_id: hex64.nullable().describe('blake2b256 of the RFC 8785 canonical JSON of the bundle without `receiptId`.'),
-  receipt_id_matches: z.boolean().nullable().describe('Whether the two ids are equal.'),
+  verified: z.boolean().describe('True only when every check passed.'),
+  failed_checks: z.array(receiptCheckSchema.shape.id).describe('Ids of the checks that failed, in order; empty when verified.'),
+  receipt_id: hex64.nullable().describe('`receiptId` declared in the bundle (null when missing or not 64 lower-case hex).'),
+  computed_receipt_id: hex64.describe('blake2b256 of the RFC 8785 canonical JSON of the bundle without `receiptId`.'),
+  receipt_id_matches: z.boolean().nullable().describe('Whether the two ids are equal; null when the bundle declares none.'),
   receipt_type: z.string().nullable().describe('`receipt_type` of the bundle (a full bundle says `full_receipt_bundle`).'),
   status: z.string().nullable().describe('`status` of the bundle (`settled_on_chain` for a settled one).'),
   chain: z.enum(['testnet', 'sandbox']).nullable().describe('Chain the bundle was settled on; `sandbox` bundles are never testnet proofs.'),
   settlement_tx_id: hex64.nullable().describe('Settlement transaction id of the bundle.'),
   note_box_id: hex64.nullable().describe('Note box id of the bundle.'),
-  checks: z.array(receiptCheckSchema).describe('Every offline check, in order: schema, receipt id, task hash, Note binding, amounts and confirmations.'),
+  task_hash: hex64.nullable().describe('Task hash of the bundle.'),
+  quote_id: z.string().nullable().describe('Quote id of the agreement.'),
+  checks: z
+    .array(receiptCheckSchema)
+    .describe(
+      `Every check run, in order: schema, receipt_id, then (when the shape holds) ${RECEIPT_CHECK_IDS.slice(2).join(', ')}. All offline: no chain and no store is read.`,
+    ),
 });
 
 export const devToolResultSchema = z
@@ -292,8 +360,12 @@ export const devToolsContentSchema = z.strictObject({
         example_request: devToolRequestSchema.optional(),
         example_expected: devToolCatalogueEntrySchema.shape.example_expected.optional(),
         example_note: z.string().min(1).optional(),
-        example_note_without_receipt: z.string().min(1).optional(),
-        example_note_with_receipt: z.string().min(1).optional(),
+        /**
+         * receipt only: the example bundle without `receiptId` and without the quote's namespaced
+         * `type`; the catalogue adds both at build (the id by `computeReceiptId`) and checks the
+         * result against the receipt schema, so the example holds under any configured namespace.
+         */
+        example_bundle_without_id: z.record(z.string(), z.unknown()).optional(),
       }),
     )
     .length(DEV_TOOL_ACTIONS.length),

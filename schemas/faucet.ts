@@ -124,3 +124,27 @@ export const faucetPayoutSchema = z
   })
   .describe('Faucet payout accepted by the backend wallet. Testnet ERG only.');
 export type FaucetPayout = z.infer<typeof faucetPayoutSchema>;
+
+/**
+ * What this site sends the dedicated payout backend (`POST FAUCET_BACKEND_URL`). The backend wallet
+ * signs and sends the payout; this site never holds its keys. Not published: it is the contract
+ * between this site and its operator's backend, documented in the README.
+ */
+export const faucetBackendRequestSchema = z.object({
+  address: z.string().min(1).describe('Testnet address to pay, already validated.'),
+  amount_nanoerg: nanoErgString.describe('Amount to pay in nanoERG.'),
+  network: z.literal('testnet').describe('Always testnet.'),
+  request_id: z.uuid().describe('Unique id of this payout request, for the backend\'s idempotency and logs.'),
+});
+export type FaucetBackendRequest = z.infer<typeof faucetBackendRequestSchema>;
+
+/**
+ * The backend's 2xx answer. Every field is optional: a 2xx alone means accepted. The transaction
+ * id is read under the names backends commonly use.
+ */
+export const faucetBackendAnswerSchema = z.looseObject({
+  transaction_id: hex64.optional(),
+  transactionId: hex64.optional(),
+  txId: hex64.optional(),
+  reference: z.string().min(1).max(200).optional(),
+});

@@ -16,10 +16,13 @@ import {
   receiptTypeSchema,
   slug,
   urlTemplateSchema,
+  validationCheckContentSchema,
   validationCheckSchema,
   validationEndpointSchema,
   validationIssueSchema,
 } from './agent-common.ts';
+import { digestHex } from './assistant.ts';
+import { agreementSchema } from './receipt.ts';
 import {
   absoluteUrl,
   descriptorStatus,
@@ -165,14 +168,22 @@ export const jobAcceptanceIntentSchema = z
   .describe('Job acceptance intent (spec 2.9): an agent states it will do a job, for operator review.');
 export type JobAcceptanceIntent = z.infer<typeof jobAcceptanceIntentSchema>;
 
+/** How `accepted_job_id` is computed, for acceptance intents and quote requests alike. */
+export const ACCEPTED_JOB_ID_DERIVATION = 'blake2b256(rfc8785({job_id, agent_id, content}))';
+
+const acceptedJobId = digestHex.describe(`${ACCEPTED_JOB_ID_DERIVATION}, 64 lower-case hex.`);
+
 /** Response of POST /api/jobs/accept, for 200 (accepted for review) and 400 (blocked) alike. */
 export const jobAcceptanceResultSchema = z
   .object({
     type: typeLiteral('agent_economy.agent_job_acceptance.v0'),
     version: versionV0,
     accepted_for_operator_review: z.boolean().describe('True when no check blocked the intent; nothing is assigned until the operator reviews it.'),
-    accepted_job_id: z.string().nullable().describe('The job id when accepted for review; null when blocked.'),
-    agent_id: z.string().describe('The submitting agent.'),
+    accepted_job_id: acceptedJobId.nullable().describe(
+      `Deterministic id of this acceptance, ${ACCEPTED_JOB_ID_DERIVATION} where content is the intent as validated: the same intent always gets the same id. Null when blocked.`,
+    ),
+    job_id: z.string().nullable().describe('The `job_id` of the submission when it is a string; null otherwise.'),
+    agent_id: z.string().nullable().describe('The `agent_id` of the submission when it is a string; null otherwise.'),
     assigned: z.literal(false).describe('Constant false: validation never assigns a job.'),
     checked_at: isoDateTime.describe('When the validation ran.'),
     errors: z.array(validationIssueSchema).describe('Blocking findings; empty when accepted.'),
@@ -211,31 +222,60 @@ export const jobQuoteRequestSchema = z
   .describe('Job quote request (spec 2.9): the terms an agent proposes for a job it accepted.');
 export type JobQuoteRequest = z.infer<typeof jobQuoteRequestSchema>;
 
-export const agreementDraftSchema = z
+/** How the task hash of a job agreement is computed; the settlement Note carries this hash. */
+export const JOB_TASK_HASH_DERIVATION = 'blake2b256(rfc8785({job_id, agent_id, deliverable, acceptance_predicates, delivery_deadline, receipt}))';
+
+export const jobAgreementTermsSchema = z
   .object({
     status: z.literal('draft_pending_operator_review').describe('Constant: the draft binds nobody until the operator reviews it.'),
     job_id: z.string().describe('The job.'),
-    agent_id: z.string().describe('The agent.'),
-    amount: ergDecimal.describe('Agreed price in testnet ERG.'),
-    amount_nanoerg: nanoErgString.describe('The same price in nanoERG.'),
-    currency: z.literal('ERG_testnet').describe('Constant `ERG_testnet`.'),
-    delivery_deadline: isoDateTime.describe('Delivery deadline.'),
-    acceptance_predicates: z.array(z.string()).describe('Ids of the acceptance predicates the output must meet.'),
+    agent_id: z.string().describe('The agent that delivers.'),
+    deliverable: z.string().min(1).describe('What the payment buys: the job’s deliverable as the jobs board describes it.'),
+    deliverable_format: z.enum(['json', 'markdown']).describe('Format of the delivered output.'),
+    payment_rail: z.literal('ergo_testnet_note').describe('Paid by a Note box on the Ergo testnet whose register holds `taskHash`.'),
+    delivery_deadline: isoDateTime.describe('When the output is delivered at the latest.'),
+    acceptance_predicates: z.array(acceptancePredicateSchema).min(1).describe('The job’s acceptance predicates, all of which the output must meet.'),
     receipt: jobReceiptExpectationSchema.describe('Receipt the settlement leaves.'),
+    task_hash_derivation: z
+      .literal(JOB_TASK_HASH_DERIVATION)
+      .describe('How `taskHash` is computed: blake2b256 of the RFC 8785 canonical JSON of these terms’ job_id, agent_id, deliverable ({format, description}), acceptance_predicates, delivery_deadline and receipt.'),
   })
-  .describe('Agreement draft assembled from the job and the quote terms.');
+  .describe('The terms of the job agreement.');
+
+/**
+ * The agreement draft of a job quote, in the shape of the Agreement part of an assistant receipt
+ * bundle (schemas/receipt.ts `agreementSchema`): its top-level fields are that schema's own fields
+ * (same names, same formats), so a reader of receipt agreements reads drafts too. It is a subset:
+ * `reserveBoxId`, `noteExpiryMinHeight`, `minConfirmations` and `issuedHeight` need the chain and a
+ * reserve box, which a draft built for operator review has not got; `terms` carries the job's terms
+ * as the receipt agreement's carries the assistant quote's.
+ */
+export const agreementDraftSchema = z
+  .object({
+    quoteId: agreementSchema.shape.quoteId.describe('Id of the quote the draft comes from: the `accepted_job_id` of the quote result.'),
+    taskHash: agreementSchema.shape.taskHash.describe(`Task hash the settlement Note must carry in a register: ${JOB_TASK_HASH_DERIVATION}.`),
+    price: agreementSchema.shape.price.describe('Agreed price in testnet ERG, nine fraction digits (the quoted amount).'),
+    priceNanoErg: agreementSchema.shape.priceNanoErg.describe('The same price in nanoERG.'),
+    receiverAddress: agreementSchema.shape.receiverAddress.describe('Testnet address the Note pays (the agent’s payee address).'),
+    expiresAt: agreementSchema.shape.expiresAt.describe('Until when the quote stands (`quote_terms.valid_until`).'),
+    terms: jobAgreementTermsSchema,
+  })
+  .describe('Agreement draft: the Agreement shape of assistant receipts, assembled from the job and the quote terms, pending operator review.');
+export type AgreementDraft = z.infer<typeof agreementDraftSchema>;
 
 export const settlementHandoffSchema = z
   .object({
     rail: z.literal('ergo_testnet_note').describe('Settlement with a Note box on the Ergo testnet.'),
     payee_address: z.string().describe('Testnet address that receives the Note.'),
     amount_nanoerg: nanoErgString.describe('Minimum value of the Note box.'),
+    task_hash: digestHex.describe('Task hash a register of the Note box must hold (the agreement draft’s `taskHash`).'),
     note_requirements: z.array(z.string()).min(1).describe('Conditions the Note box must meet to settle the agreement.'),
     signer: z.literal('host_wallet').describe('The payer’s host wallet signs; this service never does.'),
     policy_check: absoluteUrl.describe('Run the payment through the policy check before the host signs.'),
     escrowed: z.literal(false).describe('Constant false: no value is held by this service.'),
+    statement: z.string().min(1).describe('What the handoff is and is not: nothing escrowed, nothing signed, nothing assigned.'),
   })
-  .describe('What the payer’s wallet needs to settle, handed over without signing anything.');
+  .describe('What the payer’s wallet needs to settle, handed over without signing or holding anything.');
 
 /** Response of POST /api/jobs/quote, for 200 (scaffold ready) and 400 (blocked) alike. */
 export const jobQuoteResultSchema = z
@@ -243,8 +283,11 @@ export const jobQuoteResultSchema = z
     type: typeLiteral('agent_economy.agent_job_quote.v0'),
     version: versionV0,
     quote_scaffold_ready: z.boolean().describe('True when no check blocked the request; no work is assigned and no value escrowed.'),
-    accepted_job_id: z.string().nullable().describe('The job id when the scaffold is ready; null when blocked.'),
-    agent_id: z.string().describe('The submitting agent.'),
+    accepted_job_id: acceptedJobId.nullable().describe(
+      `Deterministic id of this quote, ${ACCEPTED_JOB_ID_DERIVATION} where content is the quote request as validated; also the \`quoteId\` of the agreement draft. Null when blocked.`,
+    ),
+    job_id: z.string().nullable().describe('The `job_id` of the submission when it is a string; null otherwise.'),
+    agent_id: z.string().nullable().describe('The `agent_id` of the submission when it is a string; null otherwise.'),
     assigned: z.literal(false).describe('Constant false: validation never assigns a job.'),
     checked_at: isoDateTime.describe('When the validation ran.'),
     quote: z
@@ -279,7 +322,10 @@ export const jobAcceptanceGuideSchema = z
   .object({
     type: typeLiteral('agent_economy.agent_job_acceptance_guide.v0'),
     ...guideHeader,
-    checks: z.array(validationCheckSchema).min(1).describe('Checks in order: job id, capability, output, receipt, posture, evidence, forbidden claims.'),
+    checks: z
+      .array(validationCheckSchema)
+      .min(1)
+      .describe('Checks in order: schema, job id, capability, output, receipt, posture, evidence, forbidden claims, each with every code it can report.'),
     example_intent: jobAcceptanceIntentSchema.describe('An intent that passes every check against an open job of the board.'),
     example_result: jobAcceptanceResultSchema.describe('The result the example intent receives.'),
   })
@@ -290,7 +336,10 @@ export const jobQuoteGuideSchema = z
   .object({
     type: typeLiteral('agent_economy.agent_job_quote_guide.v0'),
     ...guideHeader,
-    checks: z.array(validationCheckSchema).min(1).describe('Checks in order: job id, quote terms, receipt, settlement, posture, evidence, forbidden claims.'),
+    checks: z
+      .array(validationCheckSchema)
+      .min(1)
+      .describe('Checks in order: schema, job id, quote terms, receipt, settlement, posture, evidence, forbidden claims, each with every code it can report.'),
     example_request: jobQuoteRequestSchema.describe('A quote request that passes every check against an open job of the board.'),
     example_result: jobQuoteResultSchema.describe('The result the example request receives.'),
   })
@@ -306,20 +355,23 @@ export const jobsContentSchema = z.strictObject({
   jobs: z.array(jobSchema.omit({ reward: true, inputs: true }).extend({ reward_nanoerg: nanoErgString, inputs: z.array(linkRefSchema) })),
   acceptance_guide: z.strictObject({
     description: z.string(),
-    checks: z.array(validationCheckSchema),
+    checks: z.array(validationCheckContentSchema),
     example_intent: jobAcceptanceIntentSchema.omit({ evidence: true }).extend({
       evidence: z.strictObject({ links: z.array(z.strictObject({ kind: evidenceLinkSchema.shape.kind, link: linkRefSchema })), receipt_ids: z.array(z.string()) }),
     }),
     accepted_next_steps: z.array(stepContent),
+    blocked_next_steps: z.array(stepContent),
   }),
   quote_guide: z.strictObject({
     description: z.string(),
-    checks: z.array(validationCheckSchema),
+    checks: z.array(validationCheckContentSchema),
     example_request: jobQuoteRequestSchema.omit({ evidence: true }).extend({
       evidence: z.strictObject({ links: z.array(z.strictObject({ kind: evidenceLinkSchema.shape.kind, link: linkRefSchema })), receipt_ids: z.array(z.string()) }),
     }),
     note_requirements: z.array(z.string()).min(1),
+    settlement_statement: z.string().min(1),
     ready_next_steps: z.array(stepContent),
+    blocked_next_steps: z.array(stepContent),
   }),
   how_to_submit: z.string(),
 });

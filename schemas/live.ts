@@ -13,6 +13,22 @@ export const probeSchema = z.object({
   latency_ms: z.int().min(0).optional().describe('Time the probe took, when it made a call.'),
 });
 
+export const storageProbeSchema = probeSchema.extend({
+  backend: z.enum(['pglite', 'postgres']).nullable().describe('`pglite`: the embedded store (one instance); `postgres`: PostgreSQL shared by every instance; null when not known.'),
+});
+
+export const chainProbeSchema = probeSchema.extend({
+  source: z.enum(['testnet', 'sandbox']).nullable().describe('`testnet`: the public Ergo testnet; `sandbox`: the local sandbox chain, whose receipts are never proofs.'),
+  height: z.int().min(0).nullable().describe('Height the chain source reported; null when it did not answer.'),
+  lag_blocks: z.int().min(0).nullable().describe('Blocks the reported height is behind the highest this instance has seen from the source; null when it did not answer.'),
+});
+
+export const rateLimiterProbeSchema = probeSchema.extend({
+  mode: z
+    .enum(['redis', 'memory', 'memory_fallback'])
+    .describe('`redis`: limits shared by every instance; `memory`: one instance, by configuration; `memory_fallback`: Redis configured but unreachable, limits kept per instance meanwhile.'),
+});
+
 export const liveStatusSchema = z
   .object({
     ok: z.boolean().describe('True when every required probe passed.'),
@@ -29,10 +45,11 @@ export const liveStatusSchema = z
     probes: z
       .object({
         assistant: probeSchema.describe('Assistant model provider configured and answering.'),
-        receipt_storage: probeSchema.describe('A real round trip to the receipt store.'),
-        chain: probeSchema.describe('The chain source answers with its height.'),
+        receipt_storage: storageProbeSchema.describe('A real round trip to the receipt store.'),
+        chain: chainProbeSchema.describe('The chain source answers with its height and is not lagging.'),
         mcp_dns: probeSchema.describe('The MCP host resolves and its /health answers.'),
         signer: probeSchema.describe('Signer health endpoint.'),
+        rate_limiter: rateLimiterProbeSchema.describe('How the assistant’s rate limits are kept (Redis shared, memory, or memory while Redis is unreachable).'),
         payment_widget: probeSchema.describe('The payment widget can run a paid turn (needs assistant, storage and chain).'),
         wallet_agent: probeSchema.describe('The policy engine answers its own example with the expected verdict.'),
         mainnet_gate: probeSchema.describe('The mainnet gate is closed, as it must be.'),
@@ -45,7 +62,9 @@ export const liveStatusSchema = z
 
 export const proofSchema = z.object({
   id: z.string().describe('Proof id: a receipt id or the id of a conformance proof.'),
-  kind: z.enum(['testnet_receipt', 'conformance']).describe('What kind of evidence this is.'),
+  kind: z
+    .enum(['testnet_receipt', 'sandbox_receipt', 'conformance'])
+    .describe('`testnet_receipt`: a stored receipt settled on the Ergo testnet; `conformance`: a built-in check of this deployment; `sandbox_receipt`: a receipt settled on the local sandbox chain, listed apart and never a proof.'),
   subject: z.string().describe('What it proves something about.'),
   checks: z
     .array(z.object({ id: z.string(), ok: z.boolean(), detail: z.string() }))
@@ -68,10 +87,14 @@ export const proofExplorerSchema = z
       sandbox_receipts_excluded: z.int().min(0).describe('Receipts checked against the local sandbox chain, listed apart and never counted.'),
       mainnet_gate_status: z.literal('closed'),
     }),
-    proofs: z.array(proofSchema),
-    sandbox_receipts: z.array(proofSchema).describe('Receipts settled on the sandbox chain: useful for demos, never proofs.'),
+    proofs: z.array(proofSchema).describe('Testnet receipt proofs (newest first) then conformance proofs; never a sandbox receipt.'),
+    sandbox_receipts: z.array(proofSchema).describe('Receipts settled on the sandbox chain (kind `sandbox_receipt`): useful for demos, never proofs.'),
     reconciliation: z.object({ command: z.string(), description: z.string() }),
     posture: postureSchema,
+  })
+  .refine((board) => board.proofs.every((proof) => proof.kind !== 'sandbox_receipt') && board.sandbox_receipts.every((proof) => proof.kind === 'sandbox_receipt'), {
+    message: 'sandbox receipts are listed apart, never among the proofs',
+    path: ['sandbox_receipts'],
   })
   .describe('Proof explorer: the evidence board.');
 
@@ -81,4 +104,7 @@ export const mcpHealthSchema = z
 
 export type LiveStatus = z.infer<typeof liveStatusSchema>;
 export type Probe = z.infer<typeof probeSchema>;
+export type StorageProbe = z.infer<typeof storageProbeSchema>;
+export type ChainProbe = z.infer<typeof chainProbeSchema>;
+export type RateLimiterProbe = z.infer<typeof rateLimiterProbeSchema>;
 export type ProofExplorer = z.infer<typeof proofExplorerSchema>;

@@ -1,36 +1,30 @@
 /**
  * The economic MCP tools manifest (spec 2.2): the tools the MCP host exposes, the HTTP endpoint
- * behind each, and the runtime boundary (no tool signs, broadcasts or holds a key). The tool list
- * lives in `content/mcp-tools.json` so the MCP server registers exactly what this manifest publishes.
+ * behind each, and the runtime boundary (no tool signs, broadcasts or holds a key), plus the argument
+ * schemas of the tools that have no HTTP request body of their own. The tool list is code
+ * (`src/mcp/tools.ts`): the MCP server registers it and this manifest is generated from it.
  */
 import { z } from 'zod';
-import { linkRefSchema } from './agent-common.ts';
+import { capabilityIdSchema, linkRefSchema } from './agent-common.ts';
+import { conversationMessageSchema, paymentToken, quoteRequestSchema } from './assistant.ts';
 import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { DEV_TOOL_ENCODINGS_BY_ACTION, devToolRequestSchema, type DevToolAction } from './dev-tools.ts';
+import { jobSchema } from './jobs.ts';
 
 const toolName = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case').describe('Tool name as registered on the MCP host.');
 
-/** One argument of an inline tool input schema (a small JSON Schema subset the MCP server can register). */
-export const toolInputPropertySchema = z
-  .object({
-    type: z.enum(['string', 'integer', 'boolean']).describe('JSON type of the argument.'),
-    description: z.string().describe('What the argument is.'),
-    enum: z.array(z.string()).optional().describe('Allowed values.'),
-    minLength: z.int().min(0).optional().describe('Minimum length of a string.'),
-    maxLength: z.int().min(1).optional().describe('Maximum length of a string.'),
-    pattern: z.string().optional().describe('Regular expression a string must match.'),
-    minimum: z.int().optional().describe('Minimum of an integer.'),
-    maximum: z.int().optional().describe('Maximum of an integer.'),
-  })
-  .describe('JSON Schema of one tool argument.');
-
+/**
+ * A tool's arguments as JSON Schema, exactly as the MCP host lists them in `tools/list` (generated
+ * from the same zod schema by the MCP SDK's converter). Open beyond `type` and `properties`, since
+ * it is whatever JSON Schema the arguments need.
+ */
 export const toolInputJsonSchema = z
-  .object({
+  .looseObject({
     type: z.literal('object').describe('Tool arguments are an object.'),
-    properties: z.record(z.string(), toolInputPropertySchema).describe('Arguments by name.'),
-    required: z.array(z.string()).describe('Names of the required arguments.'),
-    additionalProperties: z.literal(false).describe('Unknown arguments are rejected.'),
+    properties: z.record(z.string(), z.unknown()).optional().describe('Arguments by name, each a JSON Schema.'),
+    required: z.array(z.string()).optional().describe('Names of the required arguments.'),
   })
-  .describe('Inline JSON Schema of the tool arguments.');
+  .describe('JSON Schema of the tool arguments, identical to the `inputSchema` the MCP host lists.');
 export type ToolInputJsonSchema = z.infer<typeof toolInputJsonSchema>;
 
 export const httpBackedEndpointSchema = z
@@ -51,13 +45,17 @@ export const mcpToolSchema = z
     name: toolName,
     title: z.string().describe('Human title.'),
     description: z.string().describe('What the tool does and returns.'),
-    input_schema: toolInputJsonSchema.optional().describe('Inline JSON Schema of the arguments, for tools with a few arguments.'),
+    input_schema: toolInputJsonSchema.optional().describe('Inline JSON Schema of the arguments, exactly as `tools/list` shows it, for tools with a few arguments of their own.'),
     input_schema_url: absoluteUrl
       .optional()
-      .describe('Published JSON Schema of the arguments, for tools whose arguments are a whole request body. Exactly one of `input_schema` and `input_schema_url` is present.'),
+      .describe(
+        'Published JSON Schema of the arguments, for tools whose arguments are a whole request body of an HTTP endpoint (`tools/list` shows the same schema). Exactly one of `input_schema` and `input_schema_url` is present.',
+      ),
     http_backed_endpoint: httpBackedEndpointSchema
       .nullable()
-      .describe('The HTTP endpoint behind the tool; null only for tools that run inside the MCP server (search over the site’s own pages).'),
+      .describe(
+        'The HTTP endpoint that gives the same result to an agent without MCP; null only for tools with no HTTP twin (search over the site’s own pages). The tool itself calls the same function in process, not this endpoint.',
+      ),
     read_only: z.boolean().describe('True when the tool changes no state anywhere (MCP `readOnlyHint`).'),
     signs_transactions: z.literal(false).describe('Constant false: no tool signs or broadcasts.'),
     payment: z.enum(['free', 'testnet_note']).describe('`testnet_note`: a premium call needs a payment token from a verified testnet Note payment.'),
@@ -123,28 +121,98 @@ export const economicMcpToolsSchema = z
   .describe('Economic MCP tools manifest: the tools, their HTTP-backed endpoints and their runtime boundary.');
 export type EconomicMcpTools = z.infer<typeof economicMcpToolsSchema>;
 
-/** `content/mcp-tools.json`, read by this manifest's builder and by the MCP server. */
+/** `content/mcp-tools.json`: the manifest's prose. The tools themselves are code (`src/mcp/tools.ts`). */
 export const mcpToolsContentSchema = z.strictObject({
   description: z.string(),
   connect_rule: z.string(),
   runtime_statement: z.string(),
-  tools: z.array(
-    z.strictObject({
-      name: toolName,
-      title: z.string(),
-      description: z.string(),
-      input: z.union([
-        z.strictObject({ request_of: z.string().describe('Route id whose request body is the argument object.') }),
-        z.strictObject({ inline: toolInputJsonSchema }),
-      ]),
-      backed_by: z
-        .strictObject({ route: z.string(), fixed_fields: z.record(z.string(), z.string()).optional(), note: z.string().optional() })
-        .nullable(),
-      read_only: z.boolean(),
-      payment: z.enum(['free', 'testnet_note']),
-    }),
-  ),
   forbidden_assumptions: z.array(z.strictObject({ id: z.string(), assumption: z.string(), why: z.string() })),
   next_steps: z.array(z.strictObject({ id: z.string(), label: z.string(), link: linkRefSchema })),
 });
 export type McpToolsContent = z.infer<typeof mcpToolsContentSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Tool arguments (tools whose arguments are a whole request body reuse that body's schema)
+// ---------------------------------------------------------------------------------------------
+
+export const SEARCH_DOCS_MAX_RESULTS = 20;
+
+export const searchDocsArgumentsSchema = z
+  .strictObject({
+    query: z.string().trim().min(1).max(200).describe('Words to search for in this site’s pages and descriptors.'),
+    limit: z.int().min(1).max(SEARCH_DOCS_MAX_RESULTS).default(5).describe(`Most results to return, 1 to ${SEARCH_DOCS_MAX_RESULTS}; 5 when omitted.`),
+  })
+  .describe('Arguments of search_docs.');
+
+export const searchDocsResultSchema = z
+  .object({
+    query: z.string().describe('The query as searched.'),
+    results: z
+      .array(
+        z.object({
+          title: z.string().describe('Page title.'),
+          url: absoluteUrl.describe('Where the page lives.'),
+          excerpt: z.string().describe('The passage of the page that matched best.'),
+          score: z.number().min(0).describe('Relevance (BM25), higher is better; comparable within one answer only.'),
+        }),
+      )
+      .describe('Best matches first; empty when nothing matched.'),
+  })
+  .describe('Result of search_docs.');
+export type SearchDocsResult = z.infer<typeof searchDocsResultSchema>;
+
+export const listJobsArgumentsSchema = z
+  .strictObject({
+    status: jobSchema.shape.status.optional().describe('Only jobs with this status.'),
+    capability: capabilityIdSchema.optional().describe('Only jobs that require this capability id.'),
+  })
+  .describe('Arguments of list_jobs; both filters optional.');
+
+export const getJobArgumentsSchema = z.strictObject({ job_id: jobSchema.shape.id }).describe('Arguments of get_job.');
+
+export const listServicesArgumentsSchema = z
+  .strictObject({ capability: capabilityIdSchema.optional().describe('Only services that offer this capability id.') })
+  .describe('Arguments of list_services.');
+
+/**
+ * Arguments of one developer-tool action: the request body of `POST /api/dev/tools` without
+ * `action` (the tool fixes it), and `encoding` only where the action accepts more than one.
+ */
+export function devToolArgumentsSchema(action: DevToolAction) {
+  const { input, network } = devToolRequestSchema.shape;
+  const encodings = DEV_TOOL_ENCODINGS_BY_ACTION[action];
+  return encodings.length > 1
+    ? z
+        .strictObject({
+          input,
+          encoding: z
+            .enum(encodings as [string, ...string[]])
+            .default('utf8')
+            .describe(`How to read \`input\`: ${encodings.map((encoding) => `\`${encoding}\``).join(' or ')}; \`utf8\` when omitted.`),
+          network,
+        })
+        .describe(`Arguments of dev_${action}.`)
+    : z.strictObject({ input, network }).describe(`Arguments of dev_${action}.`);
+}
+
+export const getReceiptArgumentsSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe('Receipt id (64 hex) or settlement transaction id of a stored receipt.'),
+  })
+  .describe('Arguments of get_receipt.');
+
+export const askAssistantArgumentsSchema = z
+  .strictObject({
+    question: quoteRequestSchema.shape.question,
+    history: z.array(conversationMessageSchema).optional().describe('Earlier turns, oldest first; part of the task hash of a premium quote.'),
+    paymentToken: paymentToken
+      .optional()
+      .describe('Single-use token from verify-payment for a premium question, bound to the quoted question; omit for a free-tier question.'),
+  })
+  .describe('Arguments of ask_assistant.');
+
+export const liveStatusArgumentsSchema = z.strictObject({}).describe('live_status takes no arguments.');

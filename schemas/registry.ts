@@ -16,6 +16,7 @@ import {
   receiptExpectationSchema,
   slug,
   urlTemplateSchema,
+  validationCheckContentSchema,
   validationCheckSchema,
   validationEndpointSchema,
   validationIssueSchema,
@@ -130,7 +131,7 @@ export const publishResultSchema = z
     type: typeLiteral('agent_economy.agent_service_publish.v0'),
     version: versionV0,
     accepted_for_operator_review: z.boolean().describe('True when no check blocked the manifest; it is then ready for operator review, never published automatically.'),
-    service_id: z.string().describe('The `id` of the submitted manifest.'),
+    service_id: z.string().nullable().describe('The `id` of the submitted manifest when it is a string; null otherwise.'),
     published: z.literal(false).describe('Constant false: validation never publishes.'),
     checked_at: isoDateTime.describe('When the validation ran.'),
     errors: z.array(validationIssueSchema).describe('Blocking findings; empty when accepted.'),
@@ -184,7 +185,10 @@ export const publishGuideSchema = z
     description: z.string().describe('What publishing means here.'),
     posture: postureSchema,
     endpoint: validationEndpointSchema,
-    checks: z.array(validationCheckSchema).min(1).describe('Checks the validation runs, in order: schema, posture, payment, predicate, evidence, forbidden claims.'),
+    checks: z
+      .array(validationCheckSchema)
+      .min(1)
+      .describe('Checks the validation runs, in order: schema, posture, payment, predicate, evidence, forbidden claims, each with every code it can report.'),
     example_manifest: serviceManifestSchema.describe('A manifest that passes every check: the one this site publishes for its own policy check.'),
     example_validation_result: publishResultSchema.describe('The result the example manifest receives.'),
     example_submit_draft: serviceSubmitDraftSchema.describe('The submit draft built from the example manifest.'),
@@ -222,7 +226,8 @@ export const registryContentSchema = z.strictObject({
 export const publishGuideContentSchema = z.strictObject({
   description: z.string(),
   example_service_id: z.string(),
-  checks: z.array(validationCheckSchema),
+  checks: z.array(validationCheckContentSchema),
   how_to_submit: z.string(),
   accepted_next_steps: z.array(nextStepSchema.omit({ href: true }).extend({ link: linkRefSchema.optional() })),
+  blocked_next_steps: z.array(nextStepSchema.omit({ href: true }).extend({ link: linkRefSchema.optional() })),
 });

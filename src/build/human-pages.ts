@@ -1,33 +1,76 @@
 /**
- * The human pages the route table asks for: one per `page` path, showing the routes that share it,
- * links to their JSON and schemas, and (for static routes) the same body the JSON file carries.
+ * The human pages the route table asks for: one per `page` path, with the routes that share it, the
+ * links to their JSON and schemas, and the parsed bytes of the same static documents the build writes
+ * as JSON. Pages render from these bodies only, so a page can never show other data than its JSON.
  */
 import { schemaUrl } from '../config/site.ts';
 import { bodySchemaOf } from '../routes/lookup.ts';
-import { allRoutes } from '../routes/table.ts';
+import { allRoutes, routeById } from '../routes/table.ts';
 import type { Route } from '../routes/types.ts';
 import { staticDocuments } from './static-documents.ts';
+
+export interface PageRoute {
+  route: Route;
+  /** Site path of the JSON, for a GET on this host without path parameters. */
+  json?: string;
+  /** Absolute URL of the published schema of its body (the request body for a POST). */
+  schema?: string;
+  /** The static document this route serves, parsed; absent for mirrors, runtime routes and text. */
+  body?: Record<string, unknown>;
+}
 
 export interface HumanPage {
   path: string;
   title: string;
   description: string;
-  routes: Array<{ route: Route; schema?: string; body?: string }>;
+  routes: PageRoute[];
 }
 
+const parsedBodies = new Map<string, unknown>();
+
+/** The body of a static route exactly as the build serves it, parsed from the served bytes. */
+export function staticBody<T = Record<string, unknown>>(routeId: string): T {
+  const cached = parsedBodies.get(routeId);
+  if (cached !== undefined) return cached as T;
+  const route = routeById().get(routeId);
+  if (!route || route.kind !== 'static') throw new Error(`human pages: "${routeId}" is not a static route`);
+  const document = staticDocuments().find((doc) => doc.path === route.path);
+  if (!document) throw new Error(`human pages: no static document for ${route.path}`);
+  const parsed = document.contentType.includes('json') ? (JSON.parse(document.body) as unknown) : document.body;
+  parsedBodies.set(routeId, parsed);
+  return parsed as T;
+}
+
+function pageRoute(route: Route): PageRoute {
+  const schema = bodySchemaOf(route);
+  const isJsonGet = route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{');
+  const ownBody = route.kind === 'static' && !route.mirrorOf && (route.contentType ?? 'application/json').includes('json');
+  return {
+    route,
+    ...(isJsonGet ? { json: route.path } : {}),
+    ...(schema ? { schema: schemaUrl(schema.file) } : {}),
+    ...(ownBody ? { body: staticBody(route.id) } : {}),
+  };
+}
+
+let cached: HumanPage[] | undefined;
+
 export function humanPages(): HumanPage[] {
+  if (cached) return cached;
   const pages = new Map<string, HumanPage>();
-  const documents = new Map(staticDocuments().map((doc) => [doc.path, doc]));
   for (const route of allRoutes()) {
     if (!route.page) continue;
     const page = pages.get(route.page) ?? { path: route.page, title: route.summary.replace(/ \(.*\)$/, ''), description: route.description, routes: [] };
-    const schema = bodySchemaOf(route);
-    page.routes.push({
-      route,
-      ...(schema ? { schema: schemaUrl(schema.file) } : {}),
-      ...(route.kind === 'static' && !route.mirrorOf ? { body: documents.get(route.path)?.body } : {}),
-    });
+    page.routes.push(pageRoute(route));
     pages.set(route.page, page);
   }
-  return [...pages.values()];
+  cached = [...pages.values()];
+  return cached;
+}
+
+/** The page of a path, for pages that add their own parts around the route-table page. */
+export function humanPage(path: string): HumanPage {
+  const page = humanPages().find((candidate) => candidate.path === path);
+  if (!page) throw new Error(`human pages: the route table has no page ${path}`);
+  return page;
 }

@@ -54,7 +54,11 @@ export function staticDocuments(): StaticDocument[] {
   if (cached) return cached;
   const staticRoutes = allRoutes().filter((route): route is StaticRoute => route.kind === 'static' && route.host !== 'mcp');
   const bodies = new Map<string, string>();
-  for (const route of staticRoutes.filter((r) => !r.mirrorOf)) bodies.set(route.id, serialize(buildStaticBody(route)));
+  for (const route of staticRoutes.filter((r) => !r.mirrorOf)) {
+    const body = buildStaticBody(route);
+    // Text documents (llms.txt) are written as built; everything else is JSON.
+    bodies.set(route.id, typeof body === 'string' && route.contentType && !route.contentType.includes('json') ? body : serialize(body));
+  }
   const documents: StaticDocument[] = staticRoutes.map((route) => {
     const body = bodies.get(route.mirrorOf ?? route.id);
     if (body === undefined) throw new Error(`static route ${route.id} mirrors unknown route ${route.mirrorOf}`);

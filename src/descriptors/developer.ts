@@ -2,10 +2,9 @@
  * Builders of the developer services index (spec 2.3) and the developer tools catalogue. The index
  * is generated from the route table, so it lists every endpoint of the build and says truthfully
  * which runtime endpoints have no handler yet; the catalogue's examples are test vectors from
- * `content/dev-tools.json`.
+ * `content/dev-tools.json`, each run through the real tools by the tests.
  */
 import devToolsJson from '../../content/dev-tools.json' with { type: 'json' };
-import firstReceiptContent from '../../content/first-receipt.json' with { type: 'json' };
 import type { DevServicesIndex } from '../../schemas/dev-services.ts';
 import {
   DEV_TOOL_ACTIONS,
@@ -14,7 +13,9 @@ import {
   type DevToolsCatalogue,
   type DevToolsContent,
 } from '../../schemas/dev-tools.ts';
-import { schemaUrl, siteUrl } from '../config/site.ts';
+import { receiptBundleSchema, type ReceiptBundle } from '../../schemas/receipt.ts';
+import { schemaUrl, siteUrl, typeName } from '../config/site.ts';
+import { computeReceiptId } from '../domain/receipt-id.ts';
 import { MAX_BODY_BYTES } from '../lib/json-body.ts';
 import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { allRoutes, routeById } from '../routes/table.ts';
@@ -110,28 +111,38 @@ export function buildDevServicesIndex(): DevServicesIndex {
 }
 
 /**
- * The `receipt` example: the first settled receipt once the first-receipt flow records it; until
- * then the tx test vector's id, which no receipt has, so the example shows the `found: false` answer.
+ * The `receipt` example: the content's bundle with the quote's `type` for this site's namespace and
+ * its receiptId computed by the same function that stores receipts, checked against the receipt
+ * schema, so the example is a complete bundle whatever the configuration.
  */
+export function receiptExampleBundle(): ReceiptBundle {
+  const entry = devToolEntry('receipt');
+  const stored = entry.example_bundle_without_id as { quote_evidence?: { quote?: Record<string, unknown> } } | undefined;
+  if (!stored?.quote_evidence?.quote) throw new Error('content/dev-tools.json: the receipt action needs example_bundle_without_id with quote_evidence.quote');
+  const withoutId = {
+    ...stored,
+    quote_evidence: { ...stored.quote_evidence, quote: { type: typeName('agent_economy.assistant_quote.v0'), ...stored.quote_evidence.quote } },
+  };
+  const bundle = { receiptId: computeReceiptId(withoutId), ...withoutId };
+  const parsed = receiptBundleSchema.safeParse(bundle);
+  if (!parsed.success) throw new Error(`content/dev-tools.json: the receipt example bundle is not a receipt bundle: ${parsed.error.message}`);
+  return bundle as ReceiptBundle;
+}
+
 function receiptExample(): Pick<DevToolsCatalogue['actions'][number], 'example_request' | 'example_expected' | 'example_note'> {
   const entry = devToolEntry('receipt');
-  const recorded: string | null = firstReceiptContent.receipt_id;
-  if (!entry.example_note_with_receipt || !entry.example_note_without_receipt) {
-    throw new Error('content/dev-tools.json: the receipt action needs example_note_with_receipt and example_note_without_receipt');
-  }
-  if (recorded) {
-    return {
-      example_request: { action: 'receipt', input: recorded, encoding: 'utf8', network: 'testnet' },
-      example_expected: { '/result/source': 'receipt_store', '/result/found': true, '/result/receipt_id': recorded, '/result/receipt_id_matches': true },
-      example_note: entry.example_note_with_receipt,
-    };
-  }
-  const txId = devToolEntry('tx').example_expected?.['/result/tx_id'];
-  if (typeof txId !== 'string') throw new Error('content/dev-tools.json: the tx example must expect /result/tx_id');
+  if (!entry.example_note) throw new Error('content/dev-tools.json: the receipt action needs example_note');
+  const bundle = receiptExampleBundle();
   return {
-    example_request: { action: 'receipt', input: txId, encoding: 'utf8', network: 'testnet' },
-    example_expected: { '/result/source': 'receipt_store', '/result/found': false },
-    example_note: entry.example_note_without_receipt,
+    example_request: { action: 'receipt', input: JSON.stringify(bundle), encoding: 'utf8', network: 'testnet' },
+    example_expected: {
+      '/result/verified': true,
+      '/result/receipt_id': bundle.receiptId,
+      '/result/receipt_id_matches': true,
+      '/result/chain': bundle.chain,
+      '/warnings/0/code': 'sandbox_chain',
+    },
+    example_note: entry.example_note,
   };
 }
 

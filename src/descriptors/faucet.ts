@@ -7,7 +7,6 @@
 import content from '../../content/faucet.json' with { type: 'json' };
 import type { FaucetDescriptor } from '../../schemas/faucet.ts';
 import {
-  FAUCET_BACKEND_TIMEOUT_MS,
   FAUCET_EPOCH_SECONDS,
   FAUCET_PER_ADDRESS_LIMIT,
   FAUCET_PER_IP_LIMIT,
@@ -53,7 +52,7 @@ export function buildFaucetDescriptor(config: FaucetConfig, now: Date): FaucetDe
     backend: {
       configured: config.backendUrl !== null,
       host: publicBackendHost(config),
-      timeout_ms: FAUCET_BACKEND_TIMEOUT_MS,
+      timeout_ms: config.backendTimeoutMs,
       site_holds_signing_keys: false,
     },
     posture: POSTURE,

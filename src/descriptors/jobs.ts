@@ -1,7 +1,9 @@
 /**
- * Builders of the jobs board and of the acceptance and quote guides, from `content/jobs.json` and the
- * site configuration. Rewards are written once in nanoERG; the ERG decimal is derived. The guides'
- * worked examples target an open job of the same board, so they stay valid when the board changes.
+ * Builders of the jobs board, of the acceptance and quote guides and of the acceptance and quote
+ * validation results, from `content/jobs.json` and the site configuration. Rewards are written once
+ * in nanoERG; the ERG decimal is derived. The guides' worked examples are run through the same
+ * validations as the endpoints, against the same board, so an example the endpoint would reject
+ * fails the build.
  */
 import type { z } from 'zod';
 import jobsContent from '../../content/jobs.json' with { type: 'json' };
@@ -16,11 +18,22 @@ import {
   type JobQuoteResult,
   type JobsBoard,
 } from '../../schemas/jobs.ts';
-import { formatNanoErg, parseErgDecimal } from '../domain/money.ts';
+import { checkAcceptanceIntent, checkQuoteRequest, type JobsContext } from '../domain/job-validation.ts';
+import { formatNanoErg } from '../domain/money.ts';
+import { ACCEPTANCE_CODES, QUOTE_CODES } from '../domain/validation-codes.ts';
 import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink, resolveStep } from './links.ts';
-import { exampleCheckedAt, forbiddenClaimsList, operatorReview, payloadHeader, validationEndpoint } from './validation-guides.ts';
+import {
+  assertExampleAccepted,
+  checksWithCodes,
+  exampleCheckedAt,
+  forbiddenClaimsList,
+  operatorReview,
+  payloadHeader,
+  submissionContext,
+  validationEndpoint,
+} from './validation-guides.ts';
 
 type JobsContent = z.infer<typeof jobsContentSchema>;
 type ContentEvidence = JobsContent['acceptance_guide']['example_intent']['evidence'];
@@ -64,12 +77,6 @@ function resolveEvidence(evidence: ContentEvidence): JobAcceptanceIntent['eviden
   return { links: evidence.links.map(({ kind, link }) => ({ kind, url: resolveLink(link) })), receipt_ids: evidence.receipt_ids };
 }
 
-function openJob(id: string): Job {
-  const job = boardJobs().find((candidate) => candidate.id === id);
-  if (!job || job.status !== 'open') throw new Error(`content/jobs.json: the guides' example must target an open job, "${id}" is ${job ? job.status : 'missing'}`);
-  return job;
-}
-
 export function exampleAcceptanceIntent(): JobAcceptanceIntent {
   const { evidence, ...intent } = content().acceptance_guide.example_intent;
   return { ...intent, evidence: resolveEvidence(evidence) };
@@ -80,61 +87,83 @@ export function exampleQuoteRequest(): JobQuoteRequest {
   return { ...request, evidence: resolveEvidence(evidence) };
 }
 
-/** The result the acceptance validation gives the example intent: accepted for review, nothing assigned. */
-export function exampleAcceptanceResult(intent: JobAcceptanceIntent = exampleAcceptanceIntent()): JobAcceptanceResult {
-  const job = openJob(intent.job_id);
+/** The jobs context at `now`: the board as built, the compiled claims list and this site's origin. */
+function jobsContext(now: Date): JobsContext {
+  return { ...submissionContext(), jobs: boardJobs(), now };
+}
+
+/**
+ * POST /api/jobs/accept: the acceptance checks on `body` (the JSON as received) against the board
+ * at `now`, as a result document of the same shape whether accepted for review or blocked.
+ */
+export function acceptanceValidation(body: unknown, now: Date): JobAcceptanceResult {
+  const outcome = checkAcceptanceIntent(body, jobsContext(now));
+  const accepted = outcome.errors.length === 0;
+  const guide = content().acceptance_guide;
   return {
     ...payloadHeader('agent_economy.agent_job_acceptance.v0'),
-    accepted_for_operator_review: true,
-    accepted_job_id: job.id,
-    agent_id: intent.agent_id,
+    accepted_for_operator_review: accepted,
+    accepted_job_id: outcome.acceptedJobId,
+    job_id: outcome.jobId,
+    agent_id: outcome.agentId,
     assigned: false,
-    checked_at: exampleCheckedAt(),
-    errors: [],
-    warnings: [],
-    next_steps: content().acceptance_guide.accepted_next_steps.map(resolveStep),
+    checked_at: now.toISOString(),
+    errors: outcome.errors,
+    warnings: outcome.warnings,
+    next_steps: (accepted ? guide.accepted_next_steps : guide.blocked_next_steps).map(resolveStep),
     posture: POSTURE,
   };
 }
 
-/** The quote scaffold the quote validation builds for the example request. */
-export function exampleQuoteResult(request: JobQuoteRequest = exampleQuoteRequest()): JobQuoteResult {
-  const job = openJob(request.job_id);
-  const amountNanoErg = parseErgDecimal(request.quote_terms.amount).toString();
+/**
+ * POST /api/jobs/quote: the quote checks on `body` against the board at `now`. When nothing blocks,
+ * the scaffold: the agreement draft and the handoff a wallet host needs, which escrows nothing.
+ */
+export function quoteValidation(body: unknown, now: Date): JobQuoteResult {
+  const outcome = checkQuoteRequest(body, jobsContext(now));
+  const guide = content().quote_guide;
+  const draft = outcome.agreementDraft;
   return {
     ...payloadHeader('agent_economy.agent_job_quote.v0'),
-    quote_scaffold_ready: true,
-    accepted_job_id: job.id,
-    agent_id: request.agent_id,
+    quote_scaffold_ready: draft !== null,
+    accepted_job_id: outcome.acceptedJobId,
+    job_id: outcome.jobId,
+    agent_id: outcome.agentId,
     assigned: false,
-    checked_at: exampleCheckedAt(),
-    quote: {
-      agreement_draft: {
-        status: 'draft_pending_operator_review',
-        job_id: job.id,
-        agent_id: request.agent_id,
-        amount: request.quote_terms.amount,
-        amount_nanoerg: amountNanoErg,
-        currency: 'ERG_testnet',
-        delivery_deadline: request.quote_terms.delivery_deadline,
-        acceptance_predicates: job.acceptance_predicates.map((predicate) => predicate.id),
-        receipt: request.receipt_expectation,
-      },
+    checked_at: now.toISOString(),
+    quote: draft && {
+      agreement_draft: draft,
       settlement_handoff: {
         rail: 'ergo_testnet_note',
-        payee_address: request.settlement.payee_address,
-        amount_nanoerg: amountNanoErg,
-        note_requirements: content().quote_guide.note_requirements,
+        payee_address: draft.receiverAddress,
+        amount_nanoerg: draft.priceNanoErg,
+        task_hash: draft.taskHash,
+        note_requirements: guide.note_requirements,
         signer: 'host_wallet',
         policy_check: routeUrl('policy-check'),
         escrowed: false,
+        statement: guide.settlement_statement,
       },
     },
-    errors: [],
-    warnings: [],
-    next_steps: content().quote_guide.ready_next_steps.map(resolveStep),
+    errors: outcome.errors,
+    warnings: outcome.warnings,
+    next_steps: (draft ? guide.ready_next_steps : guide.blocked_next_steps).map(resolveStep),
     posture: POSTURE,
   };
+}
+
+/** The result the acceptance validation gives the example intent; the build fails if it is not accepted. */
+export function exampleAcceptanceResult(intent: JobAcceptanceIntent = exampleAcceptanceIntent()): JobAcceptanceResult {
+  const result = acceptanceValidation(intent, new Date(exampleCheckedAt()));
+  assertExampleAccepted('content/jobs.json acceptance_guide.example_intent', result.errors);
+  return result;
+}
+
+/** The quote scaffold the quote validation builds for the example request; the build fails if it is blocked. */
+export function exampleQuoteResult(request: JobQuoteRequest = exampleQuoteRequest()): JobQuoteResult {
+  const result = quoteValidation(request, new Date(exampleCheckedAt()));
+  assertExampleAccepted('content/jobs.json quote_guide.example_request', result.errors);
+  return result;
 }
 
 function guideCommon(routeId: string) {
@@ -155,7 +184,7 @@ export function buildAcceptanceGuide(): JobAcceptanceGuide {
     ...descriptorHeader('agent_economy.agent_job_acceptance_guide.v0'),
     description: guide.description,
     ...guideCommon('jobs-accept'),
-    checks: guide.checks,
+    checks: checksWithCodes(guide.checks, ACCEPTANCE_CODES, 'content/jobs.json acceptance_guide'),
     example_intent: intent,
     example_result: exampleAcceptanceResult(intent),
   };
@@ -169,7 +198,7 @@ export function buildQuoteGuide(): JobQuoteGuide {
     ...descriptorHeader('agent_economy.agent_job_quote_guide.v0'),
     description: guide.description,
     ...guideCommon('jobs-quote'),
-    checks: guide.checks,
+    checks: checksWithCodes(guide.checks, QUOTE_CODES, 'content/jobs.json quote_guide'),
     example_request: request,
     example_result: exampleQuoteResult(request),
   };

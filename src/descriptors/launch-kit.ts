@@ -6,6 +6,7 @@
 import launchKitContent from '../../content/launch-kit.json' with { type: 'json' };
 import mainnetGateContent from '../../content/mainnet-gate.json' with { type: 'json' };
 import packageJson from '../../package.json' with { type: 'json' };
+import widgetPackage from '../../packages/assistant-widget/package.json' with { type: 'json' };
 import type { DeveloperLaunchKit, FiveMinuteStepId } from '../../schemas/launch-kit.ts';
 import { mcpUrl, site, siteUrl } from '../config/site.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
@@ -138,8 +139,11 @@ export function buildLaunchKit(): DeveloperLaunchKit {
       href: face === 'page' ? pageUrl(route) : hostedRouteUrl(route),
     })),
     api_recipes: apiRecipes(),
+    // Name and version come from the widget's own package.json, so the kit describes what is in the repository.
     npm: {
-      ...launchKitContent.npm,
+      package: widgetPackage.name,
+      version: widgetPackage.version,
+      install: launchKitContent.npm.install,
       surfaces: launchKitContent.npm.surfaces as DeveloperLaunchKit['npm']['surfaces'],
     },
     builder_kit: builderKit(),

@@ -1,10 +1,14 @@
 /**
- * Builder of the economic MCP tools manifest from `content/mcp-tools.json`. The MCP server registers
- * its tools from `mcpToolsContent()` too, so the manifest and the server cannot list different tools.
+ * Builder of the economic MCP tools manifest. The tools come from `MCP_TOOLS` (`src/mcp/tools.ts`),
+ * the list the MCP server registers, and each tool's `input_schema` is produced by the MCP SDK's own
+ * converter from the same zod schema, so the manifest shows exactly what `tools/list` answers. The
+ * prose around the tools is `content/mcp-tools.json`.
  */
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import mcpToolsJson from '../../content/mcp-tools.json' with { type: 'json' };
-import { mcpToolsContentSchema, type EconomicMcpTools, type McpTool, type McpToolsContent } from '../../schemas/mcp-tools.ts';
+import { mcpToolsContentSchema, type EconomicMcpTools, type McpTool, type McpToolsContent, type ToolInputJsonSchema } from '../../schemas/mcp-tools.ts';
 import { mcpUrl, schemaUrl } from '../config/site.ts';
+import { MCP_TOOLS, type McpToolDefinition } from '../mcp/tools.ts';
 import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { routeById } from '../routes/table.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
@@ -12,7 +16,7 @@ import { resolveLink } from './links.ts';
 
 let parsed: McpToolsContent | undefined;
 
-/** The tool list, validated; the single source for this manifest and for the MCP server. */
+/** The manifest's prose, validated. */
 export function mcpToolsContent(): McpToolsContent {
   parsed ??= mcpToolsContentSchema.parse(mcpToolsJson);
   return parsed;
@@ -20,35 +24,63 @@ export function mcpToolsContent(): McpToolsContent {
 
 function routeMethod(id: string): 'GET' | 'POST' {
   const route = routeById().get(id);
-  if (!route) throw new Error(`content/mcp-tools.json: no route with id "${id}"`);
+  if (!route) throw new Error(`src/mcp/tools.ts: no route with id "${id}"`);
   return route.method;
+}
+
+/**
+ * The JSON Schema `tools/list` shows for a tool's arguments: the SDK's conversion with the options
+ * its McpServer uses when listing tools.
+ */
+export function toolInputJsonSchema(tool: McpToolDefinition): ToolInputJsonSchema {
+  return toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as ToolInputJsonSchema;
+}
+
+/**
+ * A tool that takes a whole request body must take exactly the schema that route validates, or the
+ * published schema it links would describe other arguments than the tool accepts.
+ */
+function requestSchemaUrl(tool: McpToolDefinition): string | undefined {
+  if (!tool.requestOf) return undefined;
+  const route = routeById().get(tool.requestOf);
+  if (!route || route.kind !== 'dynamic' || route.request?.schema !== tool.input) {
+    throw new Error(`src/mcp/tools.ts: tool ${tool.name} says its arguments are the request body of "${tool.requestOf}", but that route validates another schema`);
+  }
+  return routeSchemaUrl(tool.requestOf);
 }
 
 export function buildMcpToolsManifest(): EconomicMcpTools {
   const content = mcpToolsContent();
-  const tools: McpTool[] = content.tools.map(({ input, backed_by, ...tool }) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    ...('inline' in input ? { input_schema: input.inline } : { input_schema_url: routeSchemaUrl(input.request_of) }),
-    http_backed_endpoint: backed_by
-      ? {
-          route_id: backed_by.route,
-          method: routeMethod(backed_by.route),
-          url: routeUrl(backed_by.route),
-          ...(backed_by.fixed_fields ? { fixed_fields: backed_by.fixed_fields } : {}),
-          ...(backed_by.note ? { note: backed_by.note } : {}),
-        }
-      : null,
-    read_only: tool.read_only,
-    signs_transactions: false,
-    payment: tool.payment,
-  }));
+  const names = new Set<string>();
+  const tools: McpTool[] = MCP_TOOLS.map((tool) => {
+    if (names.has(tool.name)) throw new Error(`src/mcp/tools.ts: duplicate tool name ${tool.name}`);
+    names.add(tool.name);
+    const inputSchemaUrl = requestSchemaUrl(tool);
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      // A request body's schema is published once, at its URL; descriptors carry no schema bodies.
+      ...(inputSchemaUrl ? { input_schema_url: inputSchemaUrl } : { input_schema: toolInputJsonSchema(tool) }),
+      http_backed_endpoint: tool.backedBy
+        ? {
+            route_id: tool.backedBy.route,
+            method: routeMethod(tool.backedBy.route),
+            url: routeUrl(tool.backedBy.route),
+            ...(tool.backedBy.fixedFields ? { fixed_fields: tool.backedBy.fixedFields } : {}),
+            ...(tool.backedBy.note ? { note: tool.backedBy.note } : {}),
+          }
+        : null,
+      read_only: tool.readOnly,
+      signs_transactions: false,
+      payment: tool.payment,
+    };
+  });
 
   const backing = new Map<string, string[]>();
-  for (const tool of content.tools) {
-    if (!tool.backed_by) continue;
-    backing.set(tool.backed_by.route, [...(backing.get(tool.backed_by.route) ?? []), tool.name]);
+  for (const tool of MCP_TOOLS) {
+    if (!tool.backedBy) continue;
+    backing.set(tool.backedBy.route, [...(backing.get(tool.backedBy.route) ?? []), tool.name]);
   }
   const httpBackedEndpoints = [...backing].map(([routeId, toolNames]) => {
     const published = bodySchemaOf(routeById().get(routeId)!);

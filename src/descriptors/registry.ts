@@ -1,7 +1,8 @@
 /**
- * Builders of the service registry, the publish guide and the submit draft, from
- * `content/registry.json`, `content/publish-guide.json` and the site configuration. The guide's
- * worked example is a real registry entry, so the example can never drift from what is listed.
+ * Builders of the service registry, the publish guide, the submit draft and the publish validation
+ * result, from `content/registry.json`, `content/publish-guide.json` and the site configuration.
+ * The guide's worked example is a real registry entry, validated by the same checks the endpoint
+ * runs, so the example can never drift from what is listed or from what is accepted.
  */
 import type { z } from 'zod';
 import publishGuideContent from '../../content/publish-guide.json' with { type: 'json' };
@@ -17,10 +18,22 @@ import {
   type ServiceSubmitDraft,
 } from '../../schemas/registry.ts';
 import { site, siteUrl } from '../config/site.ts';
+import { checkServiceManifest } from '../domain/publish-validation.ts';
+import { PUBLISH_CODES } from '../domain/validation-codes.ts';
 import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink, resolveStep } from './links.ts';
-import { exampleCheckedAt, forbiddenClaimsList, operatorReview, payloadHeader, resultSchemaUrl, validationEndpoint } from './validation-guides.ts';
+import {
+  assertExampleAccepted,
+  checksWithCodes,
+  exampleCheckedAt,
+  forbiddenClaimsList,
+  operatorReview,
+  payloadHeader,
+  resultSchemaUrl,
+  submissionContext,
+  validationEndpoint,
+} from './validation-guides.ts';
 
 type RegistryContent = z.infer<typeof registryContentSchema>;
 type PublishGuideContent = z.infer<typeof publishGuideContentSchema>;
@@ -46,6 +59,10 @@ export function registryEntries(): RegistryEntry[] {
 
 export function buildServiceRegistry(): ServiceRegistry {
   const services = registryEntries();
+  // What is listed must pass what a provider's submission must pass.
+  for (const { listing: _listing, ...manifest } of services) {
+    assertExampleAccepted(`content/registry.json service "${manifest.id}"`, checkServiceManifest(manifest, submissionContext()).errors);
+  }
   return {
     ok: true,
     ...descriptorHeader('agent_economy.agent_service_registry.v0'),
@@ -71,20 +88,32 @@ export function exampleServiceManifest(): ServiceManifest {
   return manifest;
 }
 
-/** The result the publish validation gives the example manifest: accepted, no findings. */
-export function examplePublishResult(manifest: ServiceManifest = exampleServiceManifest()): PublishResult {
+/**
+ * POST /api/agents/publish: the publish checks on `body` (the JSON as received) as a result
+ * document, the same shape whether the manifest is accepted for review or blocked.
+ */
+export function publishValidation(body: unknown, now: Date): PublishResult {
   const content = guideText();
+  const outcome = checkServiceManifest(body, submissionContext());
+  const accepted = outcome.errors.length === 0;
   return {
     ...payloadHeader('agent_economy.agent_service_publish.v0'),
-    accepted_for_operator_review: true,
-    service_id: manifest.id,
+    accepted_for_operator_review: accepted,
+    service_id: outcome.serviceId,
     published: false,
-    checked_at: exampleCheckedAt(),
-    errors: [],
-    warnings: [],
-    next_steps: content.accepted_next_steps.map(resolveStep),
+    checked_at: now.toISOString(),
+    errors: outcome.errors,
+    warnings: outcome.warnings,
+    next_steps: (accepted ? content.accepted_next_steps : content.blocked_next_steps).map(resolveStep),
     posture: POSTURE,
   };
+}
+
+/** The result the publish validation gives the example manifest; the build fails if it is not accepted. */
+export function examplePublishResult(manifest: ServiceManifest = exampleServiceManifest()): PublishResult {
+  const result = publishValidation(manifest, new Date(exampleCheckedAt()));
+  assertExampleAccepted('content/publish-guide.json example manifest', result.errors);
+  return result;
 }
 
 /** The draft a provider sends to the operator once `manifest` is accepted for review. */
@@ -115,7 +144,7 @@ export function buildPublishGuide(): PublishGuide {
     description: content.description,
     posture: POSTURE,
     endpoint: validationEndpoint('publish'),
-    checks: content.checks,
+    checks: checksWithCodes(content.checks, PUBLISH_CODES, 'content/publish-guide.json'),
     example_manifest: manifest,
     example_validation_result: examplePublishResult(manifest),
     example_submit_draft: buildSubmitDraft(manifest),

@@ -1,15 +1,25 @@
 /**
- * What the three validation guides (publish, job acceptance, job quote) share: the one forbidden
- * claims list, the endpoint block, the operator-review block and the timestamp of their worked
- * example results.
+ * What the three validations (publish, job acceptance, job quote) and their guides share: the one
+ * forbidden claims list and its compiled matcher, the checks with the codes each can report, the
+ * endpoint block, the operator-review block, and the instant their worked examples are checked at.
  */
+import type { z } from 'zod';
 import forbiddenClaimsContent from '../../content/forbidden-claims.json' with { type: 'json' };
-import { forbiddenClaimsListSchema, type ForbiddenClaimsList } from '../../schemas/agent-common.ts';
+import {
+  forbiddenClaimsListSchema,
+  type ForbiddenClaimsList,
+  type validationCheckContentSchema,
+  type validationCheckSchema,
+} from '../../schemas/agent-common.ts';
 import { schemaUrl, site, typeName } from '../config/site.ts';
+import { compileClaimMatcher, type ClaimMatcher } from '../domain/forbidden-claims.ts';
+import type { Finding, SubmissionContext } from '../domain/submission-findings.ts';
+import type { CodeEntry } from '../domain/validation-codes.ts';
 import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { routeById } from '../routes/table.ts';
 
 let forbiddenClaims: ForbiddenClaimsList | undefined;
+let matcher: ClaimMatcher | undefined;
 
 /** `content/forbidden-claims.json`, validated; the validators of publish, accept and quote read the same list. */
 export function forbiddenClaimsList(): ForbiddenClaimsList {
@@ -17,8 +27,45 @@ export function forbiddenClaimsList(): ForbiddenClaimsList {
   return forbiddenClaims;
 }
 
+/** What the validators need besides the body: the compiled claims list and this site's origin. */
+export function submissionContext(): SubmissionContext {
+  matcher ??= compileClaimMatcher(forbiddenClaimsList());
+  return { matcher, siteOrigin: site.base_url };
+}
+
 /** Worked example results are dated at noon UTC of the site's last update, so builds are reproducible. */
 export const exampleCheckedAt = (): string => `${site.last_updated}T12:00:00Z`;
+
+/**
+ * The checks as a guide publishes them: the content's words plus every code of the validator's
+ * catalog under its check. A check without codes, or a code whose check the content does not
+ * describe, fails the build, so the published list is always the complete one.
+ */
+export function checksWithCodes(
+  checks: ReadonlyArray<z.infer<typeof validationCheckContentSchema>>,
+  catalog: readonly CodeEntry[],
+  where: string,
+): Array<z.infer<typeof validationCheckSchema>> {
+  const described = new Set(checks.map((check) => check.id));
+  const orphan = catalog.find((entry) => !described.has(entry.check));
+  if (orphan) throw new Error(`${where}: code "${orphan.code}" belongs to check "${orphan.check}", which the content does not describe`);
+  return checks.map((check) => {
+    const codes = catalog.filter((entry) => entry.check === check.id).map(({ code, severity, meaning }) => ({ code, severity, meaning }));
+    if (codes.length === 0) throw new Error(`${where}: check "${check.id}" reports no code of the validator's catalog`);
+    return { ...check, codes };
+  });
+}
+
+/**
+ * A guide's worked example (or a listed registry entry) must pass the very validation the endpoint
+ * runs; otherwise the build stops here, naming every finding, instead of publishing something the
+ * endpoint would reject.
+ */
+export function assertExampleAccepted(where: string, errors: readonly Finding[]): void {
+  if (errors.length === 0) return;
+  const listed = errors.map((error) => `${error.code} at ${error.path || '(body)'}: ${error.message}`).join('\n  ');
+  throw new Error(`${where} is rejected by the validation its endpoint runs:\n  ${listed}`);
+}
 
 /** Absolute URL of the published schema of a dynamic route's 200 body. */
 export function resultSchemaUrl(routeId: string): string {

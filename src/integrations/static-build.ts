@@ -2,8 +2,9 @@
  * Astro integration that turns the route table into files: at `astro:build:done` it writes every
  * static document into `dist/client`, precompresses every text file (brotli and gzip), records the
  * manifest the production server loads, writes CDN rules (`_headers`, `_redirects`) for hosts that
- * serve `dist/client` alone, and bundles our `node:http` entry. Under `astro dev` it serves the same
- * documents from memory so both modes answer the same bytes.
+ * serve `dist/client` alone, validates every descriptor against its published schema (the report the
+ * proof explorer lists), and bundles our `node:http` entry, the MCP host and the `agent-economy`
+ * command. Under `astro dev` it serves the same documents from memory so both modes answer the same bytes.
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -12,6 +13,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegration } from 'astro';
 import { build as esbuild } from 'esbuild';
+import * as pagefind from 'pagefind';
+import { schemaConformance, SCHEMA_CONFORMANCE_FILE } from '../build/schema-conformance.ts';
 import { staticDocuments } from '../build/static-documents.ts';
 
 const brotli = promisify(brotliCompress);
@@ -43,6 +46,28 @@ async function precompress(clientDir: string): Promise<number> {
     }),
   );
   return written;
+}
+
+/**
+ * Site search: Pagefind indexes the built pages of `clientDir` (the `<main data-pagefind-body>` of
+ * each) and writes its index to `clientDir/pagefind`, before precompression so the index ships with
+ * the rest. Pagefind's own failures are rethrown with their cause, failing the build.
+ */
+async function buildSearchIndex(clientDir: string): Promise<number> {
+  try {
+    const { index, errors } = await pagefind.createIndex({});
+    if (!index) throw new Error(errors.join('; ') || 'no index created');
+    const indexed = await index.addDirectory({ path: clientDir });
+    if (indexed.errors.length > 0) throw new Error(indexed.errors.join('; '));
+    if (indexed.page_count === 0) throw new Error(`no page found to index under ${clientDir}`);
+    const written = await index.writeFiles({ outputPath: join(clientDir, 'pagefind') });
+    if (written.errors.length > 0) throw new Error(written.errors.join('; '));
+    return indexed.page_count;
+  } catch (error) {
+    throw new Error(`static build: the Pagefind search index failed: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await pagefind.close();
+  }
 }
 
 export function staticBuild(): AstroIntegration {
@@ -82,6 +107,9 @@ export function staticBuild(): AstroIntegration {
         const rewrites = documents.filter((doc) => doc.file !== doc.path.slice(1)).map((doc) => `${doc.path} /${doc.file} 200`);
         await writeFile(join(clientDir, '_redirects'), rewrites.join('\n') + '\n');
 
+        const pages = await buildSearchIndex(clientDir);
+        logger.info(`indexed ${pages} pages for site search (Pagefind)`);
+
         const compressed = await precompress(clientDir);
         logger.info(`precompressed ${compressed} files (brotli, gzip)`);
 
@@ -89,19 +117,34 @@ export function staticBuild(): AstroIntegration {
         const manifest = documents.map(({ path, file, contentType, headers }) => ({ path, file, contentType, headers }));
         await writeFile(join(serverDir, 'static-manifest.json'), JSON.stringify(manifest, null, 2));
 
-        await esbuild({
-          entryPoints: [join(root, 'src/server/fast-entry.ts')],
-          outfile: join(serverDir, 'fast-entry.mjs'),
-          bundle: true,
-          platform: 'node',
-          format: 'esm',
-          target: 'node24',
-          packages: 'external',
-          sourcemap: 'linked',
-          logLevel: 'warning',
-        });
-        const size = (await stat(join(serverDir, 'fast-entry.mjs'))).size;
-        logger.info(`bundled ${relative(root, join(serverDir, 'fast-entry.mjs')).split(sep).join('/')} (${Math.round(size / 1024)} KiB)`);
+        const conformance = schemaConformance(documents, new Date());
+        await writeFile(join(serverDir, SCHEMA_CONFORMANCE_FILE), JSON.stringify(conformance, null, 2) + '\n');
+        const failing = conformance.checks.filter((check) => !check.ok);
+        if (failing.length) logger.warn(`schema conformance: ${failing.map((check) => check.detail).join(' ')}`);
+        else logger.info(`schema conformance: ${conformance.checks.length} served descriptors validate against their published schemas`);
+
+        // The production server, the MCP host (`npm run mcp`) and the `agent-economy` command.
+        const bundles = [
+          { entry: 'src/server/fast-entry.ts', outfile: join(serverDir, 'fast-entry.mjs') },
+          { entry: 'src/mcp/main.ts', outfile: join(serverDir, 'mcp.mjs') },
+          { entry: 'src/cli/main.ts', outfile: join(distDir, 'cli', 'agent-economy.mjs'), banner: '#!/usr/bin/env node' },
+        ];
+        for (const bundle of bundles) {
+          await esbuild({
+            entryPoints: [join(root, bundle.entry)],
+            outfile: bundle.outfile,
+            bundle: true,
+            platform: 'node',
+            format: 'esm',
+            target: 'node24',
+            packages: 'external',
+            sourcemap: 'linked',
+            logLevel: 'warning',
+            ...(bundle.banner ? { banner: { js: bundle.banner } } : {}),
+          });
+          const size = (await stat(bundle.outfile)).size;
+          logger.info(`bundled ${relative(root, bundle.outfile).split(sep).join('/')} (${Math.round(size / 1024)} KiB)`);
+        }
       },
     },
   };

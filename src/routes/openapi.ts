@@ -45,14 +45,18 @@ function pathParameters(path: string) {
   }));
 }
 
-function responseObject(status: number, doc: ResponseDoc) {
+function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {
   const headers = Object.fromEntries(
     Object.entries(doc.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
   );
   // A 4xx that declares its own schema (the validation results of publish, accept and quote) keeps
   // it; every other error is the shared Problem.
   const content = doc.schema
-    ? { 'application/json': { schema: ref(doc.schema.name) } }
+    ? {
+        'application/json': { schema: ref(doc.schema.name) },
+        // A route that validates its own body still answers unreadable JSON with the shared problem.
+        ...(alsoProblem ? { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } } : {}),
+      }
     : status >= 400
       ? { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } }
       : undefined;
@@ -79,7 +83,7 @@ function operation(route: Route) {
     };
     const okObject = route.schema
       ? responseObject(200, ok)
-      : { ...responseObject(200, ok), content: { 'application/json': {} } };
+      : { ...responseObject(200, ok), content: { [route.contentType?.split(';')[0] ?? 'application/json']: {} } };
     return { ...common, responses: { 200: okObject, 304: { description: 'Not modified (the `If-None-Match` validator matched).' } } };
   }
   return { ...common, ...dynamicParts(route) };
@@ -97,7 +101,7 @@ function dynamicParts(route: DynamicRoute) {
     responses: Object.fromEntries(
       Object.entries(responses)
         .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([status, doc]) => [status, responseObject(Number(status), doc)]),
+        .map(([status, doc]) => [status, responseObject(Number(status), doc, route.validatesOwnBody && status === '400')]),
     ),
   };
 }

@@ -3,6 +3,7 @@
  * one area of the spec; this module only joins them and checks that ids and method+path pairs are
  * unique, so a duplicate fails at load instead of shadowing a route.
  */
+import { agentConventionRoutes } from './groups/agent-conventions.ts';
 import { agentsRoutes } from './groups/agents.ts';
 import { assistantRoutes } from './groups/assistant.ts';
 import { developerRoutes } from './groups/developer.ts';
@@ -25,6 +26,7 @@ export function allRoutes(): Route[] {
     ...walletAgentRoutes(),
     ...developerRoutes(),
     ...assistantRoutes(),
+    ...agentConventionRoutes(),
   ];
   const ids = new Set<string>();
   const endpoints = new Set<string>();

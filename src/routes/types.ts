@@ -59,6 +59,13 @@ export interface DynamicRoute extends RouteCommon {
   kind: 'dynamic';
   method: 'GET' | 'POST';
   request?: PublishedSchema;
+  /**
+   * The handler receives the parsed JSON body unvalidated and checks it against `request` itself,
+   * because its 400 is the same result document as its 200 (publish, job acceptance, job quote),
+   * not a problem. `request` still documents the body. Content type, size and JSON syntax stay with
+   * the shared reader (415/413/400 problems).
+   */
+  validatesOwnBody?: true;
   responses: Record<number, ResponseDoc>;
   handler?: Handler;
 }

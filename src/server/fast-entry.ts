@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { loadServerConfig } from '../config/server.ts';
+import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
 import { dispatchApi, problemResponse, type SerializedResponse } from '../lib/dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
@@ -16,6 +17,7 @@ import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../routes/hub-aliases.ts';
 import { flushLogs, logger } from '../services/logger.ts';
+import { closeRuntime } from '../services/runtime.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => Promise<void>;
@@ -209,9 +211,16 @@ export async function main(): Promise<void> {
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
   // Written directly, whatever LOG_LEVEL says: tests, the bench and supervisors wait for this line.
   process.stdout.write(JSON.stringify({ level: 'info', msg: 'listening', url: `http://${shown}`, base_url: site.base_url }) + '\n');
+  // MCP_WITH_SITE: the MCP host in this process, where it may share the embedded store (src/mcp/services.ts).
+  if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost({ ownsEmbeddedStore: true });
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
+  // The docs model provider's index is built from the route table once; build it before the first question.
+  setImmediate(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()));
 }
+
+/** The MCP host when it runs in this process (MCP_WITH_SITE). */
+let mcpHost: { close: () => Promise<void> } | undefined;
 
 /** Time in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -224,17 +233,22 @@ async function shutdown(server: http.Server, signal: string): Promise<void> {
   logger.info({ signal }, 'shutting down');
   const deadline = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
   deadline.unref();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+  await Promise.all([
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }),
+    mcpHost?.close(),
+  ]);
   await releaseResources();
   flushLogs();
   process.exit(0);
 }
 
 /** Outside resources held by this process (store pools, Redis), closed after the last request. */
-async function releaseResources(): Promise<void> {}
+async function releaseResources(): Promise<void> {
+  await closeRuntime();
+}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {

@@ -4,19 +4,19 @@
  * few seconds so a burst of readers does not become a burst of probes.
  */
 import { lookup } from 'node:dns/promises';
-import { mcpHealthSchema, type LiveStatus, type Probe } from '../../schemas/live.ts';
+import { mcpHealthSchema, type ChainProbe, type LiveStatus, type Probe, type RateLimiterProbe, type StorageProbe } from '../../schemas/live.ts';
 import { mcpUrl, site } from '../config/site.ts';
 import { POSTURE } from '../descriptors/common.ts';
 import { checkPolicy } from '../domain/policy-engine.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
+import type { ModelProvider } from './model/provider.ts';
+import type { AssistantStore, ChainClient, RateLimiter } from './ports.ts';
 import { signerHealth } from './signer-health.ts';
 
 export const PROBE_TIMEOUT_MS = 1500;
 export const PROBE_CACHE_SECONDS = 5;
 
-type ProbeName = keyof LiveStatus['probes'];
-
-async function timed(required: boolean, run: (signal: AbortSignal) => Promise<Omit<Probe, 'required' | 'latency_ms'>>): Promise<Probe> {
+async function timed<P extends Probe>(required: boolean, run: (signal: AbortSignal) => Promise<Omit<P, 'required' | 'latency_ms'>>, onFailure?: Partial<P>): Promise<P> {
   const started = performance.now();
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {
@@ -24,16 +24,17 @@ async function timed(required: boolean, run: (signal: AbortSignal) => Promise<Om
       run(signal),
       new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('timeout')), { once: true })),
     ]);
-    return { ...result, required, latency_ms: Math.round(performance.now() - started) };
+    return { ...result, required, latency_ms: Math.round(performance.now() - started) } as unknown as P;
   } catch (error) {
     const timedOut = signal.aborted;
     return {
+      ...onFailure,
       ok: false,
       required,
       status: timedOut ? 'timeout' : 'unreachable',
       detail: timedOut ? `no answer within ${PROBE_TIMEOUT_MS} ms` : `failed: ${(error as Error).message}`,
       latency_ms: Math.round(performance.now() - started),
-    };
+    } as unknown as P;
   }
 }
 
@@ -59,12 +60,117 @@ export function probeMainnetGate(): Promise<Probe> {
   );
 }
 
-/** A surface this release does not run yet: reported as such, never as healthy. */
-export function notRunning(required: boolean, detail: string): Promise<Probe> {
-  return Promise.resolve({ ok: false, required, status: 'not_running', detail });
+/**
+ * The assistant answers chat: its model provider is configured and gives an answer to a fixed
+ * question within the probe timeout. Required, since the paid turn is the one thing sold here.
+ */
+export function probeAssistant(provider: ModelProvider): Promise<Probe> {
+  if (provider.name === 'none') {
+    return Promise.resolve({ ok: false, required: true, status: 'unconfigured', detail: 'No model provider is configured (ASSISTANT_MODEL_PROVIDER=none); chat answers 503.' });
+  }
+  return timed(true, async () => {
+    const question = 'What does the policy check decide?';
+    const answer = await provider.answer({ question, messages: [{ role: 'user', content: question }] });
+    return answer.answer.trim()
+      ? { ok: true, status: 'answering', detail: `The ${provider.name} provider (${answer.model.name}) answered a probe question.` }
+      : { ok: false, status: 'empty_answer', detail: `The ${provider.name} provider answered the probe question with nothing.` };
+  });
 }
 
-export type ProbeSet = Record<ProbeName, () => Promise<Probe>>;
+/** A real round trip to the receipt store. Required: verify-payment answers 503 without it. */
+export function probeReceiptStorage(store: AssistantStore): Promise<StorageProbe> {
+  return timed<StorageProbe>(
+    true,
+    async () => {
+      await store.ping();
+      return { ok: true, status: 'answering', backend: store.kind, detail: `The ${store.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'} receipt store answered a round trip.` };
+    },
+    { backend: store.kind },
+  );
+}
+
+/** Blocks behind before the chain source counts as lagging: about an hour of testnet blocks. */
+export const CHAIN_LAG_LIMIT_BLOCKS = 30;
+
+/**
+ * The chain source answers with its height, compared with the highest height this process has seen
+ * from it: a source that goes backwards or stalls far behind is lagging. Required: payments are
+ * verified against it.
+ */
+export function createChainProbe(): (chain: ChainClient) => Promise<ChainProbe> {
+  let highest = 0;
+  return (chain) =>
+    timed<ChainProbe>(
+      true,
+      async () => {
+        const height = await chain.height();
+        highest = Math.max(highest, height);
+        const lag = highest - height;
+        const lagging = lag > CHAIN_LAG_LIMIT_BLOCKS;
+        return {
+          ok: !lagging,
+          status: lagging ? 'lagging' : 'answering',
+          source: chain.source,
+          height,
+          lag_blocks: lag,
+          detail: lagging
+            ? `The ${chain.source} chain source reports height ${height}, ${lag} blocks behind the ${highest} it reported before.`
+            : `The ${chain.source} chain source reports height ${height}${lag ? `, ${lag} blocks behind the highest seen` : ''}.`,
+        };
+      },
+      { source: chain.source, height: null, lag_blocks: null },
+    );
+}
+
+/** The client key of the limiter probe's own request: counted apart from every real client. */
+export const LIMITER_PROBE_KEY = 'live-status-probe';
+
+/**
+ * How rate limits are kept, after one real request to the limiter under its own key when Redis is
+ * configured (so the mode is what Redis answered just now, not what it last answered). Falling back
+ * to memory (Redis configured but unreachable) still limits, per instance only: it is reported as
+ * failing without failing the whole status.
+ */
+export function probeRateLimiter(limiter: RateLimiter): Promise<RateLimiterProbe> {
+  return timed<RateLimiterProbe>(
+    false,
+    async () => {
+      if (limiter.mode() !== 'memory') await limiter.consume('quote', LIMITER_PROBE_KEY);
+      const mode = limiter.mode();
+      const detail = {
+        redis: 'Limits are shared through Redis by every instance; Redis answered the probe.',
+        memory: 'Limits are kept in this process’s memory (no REDIS_URL): right for one instance.',
+        memory_fallback: 'Redis is configured but did not answer: limits fall back to this process’s memory, per instance, until it returns.',
+      }[mode];
+      return { ok: mode !== 'memory_fallback', status: mode, mode, detail };
+    },
+    { mode: 'memory_fallback' },
+  );
+}
+
+/** The payment widget can run a paid turn only when the assistant, the receipt store and the chain all answer. */
+export function paymentWidgetProbe(parts: Pick<LiveStatus['probes'], 'assistant' | 'receipt_storage' | 'chain'>): Probe {
+  const failing = Object.entries(parts).filter(([, probe]) => !probe.ok).map(([name]) => name);
+  return failing.length
+    ? { ok: false, required: false, status: 'blocked', detail: `A paid turn needs the assistant, the receipt store and the chain source; failing: ${failing.join(', ')}.` }
+    : { ok: true, required: false, status: 'ready', detail: 'The assistant, the receipt store and the chain source all answer: a paid turn can run.' };
+}
+
+/** How many stored receipts are scanned for the newest testnet one (sandbox receipts never count). */
+const LATEST_RECEIPT_SCAN = 50;
+
+/** Receipt id of the newest full receipt bundle settled on the testnet, or null (none, or the store is down). */
+export async function latestFullReceiptId(store: AssistantStore): Promise<string | null> {
+  try {
+    const receipts = await Promise.race([
+      store.listReceipts(LATEST_RECEIPT_SCAN),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS).unref()),
+    ]);
+    return receipts.find((receipt) => receipt.chain === 'testnet' && receipt.receipt_type === 'full_receipt_bundle')?.receiptId ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** Signer health as live status sees it; not required, since no public flow needs the signer. */
 export function probeSigner(): Promise<Probe> {

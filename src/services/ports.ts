@@ -100,6 +100,8 @@ export interface ChainBox {
   inclusionHeight: number | undefined;
   /** Serialized register constants (hex), e.g. { R4: '0e20...', R5: '04...' }. */
   registers: Partial<Record<'R4' | 'R5' | 'R6' | 'R7' | 'R8' | 'R9', string>>;
+  /** Which API answered: receipts record it; absent means the Explorer API v1. */
+  via?: 'explorer_api_v1' | 'node_api';
 }
 
 /** Thrown by the chain client on timeout, transport failure or an answer that is not the API's shape. */

@@ -8,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSandboxConfig } from '../../src/config/sandbox.ts';
 import { site } from '../../src/config/site.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
@@ -110,7 +111,7 @@ function declaredSchemaRef(path: string, method: string, status: number): string
 }
 
 beforeAll(async () => {
-  server = await startBuiltServer();
+  server = await startBuiltServer({}, { warmStore: true });
   openapi = (await (await fetch(`${server.url}/agent-economy/openapi.v0.json`)).json()) as OpenApi;
 });
 afterAll(async () => server?.stop());
@@ -161,9 +162,17 @@ describe('OpenAPI document', () => {
 describe('GET routes of the route table', () => {
   const getRoutes = allRoutes().filter((route) => route.method === 'GET' && route.host !== 'mcp');
 
-  it.each(getRoutes.map((route) => [route.id, route.path] as const))('%s (%s) answers a body valid against its declared schema', async (_id, path) => {
+  it.each(getRoutes.map((route) => [route.id, route.path] as const))('%s (%s) answers a body valid against its declared schema', async (id, path) => {
     const concrete = path.replace('{id}', 'no-such-receipt');
     const response = await fetch(`${server.url}${concrete}`);
+    const declaredType = textRoute(id);
+    if (declaredType) {
+      // Plain-text conventions (llms.txt): the declared media type and a non-empty body.
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(declaredType);
+      expect((await response.text()).length).toBeGreaterThan(100);
+      return;
+    }
     const status = path.includes('{') ? 404 : response.status === 503 ? 503 : 200;
     expect(response.status).toBe(status);
     const body = await response.json();
@@ -207,7 +216,7 @@ describe('posture and mirrors', () => {
 
   it('no served JSON body claims mainnet readiness, custody or signing', async () => {
     // Bodies, not schemas: the OpenAPI document describes these keys rather than asserting them.
-    const bodies = allRoutes().filter((route) => route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{') && route.id !== 'openapi');
+    const bodies = allRoutes().filter((route) => route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{') && route.id !== 'openapi' && !textRoute(route.id));
     let checked = 0;
     for (const route of bodies) {
       const body = await (await fetch(`${server.url}${route.path}`)).json();
@@ -254,16 +263,24 @@ describe('posture and mirrors', () => {
   });
 
   it('no descriptor names a host other than the configured ones', async () => {
-    const allowed = [site.base_url, site.agent_hub_url, site.mcp_url].map((url) => new URL(url).host);
+    // The sandbox explorer is configured too: the tools catalogue's example receipt was settled there.
+    const allowed = [site.base_url, site.agent_hub_url, site.mcp_url, loadSandboxConfig().url].map((url) => new URL(url).host);
     for (const route of allRoutes().filter((r) => r.kind === 'static')) {
       const text = await (await fetch(`${server.url}${route.path}`)).text();
-      for (const [, host] of text.matchAll(/https?:\/\/([^/"\s<>]+)/g)) {
+      // A URL inside JSON text that is itself a JSON string ends in an escaped quote: no backslash in hosts.
+      for (const [, host] of text.matchAll(/https?:\/\/([^/"\\\s<>]+)/g)) {
         if (allowed.includes(host!)) continue;
         expect(['json-schema.org', 'spec.openapis.org'].some((known) => host!.endsWith(known)) || isExternalReference(host!), `${route.path}: ${host}`).toBe(true);
       }
     }
   });
 });
+
+/** The media type of a static route served as something other than JSON, else undefined. */
+function textRoute(id: string): string | undefined {
+  const route = allRoutes().find((r) => r.id === id);
+  return route?.kind === 'static' && route.contentType && !route.contentType.includes('json') ? route.contentType : undefined;
+}
 
 /** Third-party hosts a descriptor may cite on purpose (standards, the public testnet faucet fallback). */
 function isExternalReference(host: string): boolean {

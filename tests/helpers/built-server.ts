@@ -3,7 +3,9 @@
  * free loopback port and stops it after the suite. Contract tests talk to it over real HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,11 +19,17 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `warmStore` waits until the embedded store has opened (its first open in a fresh DATA_DIR runs
+ * initdb, seconds on a loaded machine), so suites that read store-backed routes do not race it.
+ */
+export async function startBuiltServer(env: Record<string, string> = {}, options: { warmStore?: boolean } = {}): Promise<RunningServer> {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does).`);
+  // PGlite serves one process per DATA_DIR: each server gets its own unless the test names one.
+  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'agent-economy-data-'));
   const child = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -51,6 +59,8 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
+  if (ownDataDir) child.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));
+  if (options.warmStore) await (await fetch(`${url}/api/agent-economy/live`, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
   return {
     url,
     process: child,

@@ -23,7 +23,11 @@ import { publishGuideSchema, serviceManifestSchema, serviceRegistrySchema, servi
 import { reputationGraphSchema } from '../../schemas/reputation.ts';
 import { walletBoundarySchema } from '../../schemas/wallet-boundary.ts';
 import { mcpUrl, schemaUrl, site, siteUrl, typeName } from '../../src/config/site.ts';
-import { forbiddenClaimsList } from '../../src/descriptors/validation-guides.ts';
+import { exampleAcceptanceIntent, exampleQuoteRequest, exampleQuoteResult } from '../../src/descriptors/jobs.ts';
+import { examplePublishResult, exampleServiceManifest } from '../../src/descriptors/registry.ts';
+import { forbiddenClaimsList, submissionContext } from '../../src/descriptors/validation-guides.ts';
+import { findClaimsInJson } from '../../src/domain/forbidden-claims.ts';
+import { ACCEPTANCE_CODES, PUBLISH_CODES, QUOTE_CODES } from '../../src/domain/validation-codes.ts';
 import type { ApiRequest } from '../../src/lib/api.ts';
 import { routeSchemaUrl, routeUrl } from '../../src/routes/lookup.ts';
 import { toJsonSchemaDocument } from '../../src/routes/published.ts';
@@ -114,19 +118,10 @@ function expectValidAgainstPublished(published: PublishedSchema, value: unknown)
   expect(valid, JSON.stringify(validate.errors?.slice(0, 5), null, 2)).toBe(true);
 }
 
-/** The matching rule of content/forbidden-claims.json: lower case, hyphens and whitespace folded. */
 const fold = (text: string) => text.toLowerCase().replace(/[-\s]+/g, ' ');
+/** The claims the validators' own matcher finds anywhere in `value`, as `path: claim id`. */
 function forbiddenPhrasesIn(value: unknown): string[] {
-  const texts: string[] = [];
-  const walk = (node: unknown) => {
-    if (typeof node === 'string') texts.push(fold(node));
-    else if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') Object.values(node).forEach(walk);
-  };
-  walk(value);
-  return forbiddenClaimsList()
-    .claims.map((claim) => claim.phrase)
-    .filter((phrase) => texts.some((text) => !/^https?:/.test(text) && text.includes(fold(phrase))));
+  return findClaimsInJson(value, submissionContext().matcher).map((finding) => `${finding.path}: ${finding.claimId}`);
 }
 
 const AGENT_ROUTE_IDS = [
@@ -449,6 +444,7 @@ describe('publish guide', () => {
     });
     expect(guide.schemas.registry).toBe(schemaUrl('agent-service-registry.schema.v0.json'));
     expect(guide.checks.map((check) => check.id)).toEqual(['schema', 'posture', 'payment', 'predicate', 'evidence', 'forbidden-claims']);
+    expect(guide.checks.flatMap((check) => check.codes.map((entry) => entry.code)).toSorted()).toEqual(PUBLISH_CODES.map((entry) => entry.code).toSorted());
   });
 
   it('its example manifest is a valid request body with no forbidden claim, and the example result accepts it for review only', () => {
@@ -548,7 +544,8 @@ describe('acceptance and quote guides', () => {
     const intent = acceptance.example_intent;
     expect(jobAcceptanceIntentSchema.safeParse(intent).success).toBe(true);
     expectValidAgainstPublished(dynamicRoute('jobs-accept').request!, intent);
-    expect(acceptance.checks.map((check) => check.id)).toEqual(['job-id', 'capability', 'output', 'receipt', 'posture', 'evidence', 'forbidden-claims']);
+    expect(acceptance.checks.map((check) => check.id)).toEqual(['schema', 'job-id', 'capability', 'output', 'receipt', 'posture', 'evidence', 'forbidden-claims']);
+    expect(acceptance.checks.flatMap((check) => check.codes.map((entry) => entry.code)).toSorted()).toEqual(ACCEPTANCE_CODES.map((entry) => entry.code).toSorted());
     const job = jobOf(intent.job_id);
     expect(job.status).toBe('open');
     for (const capability of job.required_capabilities) expect(intent.capabilities).toContain(capability);
@@ -559,7 +556,8 @@ describe('acceptance and quote guides', () => {
     expect(intent.posture).toEqual({ network: 'ergo_testnet', mainnet_ready: false, production_custody: false });
     expect(intent.evidence.links.length + intent.evidence.receipt_ids.length).toBeGreaterThan(0);
     expect(forbiddenPhrasesIn(intent)).toEqual([]);
-    expect(acceptance.example_result).toMatchObject({ accepted_for_operator_review: true, accepted_job_id: job.id, assigned: false, errors: [] });
+    expect(acceptance.example_result).toMatchObject({ accepted_for_operator_review: true, job_id: job.id, assigned: false, errors: [] });
+    expect(acceptance.example_result.accepted_job_id).toMatch(/^[0-9a-f]{64}$/);
     expect(acceptance.example_result.type).toBe(typeName('agent_economy.agent_job_acceptance.v0'));
     expect(acceptance.forbidden_claims.claims.length).toBeGreaterThan(0);
   });
@@ -568,7 +566,8 @@ describe('acceptance and quote guides', () => {
     const request = quote.example_request;
     expect(jobQuoteRequestSchema.safeParse(request).success).toBe(true);
     expectValidAgainstPublished(dynamicRoute('jobs-quote').request!, request);
-    expect(quote.checks.map((check) => check.id)).toEqual(['job-id', 'quote-terms', 'receipt', 'settlement', 'posture', 'evidence', 'forbidden-claims']);
+    expect(quote.checks.map((check) => check.id)).toEqual(['schema', 'job-id', 'quote-terms', 'receipt', 'settlement', 'posture', 'evidence', 'forbidden-claims']);
+    expect(quote.checks.flatMap((check) => check.codes.map((entry) => entry.code)).toSorted()).toEqual(QUOTE_CODES.map((entry) => entry.code).toSorted());
     const job = jobOf(request.job_id);
     expect(job.status).toBe('open');
     const amount = BigInt(request.quote_terms.amount.replace('.', ''));
@@ -585,13 +584,22 @@ describe('acceptance and quote guides', () => {
     const result = quote.example_result;
     expect(result.type).toBe(typeName('agent_economy.agent_job_quote.v0'));
     expect(result.quote_scaffold_ready).toBe(true);
-    expect(result.accepted_job_id).toBe(quote.example_request.job_id);
+    expect(result.job_id).toBe(quote.example_request.job_id);
+    expect(result.accepted_job_id).toMatch(/^[0-9a-f]{64}$/);
     expect(result.assigned).toBe(false);
     const { agreement_draft, settlement_handoff } = result.quote!;
-    expect(agreement_draft.amount).toBe(quote.example_request.quote_terms.amount);
-    expect(agreement_draft.amount_nanoerg).toBe(String(BigInt(quote.example_request.quote_terms.amount.replace('.', ''))));
-    expect(agreement_draft.acceptance_predicates).toEqual(jobOf(result.accepted_job_id!).acceptance_predicates.map((p) => p.id));
-    expect(settlement_handoff).toMatchObject({ signer: 'host_wallet', escrowed: false, payee_address: quote.example_request.settlement.payee_address });
+    expect(agreement_draft.quoteId).toBe(result.accepted_job_id);
+    expect(agreement_draft.price).toBe(quote.example_request.quote_terms.amount);
+    expect(agreement_draft.priceNanoErg).toBe(String(BigInt(quote.example_request.quote_terms.amount.replace('.', ''))));
+    expect(agreement_draft.terms.acceptance_predicates).toEqual(jobOf(result.job_id!).acceptance_predicates);
+    expect(settlement_handoff).toMatchObject({
+      signer: 'host_wallet',
+      escrowed: false,
+      payee_address: quote.example_request.settlement.payee_address,
+      amount_nanoerg: agreement_draft.priceNanoErg,
+      task_hash: agreement_draft.taskHash,
+    });
+    expect(settlement_handoff.statement).toMatch(/nothing is escrowed/i);
     expect(settlement_handoff.policy_check).toBe(routeUrl('policy-check'));
     expectValidAgainstPublished(dynamicRoute('jobs-quote').responses[200]!.schema!, result);
   });
@@ -600,6 +608,22 @@ describe('acceptance and quote guides', () => {
     expect(jobAcceptanceIntentSchema.safeParse({ ...acceptance.example_intent, reward: '1' }).success).toBe(false);
     const { evidence: _evidence, ...withoutEvidence } = quote.example_request;
     expect(jobQuoteRequestSchema.safeParse(withoutEvidence).success).toBe(false);
+  });
+});
+
+describe('guide examples are validated by the endpoints’ own checks at build time', () => {
+  it('each example result is what the validation computes for the example', () => {
+    expect(examplePublishResult().accepted_for_operator_review).toBe(true);
+    expect(exampleQuoteResult().quote_scaffold_ready).toBe(true);
+  });
+
+  it('a guide whose example the validation rejects fails to build, naming the finding', () => {
+    const manifest = { ...exampleServiceManifest(), description: 'A fully audited, production-ready policy check for every wallet.' };
+    expect(() => examplePublishResult(manifest)).toThrow(/forbidden_claim at \/description/);
+    const request = exampleQuoteRequest();
+    expect(() => exampleQuoteResult({ ...request, job_id: 'job-crosscheck-openapi-schemas' })).toThrow(/job_closed at \/job_id/);
+    expect(() => exampleQuoteResult({ ...request, settlement: { ...request.settlement, binds_task_hash: false } })).toThrow(/settlement_task_hash_not_bound/);
+    expect(exampleAcceptanceIntent().job_id).toBe(request.job_id);
   });
 });
 

@@ -342,7 +342,7 @@ describe('developer services index (spec 2.3)', () => {
     expect(index.counts.static + index.counts.runtime).toBe(index.counts.total);
     expect(index.counts.machine_readable).toBe(index.services.filter((service: any) => service.machine_readable.schema !== null).length);
     const devTools = index.services.find((service: { id: string }) => service.id === 'dev-tools');
-    expect(devTools).toMatchObject({ method: 'POST', delivery: 'runtime', available: false });
+    expect(devTools).toMatchObject({ method: 'POST', delivery: 'runtime', available: true });
     expect(devTools.machine_readable.response_schema).toBe(schemaUrl('dev-tool-result.schema.v0.json'));
   });
 
@@ -377,7 +377,7 @@ describe('developer tools (spec 2.11)', () => {
       { action: 'hash', input: 'x', extra: true },
       { action: 'hash', input: 'abc', encoding: 'hex' },
       { action: 'hash', input: '0x00', encoding: 'hex' },
-      { action: 'address', input: '00', encoding: 'hex' },
+      { action: 'receipt', input: '00', encoding: 'hex' },
       { action: 'hash', input: 'x', network: 'devnet' },
       { action: 'hash', input: 'x'.repeat(DEV_TOOL_MAX_INPUT_CHARACTERS + 1) },
     ];
@@ -407,7 +407,7 @@ describe('developer tools (spec 2.11)', () => {
 describe('faucet (spec 2.12, 4.4)', () => {
   it('reads defaults when nothing is configured: payouts guarded, public fallback', () => {
     const config = loadFaucetConfig({});
-    expect(config).toMatchObject({ enabled: false, backendUrl: null, amountNanoErg: 1_000_000_000n, powBits: 20, fallbackUrl: DEFAULT_FAUCET_FALLBACK_URL });
+    expect(config).toMatchObject({ enabled: false, backendUrl: null, amountNanoErg: 1_000_000_000n, powBits: 18, fallbackUrl: DEFAULT_FAUCET_FALLBACK_URL });
     const descriptor = buildFaucetDescriptor(config, new Date('2026-11-23T12:00:00Z'));
     faucetDescriptorSchema.parse(descriptor);
     expect(descriptor).toMatchObject({
@@ -418,7 +418,7 @@ describe('faucet (spec 2.12, 4.4)', () => {
       public_fallback_url: 'https://tn-faucet.ergohost.io',
       backend: { configured: false, host: null, site_holds_signing_keys: false },
     });
-    expect(descriptor.anti_abuse).toMatchObject({ scheme: 'proof_of_work_blake2b256', difficulty_bits: 20, required: true });
+    expect(descriptor.anti_abuse).toMatchObject({ scheme: 'proof_of_work_blake2b256', difficulty_bits: 18, required: true });
     expect(descriptor.anti_abuse.challenge.current_epoch).toBe(Math.floor(Date.parse('2026-11-23T12:00:00Z') / 1000 / 600));
     expect(descriptor.request.endpoint).toBe(routeUrl('faucet'));
   });

@@ -18,14 +18,14 @@ import { providerOnboardingSchema } from '../../../schemas/onboarding.ts';
 import { reputationGraphSchema } from '../../../schemas/reputation.ts';
 import { walletBoundarySchema } from '../../../schemas/wallet-boundary.ts';
 import { site } from '../../config/site.ts';
-import { buildAcceptanceGuide, buildJobsBoard, buildQuoteGuide } from '../../descriptors/jobs.ts';
+import { acceptanceValidation, buildAcceptanceGuide, buildJobsBoard, buildQuoteGuide, quoteValidation } from '../../descriptors/jobs.ts';
 import { buildMcpToolsManifest } from '../../descriptors/mcp-tools.ts';
 import { buildProviderOnboarding } from '../../descriptors/onboarding.ts';
-import { buildPublishGuide, buildServiceRegistry } from '../../descriptors/registry.ts';
+import { buildPublishGuide, buildServiceRegistry, publishValidation } from '../../descriptors/registry.ts';
 import { buildReputationGraph } from '../../descriptors/reputation.ts';
 import { buildWalletBoundary } from '../../descriptors/wallet-boundary.ts';
 import { deriveReputationGraph } from '../../domain/reputation.ts';
-import { json } from '../../lib/api.ts';
+import { json, type ApiResponse } from '../../lib/api.ts';
 import { publish } from '../published.ts';
 import type { Route } from '../types.ts';
 
@@ -46,6 +46,14 @@ const quoteResult = publish('agent-job-quote.schema.v0.json', 'AgentJobQuoteResu
 
 /** The spec's `svc-connect.schema.v0.json`, named with the configured namespace like its path. */
 const walletBoundarySchemaDoc = publish(`${site.namespace}-connect.schema.v0.json`, 'WalletBoundary', 'Wallet boundary manifest', walletBoundarySchema);
+
+/**
+ * The three validations answer one result document: 200 when it is accepted for operator review
+ * (or the quote scaffold is ready), 400 with the same shape when any error blocks it.
+ */
+function validationAnswer(result: { errors: unknown[] }): ApiResponse {
+  return json(result.errors.length === 0 ? 200 : 400, result);
+}
 
 export function agentsRoutes(): Route[] {
   return [
@@ -140,13 +148,16 @@ export function agentsRoutes(): Route[] {
       description:
         'Runs the schema, posture, payment, predicate, evidence and forbidden-claim checks on a service manifest. Accepted manifests are ready for operator review; nothing is published automatically.',
       request: manifestSchema,
+      validatesOwnBody: true,
       responses: {
         200: { description: 'Accepted for operator review (`accepted_for_operator_review: true`); not published.', schema: publishResult },
         400: {
-          description: 'Blocked by the posture, payment, predicate, evidence or forbidden-claim checks; `errors` names each finding.',
+          description:
+            'Blocked by the schema, posture, payment, predicate, evidence or forbidden-claim checks: the same result document, `accepted_for_operator_review: false`, with every finding in `errors` (stable code, JSON Pointer, message). Malformed JSON is a problem response.',
           schema: publishResult,
         },
       },
+      handler: (request) => validationAnswer(publishValidation(request.body, new Date())),
       page: '/publish/',
     },
     {
@@ -197,13 +208,19 @@ export function agentsRoutes(): Route[] {
       description:
         'Runs the job id, capability, output, receipt, posture, evidence and forbidden-claim checks on an acceptance intent. Nothing is assigned automatically.',
       request: acceptanceIntent,
+      validatesOwnBody: true,
       responses: {
-        200: { description: 'Accepted for operator review; `accepted_job_id` names the job. Not assigned.', schema: acceptanceResult },
+        200: {
+          description: 'Accepted for operator review; `accepted_job_id` is the deterministic id of this acceptance and `job_id` names the job. Not assigned.',
+          schema: acceptanceResult,
+        },
         400: {
-          description: 'Blocked by the job id, capability, output, receipt, posture, evidence or forbidden-claim checks; `errors` names each finding.',
+          description:
+            'Blocked by the schema, job id, capability, output, receipt, posture, evidence or forbidden-claim checks: the same result document, `accepted_for_operator_review: false`, with every finding in `errors` (stable code, JSON Pointer, message). Malformed JSON is a problem response.',
           schema: acceptanceResult,
         },
       },
+      handler: (request) => validationAnswer(acceptanceValidation(request.body, new Date())),
       page: '/jobs/accept/',
     },
     {
@@ -229,13 +246,19 @@ export function agentsRoutes(): Route[] {
       description:
         'Runs the job id, quote terms, receipt, settlement, posture, evidence and forbidden-claim checks on a quote request and returns the agreement draft and settlement handoff. No work is assigned and no value is escrowed.',
       request: quoteRequest,
+      validatesOwnBody: true,
       responses: {
-        200: { description: 'Quote scaffold ready (`quote_scaffold_ready: true`); nothing assigned or escrowed.', schema: quoteResult },
+        200: {
+          description: 'Quote scaffold ready (`quote_scaffold_ready: true`): the agreement draft and the settlement handoff; nothing assigned or escrowed.',
+          schema: quoteResult,
+        },
         400: {
-          description: 'Blocked by the job id, quote terms, receipt, settlement, posture, evidence or forbidden-claim checks; `errors` names each finding.',
+          description:
+            'Blocked by the schema, job id, quote terms, receipt, settlement, posture, evidence or forbidden-claim checks: the same result document, `quote_scaffold_ready: false` and `quote: null`, with every finding in `errors` (stable code, JSON Pointer, message). Malformed JSON is a problem response.',
           schema: quoteResult,
         },
       },
+      handler: (request) => validationAnswer(quoteValidation(request.body, new Date())),
       page: '/jobs/quote/',
     },
     {

@@ -1,7 +1,7 @@
 /**
- * Spec 4.5: the hosted assistant. Quote, chat and verify-payment are documented here with every
- * status and code they answer; their handlers arrive with the store, the chain client and the model
- * providers. Activity, signer health and receipt lookup answer now, honestly with what exists.
+ * Spec 4.5: the hosted assistant, every route documented with each status and code it answers. The
+ * handlers live in `src/routes/assistant/` as factories over the ports; here they are wired to the
+ * runtime's store, chain client and rate limiter and to the configured model provider.
  */
 import {
   activitySchema,
@@ -15,14 +15,18 @@ import {
   quoteResponseSchema,
   signerHealthSchema,
   verifyPaymentRequestSchema,
-  type Activity,
   type SignerHealth,
 } from '../../../schemas/assistant.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
-import { typeName } from '../../config/site.ts';
-import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import { paidTurnConfig } from '../../config/assistant.ts';
+import { json, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { SIGNER_HEALTH_CACHE_MS, signerHealth } from '../../services/signer-health.ts';
+import { createChatHandler } from '../assistant/chat.ts';
+import type { AssistantDeps } from '../assistant/deps.ts';
+import { createQuoteHandler } from '../assistant/quote.ts';
+import { ACTIVITY_LIMIT, createActivityHandler, createReceiptHandler } from '../assistant/records.ts';
+import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
 import { publish } from '../published.ts';
 import type { ResponseDoc, Route } from '../types.ts';
 
@@ -67,20 +71,29 @@ export function createSignerHealthHandler(probe: () => Promise<SignerHealth>): H
   };
 }
 
-/** The activity feed. The event store arrives with the paid turn; until then there is nothing to report. */
-function activityHandler(): ApiResponse {
-  const activity: Activity = { type: typeName('agent_economy.assistant_activity.v0'), events: [] };
-  return json(200, activity);
+/**
+ * The runtime's store, chain client and limiter and the model provider, imported on first use so
+ * that loading the route table (at build, in tests, for the OpenAPI document) opens no database and
+ * no connection, and so the docs provider's index, built from the route table, does not import it
+ * back while it loads.
+ */
+async function runtimeDeps(): Promise<AssistantDeps> {
+  const [runtime, { modelProvider }] = await Promise.all([import('../../services/runtime.ts'), import('../../services/model/index.ts')]);
+  return {
+    store: runtime.getStore(),
+    chain: runtime.getChainClient(),
+    limiter: runtime.getRateLimiter(),
+    model: modelProvider(),
+    clock: () => new Date(),
+    config: paidTurnConfig,
+  };
 }
 
-/** Receipt lookup. No receipt store exists in this release, so no id is found; the store feeds this later. */
-function receiptHandler(request: ApiRequest): ApiResponse {
-  const id = request.params.id ?? '';
-  const shown = id.length > 80 ? `${id.slice(0, 80)}...` : id;
-  throw new ProblemError(404, 'receipt_not_found', 'Receipt not found', `No receipt is stored with receipt id or settlement transaction id "${shown}".`, {
-    headers: { 'cache-control': 'no-store' },
-  });
-}
+/** A handler of `factory` over the runtime's parts, resolved per request (the runtime keeps them). */
+const withRuntime =
+  (factory: (deps: AssistantDeps) => Handler): Handler =>
+  async (request) =>
+    factory(await runtimeDeps())(request);
 
 export function assistantRoutes(): Route[] {
   return [
@@ -107,9 +120,11 @@ export function assistantRoutes(): Route[] {
         503: {
           description:
             'Payment configuration or wallet address unavailable: `payment_unconfigured` when the receiver address or reserve box id is not configured, ' +
-            '`chain_unavailable` when the chain height cannot be read within its timeout.',
+            '`chain_unavailable` when the chain height cannot be read within its timeout, `receipt_storage_unavailable` when the quote cannot be stored ' +
+            '(a premium quote is stored before it is shown, since verify-payment trusts only its own copy).',
         },
       },
+      handler: withRuntime(createQuoteHandler),
       page: '/assistant/',
     },
     {
@@ -133,11 +148,16 @@ export function assistantRoutes(): Route[] {
             '`payment_token_question_mismatch`: the token was issued for another question.',
         },
         429: rateLimited('Question'),
+        502: {
+          description: 'The model provider answered, but with an error status or a body that is not an answer (code `model_provider_bad_response`). No token is spent.',
+        },
         503: {
           description:
-            'Model provider not configured (code `model_provider_not_configured`), or it did not answer within its timeout (code `model_provider_unavailable`). No token is spent.',
+            'Model provider not configured (code `model_provider_not_configured`), or it did not answer within its timeout (code `model_provider_unavailable`), ' +
+            'or the store that spends the token is unavailable (code `receipt_storage_unavailable`). No token is spent and no free turn is counted.',
         },
       },
+      handler: withRuntime(createChatHandler),
     },
     {
       id: 'assistant-verify-payment',
@@ -169,6 +189,7 @@ export function assistantRoutes(): Route[] {
             'Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written.',
         },
       },
+      handler: withRuntime(createVerifyPaymentHandler),
     },
     {
       id: 'assistant-activity',
@@ -179,8 +200,11 @@ export function assistantRoutes(): Route[] {
       summary: 'Recent assistant activity',
       description:
         'Recent quotes issued, payments verified and turns answered, with times, amounts, task hashes and receipt ids; never question text, payment tokens or client addresses.',
-      responses: { 200: { description: 'Recent activity records, newest first (empty until the receipt store records events).', schema: activityDocument } },
-      handler: activityHandler,
+      responses: {
+        200: { description: `Recent activity records, newest first (at most ${ACTIVITY_LIMIT}).`, schema: activityDocument },
+        503: { description: 'The store holding the events is unavailable (code `receipt_storage_unavailable`).' },
+      },
+      handler: withRuntime(createActivityHandler),
     },
     {
       id: 'assistant-signer-health',
@@ -214,8 +238,9 @@ export function assistantRoutes(): Route[] {
       responses: {
         200: { description: 'The receipt; new paid turns return the full receipt bundle.', schema: receiptDocument },
         404: { description: 'Receipt not found (code `receipt_not_found`).' },
+        503: { description: 'The receipt store is unavailable (code `receipt_storage_unavailable`).' },
       },
-      handler: receiptHandler,
+      handler: withRuntime(createReceiptHandler),
     },
   ];
 }

@@ -1,17 +1,21 @@
 /**
  * Spec 4.4: the developer services index (2.3), the developer tools (2.11) and the guarded testnet
- * faucet (2.12). The tools and the faucet payout are documented here with their request and answer
- * schemas; their handlers come with the Ergo inspection and faucet backend work, and until then the
- * dispatcher validates the body and answers 501.
+ * faucet (2.12). The handlers are thin: the tools are pure functions in `src/domain/dev-tools.ts`,
+ * the payout flow is `src/routes/faucet/payout.ts` over the faucet services in `src/services/faucet/`.
  */
 import { devServicesIndexSchema } from '../../../schemas/dev-services.ts';
 import { devToolRequestSchema, devToolResultSchema, devToolsCatalogueSchema } from '../../../schemas/dev-tools.ts';
 import { faucetDescriptorSchema, faucetPayoutSchema, faucetRequestSchema } from '../../../schemas/faucet.ts';
-import { faucetConfig } from '../../config/faucet.ts';
+import { FAUCET_EPOCH_SECONDS, faucetConfig, type FaucetConfig } from '../../config/faucet.ts';
 import { buildDevServicesIndex, buildDevToolsCatalogue } from '../../descriptors/developer.ts';
 import { buildFaucetDescriptor } from '../../descriptors/faucet.ts';
-import { json, type ApiResponse } from '../../lib/api.ts';
+import { InspectionInputError } from '../../domain/ergo/inspection-error.ts';
+import { runDevTool, type ParsedDevToolRequest } from '../../domain/dev-tools.ts';
+import { json, type ApiRequest, type ApiResponse } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
+import { createFaucetBackend, type FaucetBackend } from '../../services/faucet/backend-client.ts';
+import { MemorySpentTokens } from '../../services/faucet/spent-tokens.ts';
+import { createFaucetPayoutHandler, faucetConfigOr503 } from '../faucet/payout.ts';
 import { publish } from '../published.ts';
 import type { Route } from '../types.ts';
 
@@ -23,24 +27,42 @@ const faucetDescriptorPublished = publish('faucet-descriptor.schema.v0.json', 'F
 const faucetRequestPublished = publish('faucet-request.schema.v0.json', 'FaucetRequest', 'Faucet payout request', faucetRequestSchema, 'input');
 const faucetPayoutPublished = publish('faucet-payout.schema.v0.json', 'FaucetPayout', 'Faucet payout accepted', faucetPayoutSchema);
 
-/**
- * GET faucet descriptor. A configuration error is the operator's to fix: it is logged with the
- * variable it names and the client gets a 503 that names nothing secret.
- */
+/** GET faucet descriptor, from the configuration this process runs with. */
 export function handleFaucetDescriptor(): ApiResponse {
-  let config;
+  return json(200, buildFaucetDescriptor(faucetConfigOr503(faucetConfig), new Date()), { 'cache-control': 'no-store' });
+}
+
+let backend: { key: string; client: FaucetBackend } | undefined;
+
+/** One backend client (and its connection pool) per configured URL and timeout. */
+function faucetBackendFor(config: FaucetConfig): FaucetBackend {
+  const key = `${config.backendUrl!.href} ${config.backendTimeoutMs}`;
+  if (backend?.key !== key) backend = { key, client: createFaucetBackend(config.backendUrl!, config.backendTimeoutMs) };
+  return backend.client;
+}
+
+const handleFaucetPayout = createFaucetPayoutHandler({
+  config: faucetConfig,
+  // Imported when first needed, as the assistant does: the runtime module pulls in the store drivers.
+  limiter: async () => (await import('../../services/runtime.ts')).getRateLimiter(),
+  spentTokens: new MemorySpentTokens(),
+  backend: faucetBackendFor,
+  clock: () => new Date(),
+});
+
+/**
+ * POST dev tools. The body was validated by the dispatcher; an input that is well-formed text but
+ * not the object its action reads is a 400 `invalid_input` naming the field and the reason.
+ */
+export function handleDevTool(request: ApiRequest): ApiResponse {
   try {
-    config = faucetConfig();
+    return json(200, runDevTool(request.body as ParsedDevToolRequest));
   } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    throw new ProblemError(
-      503,
-      'faucet_misconfigured',
-      'Faucet misconfigured',
-      'The faucet configuration of this deployment is invalid, so its payout status cannot be reported; use a public Ergo testnet faucet meanwhile.',
-    );
+    if (!(error instanceof InspectionInputError)) throw error;
+    throw new ProblemError(400, 'invalid_input', 'Input cannot be read', error.message, {
+      errors: [{ path: `/${error.field}`, code: error.reason, message: error.message }],
+    });
   }
-  return json(200, buildFaucetDescriptor(config, new Date()), { 'cache-control': 'no-store' });
 }
 
 export function developerRoutes(): Route[] {
@@ -82,11 +104,12 @@ export function developerRoutes(): Route[] {
       description:
         'Stateless inspection of one input: blake2b256, address decoding, box and transaction parsing with ids recomputed, receipt bundle re-verification. Never signs, broadcasts, mutates chain state or stores the input. `input` is at most 60000 characters.',
       request: toolRequestPublished,
+      handler: handleDevTool,
       responses: {
         200: { description: 'Tool result: the action, its result and warnings; signs_transactions and broadcasts are false.', schema: toolResultPublished },
         400: {
           description:
-            'Invalid request or unsupported action: code `invalid_request` (unknown action or key, empty or oversize input, an encoding the action does not accept, hex that is not whole bytes) or `invalid_input` (the input cannot be read as the action\'s object). `errors[]` names the field.',
+            'Invalid request or unsupported action: code `invalid_request` (unknown action or key, empty input or one over 60000 characters, an encoding the action does not accept, hex that is not whole bytes) or `invalid_input` (the input cannot be read as the action\'s object; errors[0].code says why: truncated_bytes, trailing_bytes, non_canonical, malformed, malformed_register, value_out_of_range, box_too_large, not_json, too_deeply_nested, invalid_box_json, invalid_transaction_json, not_a_bundle, receipt_id_not_bundle). `errors[]` names the field. An invalid address is not an error: it is answered 200 with `valid: false` and the reason.',
         },
       },
       page: '/developers/tools/',
@@ -99,7 +122,7 @@ export function developerRoutes(): Route[] {
       tag: 'Developer',
       summary: 'Faucet descriptor',
       description:
-        'Read from the running configuration: whether payouts are enabled and a backend configured, the payout amount, the proof-of-work and rate-limit rules, the public fallback faucet, and the backend host without its secrets.',
+        `Read from the running configuration: whether payouts are enabled and a backend configured, the payout amount, the proof-of-work and rate-limit rules, the public fallback faucet, and the backend host without its secrets. The proof of work: with epoch = floor(unix seconds / ${FAUCET_EPOCH_SECONDS}), find a nonce (1 to 32 characters 0-9, a-z) such that blake2b256 of the UTF-8 text "<address>:<epoch>:<nonce>" starts with anti_abuse.difficulty_bits zero bits, and send "<epoch>:<nonce>" as challengeToken. A token is bound to its address, accepted during its epoch and the next, and spent by the request it unlocks. \`npm run faucet:solve -- <testnet address>\` prints one.`,
       responses: {
         200: { description: 'Faucet descriptor.', schema: faucetDescriptorPublished },
         503: { description: 'The faucet configuration of this deployment is invalid: code `faucet_misconfigured`.' },
@@ -115,17 +138,27 @@ export function developerRoutes(): Route[] {
       tag: 'Developer',
       summary: 'Request a testnet payout',
       description:
-        'The address is validated first; the request is forwarded to a dedicated backend wallet only when payouts are enabled, the proof of work holds and the limits allow it. The public site holds no faucet keys.',
+        'Checks run in this order: the body; the address (decoded and required to be a testnet address); whether payouts are enabled with a dedicated backend wallet; the proof of work (challengeToken, see the faucet descriptor) and its single use; the per-address and per-IP limits. Only then is the request forwarded to the backend wallet, which signs; this site holds no faucet keys. Spent tokens are remembered in this instance\'s memory until they expire.',
       request: faucetRequestPublished,
+      handler: handleFaucetPayout,
       responses: {
         200: { description: 'The payout backend accepted the request.', schema: faucetPayoutPublished },
         400: {
           description:
-            'Invalid JSON, unknown keys, a non-test-network or malformed address, or a missing or invalid challengeToken while proof of work is required. `errors[]` names the field.',
+            'Refused before any payout: `invalid_request`/`invalid_json` (the body), `invalid_address` (errors[0].code says why: encoding, length, checksum, prefix, public_key, ergo_tree), `not_testnet_address`, `invalid_challenge_token` (errors[0].code: missing, malformed, expired, not_yet_valid, insufficient_work) or `challenge_token_used` (a replayed token). `errors[]` names the field.',
         },
-        429: { description: 'Per-address or per-IP payout limit reached; `Retry-After` says when to try again.', headers: { 'retry-after': 'Seconds until a payout is allowed again.' } },
-        502: { description: 'The payout backend failed or did not answer within its timeout; nothing was paid by this site.' },
-        503: { description: 'Payouts guarded: no dedicated backend wallet is configured or payouts are disabled; use `public_fallback_url` of the faucet descriptor.' },
+        429: {
+          description: '`faucet_limit_reached`: the per-address or per-IP payout limit is used up; `Retry-After` says when to try again.',
+          headers: { 'retry-after': 'Seconds until a payout is allowed again.', ratelimit: 'limit, remaining and reset of the limit that refused.' },
+        },
+        502: {
+          description:
+            'The payout backend failed: `faucet_backend_timeout` (no answer within `backend.timeout_ms`; the payout may still arrive), `faucet_backend_unreachable` (nothing was paid) or `faucet_backend_error` (it answered with an error status).',
+        },
+        503: {
+          description:
+            '`faucet_payouts_guarded`: no dedicated backend wallet is configured or payouts are disabled; `faucet_backend_unavailable`: the backend answered 429 or 503 (busy or out of funds); `faucet_misconfigured`. The body carries `public_fallback_url`, the public testnet faucet to use instead.',
+        },
       },
       page: '/developers/faucet/',
     },

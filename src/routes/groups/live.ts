@@ -1,8 +1,11 @@
 /** Spec 4.2: live status, the proof explorer, and the MCP host's health (served by the MCP host). */
-import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema, type LiveStatus } from '../../../schemas/live.ts';
-import { buildLiveStatus, buildProofExplorer } from '../../descriptors/live.ts';
+import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
 import { json } from '../../lib/api.ts';
-import { notRunning, PROBE_CACHE_SECONDS, probeMainnetGate, probeMcp, probeSigner, probeWalletAgent } from '../../services/live-probes.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
+import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../../services/live-probes.ts';
+import { liveStatus } from '../../services/live-status.ts';
+import { StoreUnavailableError } from '../../services/ports.ts';
+import { createProofExplorer, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { publish } from '../published.ts';
 import type { Route } from '../types.ts';
 
@@ -10,29 +13,27 @@ const liveSchema = publish('live-status.schema.v0.json', 'LiveStatus', 'Live sta
 const proofsSchema = publish('proof-explorer.schema.v0.json', 'ProofExplorer', 'Proof explorer', proofExplorerSchema);
 const healthSchema = publish('mcp-health.schema.v0.json', 'McpHealth', 'MCP host health', mcpHealthSchema);
 
-let cachedLive: { at: number; body: LiveStatus } | undefined;
+let proofExplorer: ProofExplorerService | undefined;
 
-async function liveStatus(): Promise<LiveStatus> {
-  const now = Date.now();
-  if (cachedLive && now - cachedLive.at < PROBE_CACHE_SECONDS * 1000) return cachedLive.body;
-  const [assistant, receipt_storage, chain, mcp_dns, signer, wallet_agent, mainnet_gate] = await Promise.all([
-    notRunning(true, 'The assistant model provider is not part of this release yet.'),
-    notRunning(true, 'The receipt store is not part of this release yet.'),
-    notRunning(true, 'The chain client is not part of this release yet.'),
-    probeMcp(),
-    probeSigner(),
-    probeWalletAgent(),
-    probeMainnetGate(),
-  ]);
-  const payment_widget = {
-    ok: assistant.ok && receipt_storage.ok && chain.ok,
-    required: false,
-    status: assistant.ok && receipt_storage.ok && chain.ok ? 'ready' : 'blocked',
-    detail: 'A paid turn needs the assistant, the receipt store and the chain source.',
-  };
-  const body = buildLiveStatus({ assistant, receipt_storage, chain, mcp_dns, signer, payment_widget, wallet_agent, mainnet_gate }, null, new Date(now), PROBE_CACHE_SECONDS);
-  cachedLive = { at: now, body };
-  return body;
+/**
+ * Made on the first request, over the runtime's store and chain client imported then: loading the
+ * route table opens nothing, and the explorer's module (which reads the table) has finished loading.
+ */
+async function proofsHandler() {
+  proofExplorer ??= createProofExplorer(async () => {
+    const runtime = await import('../../services/runtime.ts');
+    return { store: runtime.getStore(), chain: runtime.getChainClient() };
+  });
+  try {
+    return json(200, await proofExplorer.proofs());
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) {
+      throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', 'The receipt store cannot be read right now, so the proofs cannot be listed; retry shortly.', {
+        headers: { 'retry-after': '5' },
+      });
+    }
+    throw error;
+  }
 }
 
 export function liveRoutes(): Route[] {
@@ -44,7 +45,10 @@ export function liveRoutes(): Route[] {
       path: '/api/agent-economy/live',
       tag: 'Live proof',
       summary: 'Live status',
-      description: `Probes every dependency concurrently with bounded timeouts (results cached ${PROBE_CACHE_SECONDS} s). \`ok\` is false when a required probe fails.`,
+      description:
+        `Probes every dependency concurrently, each within ${PROBE_TIMEOUT_MS} ms (results shared for ${PROBE_CACHE_SECONDS} s): the assistant's model provider answering, ` +
+        'a round trip to the receipt store, the chain source\'s height and lag, the MCP host\'s DNS and health, the signer, the rate limiter\'s mode (Redis, memory, or memory while Redis is unreachable), ' +
+        'the policy engine and the mainnet gate. `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.',
       responses: { 200: { description: 'Live status, whatever the probes found.', schema: liveSchema } },
       handler: async () => json(200, await liveStatus()),
       page: '/live/',
@@ -56,10 +60,15 @@ export function liveRoutes(): Route[] {
       path: '/api/agent-economy/proofs',
       tag: 'Live proof',
       summary: 'Proof explorer',
-      description: 'Every stored testnet receipt bundle and conformance proof with its recomputed checks; sandbox receipts listed apart and never counted.',
-      responses: { 200: { description: 'The evidence board.', schema: proofsSchema } },
-      // No receipt store exists in this release: the board is honestly empty until one does.
-      handler: () => json(200, buildProofExplorer([], [], new Date())),
+      description:
+        `One proof per stored testnet receipt bundle (the newest ${PROOF_RECEIPT_LIMIT}), its checks recomputed: the receipt id hash, every agreement between its parts, the Note binding, ` +
+        `the task hash, and the settlement transaction re-read from the chain source (all chain reads of one answer share ${PROOF_CHAIN_BUDGET_MS} ms). Then the conformance proofs: the policy engine ` +
+        `on its published example and each unsafe variant, and the published schemas validating the served descriptors (checked at build). Sandbox receipts are listed apart and never counted. Shared for ${PROOFS_CACHE_SECONDS} s.`,
+      responses: {
+        200: { description: 'The evidence board.', schema: proofsSchema },
+        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the proofs cannot be listed.' },
+      },
+      handler: proofsHandler,
       page: '/proofs/',
     },
     {

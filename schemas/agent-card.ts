@@ -1,0 +1,58 @@
+/**
+ * The A2A agent card served at `/.well-known/agent-card.json` (Agent2Agent protocol 0.3, the
+ * version that moved the card to that path). Agents that follow A2A discovery read it to learn
+ * what this service does. The service speaks plain HTTP+JSON described by its OpenAPI document,
+ * not the A2A message methods, and the card says so through an extension instead of pretending.
+ */
+import { z } from 'zod';
+import { absoluteUrl } from './common.ts';
+
+export const A2A_PROTOCOL_VERSION = '0.3.0';
+
+const mediaType = z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'must be a media type such as application/json');
+
+export const agentSkillSchema = z
+  .object({
+    id: z.string().min(1).describe('Stable skill id (the capability id of the capability manifest).'),
+    name: z.string().min(1).describe('Human-readable skill name.'),
+    description: z.string().min(1).describe('What the skill does and what it never does.'),
+    tags: z.array(z.string().min(1)).min(1).describe('Keywords: the OpenAPI tags of the endpoints that deliver the skill.'),
+    examples: z.array(z.string().min(1)).describe('Example requests: the endpoints to call, method and URL.'),
+    inputModes: z.array(mediaType).min(1).describe('Media types the skill accepts.'),
+    outputModes: z.array(mediaType).min(1).describe('Media types the skill answers with.'),
+  })
+  .describe('One skill of the agent card (A2A AgentSkill).');
+
+export const agentExtensionSchema = z
+  .object({
+    uri: absoluteUrl.describe('Where the extension is described.'),
+    description: z.string().min(1).describe('What a client must know.'),
+    required: z.boolean().describe('Whether a client must understand the extension to use the service.'),
+  })
+  .describe('A2A AgentExtension.');
+
+export const agentCardSchema = z
+  .object({
+    protocolVersion: z.literal(A2A_PROTOCOL_VERSION).describe('A2A protocol version this card follows.'),
+    name: z.string().min(1).describe('Service name.'),
+    description: z.string().min(1).describe('What the service does, its posture, and how to talk to it.'),
+    url: absoluteUrl.describe('Base URL of the HTTP+JSON API.'),
+    preferredTransport: z.literal('HTTP+JSON').describe('Plain HTTP with JSON bodies, as described by the OpenAPI document.'),
+    provider: z.object({ organization: z.string().min(1), url: absoluteUrl }).describe('Who runs the service.'),
+    version: z.string().min(1).describe('Version of the API description (OpenAPI `info.version`).'),
+    documentationUrl: absoluteUrl.describe('Human API reference generated from the OpenAPI document.'),
+    capabilities: z
+      .object({
+        streaming: z.literal(false).describe('No streaming responses.'),
+        pushNotifications: z.literal(false).describe('No push notifications or webhooks (the contract defines no events).'),
+        stateTransitionHistory: z.literal(false).describe('No A2A task history.'),
+        extensions: z.array(agentExtensionSchema).min(1).describe('How to use the service: its OpenAPI document and discovery descriptor.'),
+      })
+      .describe('A2A capabilities.'),
+    defaultInputModes: z.array(mediaType).min(1),
+    defaultOutputModes: z.array(mediaType).min(1),
+    skills: z.array(agentSkillSchema).min(1).describe('One skill per capability of the capability manifest.'),
+    supportsAuthenticatedExtendedCard: z.literal(false).describe('No extended card: every endpoint is public.'),
+  })
+  .describe('A2A agent card of the proof surface (testnet only; never signs, broadcasts or holds a key).');
+export type AgentCard = z.infer<typeof agentCardSchema>;

@@ -1,0 +1,243 @@
+/**
+ * The `agent-economy` command (package `bin`, bundled by `npm run build` into
+ * `dist/cli/agent-economy.mjs`): verify a receipt, reconcile the proof explorer, run a policy check,
+ * solve the faucet's proof of work, pay a sandbox quote. Every command has `--help`; every failure
+ * is one line on stderr and a non-zero exit, never a stack trace.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import packageJson from '../../package.json' with { type: 'json' };
+import { loadSandboxConfig } from '../config/sandbox.ts';
+import { site } from '../config/site.ts';
+import { routePath } from '../routes/lookup.ts';
+import { createChainClient } from '../services/chain/explorer-client.ts';
+import { CliError, EXIT_FAILED, EXIT_USAGE, processOutput, type Output } from './output.ts';
+import { loadFaucetConfig } from '../config/faucet.ts';
+import { readDescriptor, solveFaucetChallenge } from './faucet-solve.ts';
+import { policyCheck } from './policy-check.ts';
+import { sandboxPay } from './sandbox-pay.ts';
+import { ajvValidator, reconcile } from './reconcile.ts';
+import { verifyReceipt, type BoxReader } from './verify-receipt.ts';
+
+const CHAIN_TIMEOUT_MS = 10_000;
+
+/** Reads a box through the same Explorer API client the server uses. */
+const readBox: BoxReader = (explorerUrl, source, boxId) => createChainClient({ explorerUrl, timeoutMs: CHAIN_TIMEOUT_MS, retries: 1, source }).getBox(boxId);
+
+interface Command {
+  usage: string;
+  summary: string;
+  help: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Positional arguments required, by name. */
+  positionals: string[];
+  run: (positionals: string[], values: Record<string, string | boolean | undefined>, output: Output) => Promise<number> | number;
+}
+
+const baseOption = { base: { type: 'string' as const } };
+const jsonOption = { json: { type: 'boolean' as const } };
+const baseOf = (values: Record<string, string | boolean | undefined>): string => {
+  const base = typeof values.base === 'string' ? values.base : site.base_url;
+  try {
+    const url = new URL(base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new CliError(`--base must be an absolute http(s) URL such as ${site.base_url}, got "${base}"`);
+  }
+  return base.replace(/\/+$/, '');
+};
+
+const COMMANDS: Record<string, Command> = {
+  'verify-receipt': {
+    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--json]',
+    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on the chain.',
+    help: [
+      'Fetches the bundle from the site by receipt id or settlement transaction id (or reads it from a',
+      'file), recomputes the receipt id, the task hash and the Note binding from the serialized registers,',
+      'checks amount and confirmations, then re-reads the Note box from the chain source and compares it.',
+      '',
+      'Options:',
+      `  --base URL       site to fetch the receipt from (default ${site.base_url})`,
+      '  --explorer URL   Explorer API to re-read the Note from (default: the one the bundle names)',
+      '  --json           print one JSON object instead of check lines',
+      '',
+      'Exit status: 0 every check passes, 1 a check fails, 2 bad usage.',
+    ].join('\n'),
+    options: { ...baseOption, explorer: { type: 'string' }, ...jsonOption },
+    positionals: ['receiptId|txId|file'],
+    run: ([target], values, output) =>
+      verifyReceipt(target!, { base: baseOf(values), explorer: values.explorer as string | undefined, json: Boolean(values.json) }, readBox, output),
+  },
+  reconcile: {
+    usage: 'agent-economy reconcile [--base URL] [--explorer URL] [--json] [--sandbox]',
+    summary: 'Re-verify every proof the proof explorer lists.',
+    help: [
+      'Reads the proof explorer of the site and re-verifies each proof from the outside: receipt proofs',
+      "from their bundles and the chain, the policy proof by asking the site's policy check about its",
+      'published example and each unsafe variant, the schema proof by validating every served descriptor',
+      'against its served JSON Schema. Shows a progress bar on a terminal.',
+      '',
+      'Options:',
+      `  --base URL       site whose proofs to reconcile (default ${site.base_url})`,
+      '  --explorer URL   Explorer API to re-read Notes from (default: the one each bundle names)',
+      '  --json           one JSON line per proof: {id, kind, ok, site_reported_ok, checks}',
+      '  --sandbox        also re-verify the sandbox receipts listed apart (never proofs)',
+      '',
+      'Exit status: 0 every proof reconciles, 1 a proof fails, 2 bad usage.',
+    ].join('\n'),
+    options: { ...baseOption, explorer: { type: 'string' }, ...jsonOption, sandbox: { type: 'boolean' } },
+    positionals: [],
+    run: async (_positionals, values, output) =>
+      reconcile(
+        { base: baseOf(values), explorer: values.explorer as string | undefined, json: Boolean(values.json), sandbox: Boolean(values.sandbox) },
+        { readBox, validateJsonSchema: await ajvValidator() },
+        output,
+      ),
+  },
+  'policy-check': {
+    usage: 'agent-economy policy-check <request.json> [--json]',
+    summary: 'Run the wallet-agent policy check locally on a {profile, proposed_action} file.',
+    help: [
+      'Runs the same policy engine and request schema as POST /api/agent-economy/wallet-agent/policy-check,',
+      'offline. Prints the verdict with every reason and warning; --json prints the verdict body.',
+      'Nothing is signed or broadcast: an allow is advice to the host wallet, not authority.',
+      '',
+      'Exit status: 0 allowed, 1 denied, 2 the file is missing or not a valid request.',
+    ].join('\n'),
+    options: { ...jsonOption },
+    positionals: ['request.json'],
+    run: ([file], values, output) => policyCheck(file!, { json: Boolean(values.json) }, output),
+  },
+  'faucet-solve': {
+    usage: 'agent-economy faucet-solve <testnet address> [--base URL | --bits N] [--json]',
+    summary: "Solve the faucet's proof-of-work challenge for an address; prints a challengeToken.",
+    help: [
+      'Solves the proof of work POST /api/dev/faucet asks for (challengeToken) for one testnet address.',
+      "With --base, the difficulty and the epoch come from that site's faucet descriptor; with --bits, from",
+      'the option; otherwise from FAUCET_POW_BITS as the server reads it. The token is good for one payout',
+      'request until the end of the next epoch.',
+      '',
+      'Options:',
+      '  --base URL   site whose faucet descriptor (GET /api/dev/faucet) sets difficulty and epoch',
+      '  --bits N     leading zero bits to find (0 to 32)',
+      '  --json       print {challengeToken, epoch, bits, validUntil} instead of the token alone',
+      '',
+      'Exit status: 0 solved, 1 the descriptor could not be read, 2 bad usage or not a testnet address.',
+    ].join('\n'),
+    options: { ...baseOption, bits: { type: 'string' }, ...jsonOption },
+    positionals: ['testnet address'],
+    run: async ([address], values, output) => {
+      if (values.base !== undefined && values.bits !== undefined) throw new CliError('faucet-solve takes --base or --bits, not both');
+      let bits: number | undefined;
+      if (typeof values.bits === 'string') {
+        bits = /^[0-9]{1,2}$/.test(values.bits) ? Number(values.bits) : Number.NaN;
+        if (!(bits >= 0 && bits <= 32)) throw new CliError(`--bits must be a whole number from 0 to 32, got "${values.bits}"`);
+      }
+      let parameters: Awaited<ReturnType<typeof readDescriptor>> | undefined;
+      if (values.base !== undefined) {
+        try {
+          parameters = await readDescriptor(`${baseOf(values)}${routePath('faucet-descriptor')}`);
+        } catch (error) {
+          throw new CliError((error as Error).message, EXIT_FAILED);
+        }
+      }
+      let solved;
+      try {
+        solved = solveFaucetChallenge(address!, { bits: bits ?? parameters?.bits ?? loadFaucetConfig().powBits, epochSeconds: parameters?.epochSeconds, epoch: parameters?.epoch });
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      output.out(values.json ? JSON.stringify({ ...solved, validUntil: solved.validUntil.toISOString() }) : solved.challengeToken);
+      if (!values.json) output.err(`solved ${solved.bits} bits for epoch ${solved.epoch}; valid until ${solved.validUntil.toISOString()}, for one payout request`);
+      return 0;
+    },
+  },
+  'sandbox pay': {
+    usage: 'agent-economy sandbox pay <quote.json | - | JSON> [--sandbox-url URL] [--json]',
+    summary: 'Pay a premium quote on the local sandbox chain; prints the Note box id.',
+    help: [
+      'Mints on the sandbox chain the Note a premium quote asks for (value = price, R4 reserve box id,',
+      'R5 expiry, R6 task hash) and mines its confirmations, then prints the Note box id for verify-payment.',
+      'The quote is the body POST /api/assistant/quote answered: a file, - for stdin, or the JSON itself',
+      "(a quote id alone is not enough: the service never hands its stored quotes out). Refuses any",
+      'server that does not identify as the sandbox, so it can never spend on a real chain.',
+      '',
+      'Options:',
+      '  --sandbox-url URL  the sandbox chain (default SANDBOX_URL, or http://127.0.0.1:SANDBOX_PORT)',
+      '  --json             print the whole payment as JSON instead of the Note box id',
+      '',
+      'Exit status: 0 paid, 1 the sandbox refused or is not there, 2 bad usage.',
+    ].join('\n'),
+    options: { 'sandbox-url': { type: 'string' }, ...jsonOption },
+    positionals: ['quote'],
+    run: ([quote], values, output) =>
+      sandboxPay(quote!, { sandboxUrl: typeof values['sandbox-url'] === 'string' ? values['sandbox-url'] : loadSandboxConfig().url, json: Boolean(values.json) }, output),
+  },
+};
+
+const GENERAL_HELP = (): string =>
+  [
+    `agent-economy ${packageJson.version}: verify the proof surface of ${site.name} (Ergo testnet).`,
+    '',
+    'Usage: agent-economy <command> [options]',
+    '',
+    'Commands:',
+    ...Object.values(COMMANDS).map((command) => `  ${command.usage}\n      ${command.summary}`),
+    '',
+    'Run `agent-economy <command> --help` for a command. Nothing here signs, broadcasts or holds a key.',
+  ].join('\n');
+
+/** Runs the command line `argv` (without node and script); resolves to the exit status. */
+export async function runCli(argv: string[], output: Output = processOutput()): Promise<number> {
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      const topic = name === 'help' ? rest.join(' ') : undefined;
+      output.out(topic && COMMANDS[topic] ? `${COMMANDS[topic].usage}\n\n${COMMANDS[topic].help}` : GENERAL_HELP());
+      return name === undefined ? EXIT_USAGE : 0;
+    }
+    if (name === '--version' || name === '-v') {
+      output.out(packageJson.version);
+      return 0;
+    }
+    // Two-word commands (`sandbox pay`) are looked up by both words.
+    const twoWords = rest[0] !== undefined && COMMANDS[`${name} ${rest[0]}`] ? `${name} ${rest.shift()}` : undefined;
+    const commandName = twoWords ?? name;
+    const command = COMMANDS[commandName];
+    if (!command) {
+      const group = Object.keys(COMMANDS).filter((key) => key.startsWith(`${name} `));
+      throw new CliError(
+        group.length ? `${name} needs a subcommand: ${group.map((key) => key.split(' ')[1]).join(', ')}; run agent-economy ${group[0]} --help` : `unknown command "${name}"; run agent-economy --help for the list`,
+      );
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      output.out(`${command.usage}\n\n${command.help}`);
+      return 0;
+    }
+    let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+    try {
+      parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true }) as typeof parsed;
+    } catch (error) {
+      throw new CliError(`${commandName}: ${(error as Error).message.split('\n')[0]}; usage: ${command.usage}`);
+    }
+    if (parsed.positionals.length !== command.positionals.length) {
+      const expected = command.positionals.length ? command.positionals.map((positional) => `<${positional}>`).join(' ') : 'no arguments';
+      throw new CliError(`${commandName} takes ${expected}; usage: ${command.usage}`);
+    }
+    return await command.run(parsed.positionals, parsed.values, output);
+  } catch (error) {
+    if (error instanceof CliError) {
+      output.err(`agent-economy: ${error.message}`);
+      return error.exitCode;
+    }
+    output.err(`agent-economy: unexpected failure: ${(error as Error)?.message ?? String(error)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    () => process.exit(1),
+  );
+}

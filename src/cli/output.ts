@@ -1,0 +1,82 @@
+/**
+ * What every `agent-economy` command shares: the one error type that becomes a single stderr line
+ * and an exit code, check lines, a progress bar that only draws on a terminal, and JSON fetching
+ * with a bounded timeout whose failures read as one sentence.
+ */
+import type { ProofCheck } from '../domain/receipt-proof.ts';
+
+/** Exit codes: 1 a check failed or a verdict denied; 2 the command was used wrongly or could not run. */
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** A failure to report as one line (`agent-economy: <message>`), never a stack trace. */
+export class CliError extends Error {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number = EXIT_USAGE) {
+    super(message);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+export interface Output {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Whether stderr is a terminal (progress bars draw only there). */
+  isTty: boolean;
+}
+
+export const processOutput = (): Output => ({
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  isTty: Boolean(process.stderr.isTTY),
+});
+
+export const checkLine = (check: ProofCheck): string => `${check.ok ? 'PASS' : 'FAIL'}  ${check.id.padEnd(26)} ${check.detail}`;
+
+/** A one-line progress bar redrawn in place on stderr; silent when stderr is not a terminal. */
+export function progressBar(output: Output, total: number, label: string): { tick: (done: number, note: string) => void; end: () => void } {
+  if (!output.isTty || total === 0) return { tick: () => undefined, end: () => undefined };
+  const width = 24;
+  const draw = (done: number, note: string) => {
+    const filled = Math.round((done / total) * width);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${label} ${note.slice(0, 40).padEnd(40)}`);
+  };
+  draw(0, '');
+  return { tick: draw, end: () => process.stderr.write('\n') };
+}
+
+export const FETCH_TIMEOUT_MS = 15_000;
+
+/**
+ * GETs or POSTs JSON; `undefined` for a 404 when `allowNotFound`. Any transport failure, timeout,
+ * other status or non-JSON body becomes a CliError naming the URL.
+ */
+export async function fetchJson(url: string, options: { method?: 'GET' | 'POST'; body?: unknown; allowNotFound?: boolean } = {}): Promise<{ status: number; body: unknown; text: string } | undefined> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers: { accept: 'application/json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : cause ?? (error as Error).message;
+    throw new CliError(`cannot reach ${url}: ${reason}`, EXIT_FAILED);
+  }
+  if (response.status === 404 && options.allowNotFound) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CliError(`${url} answered HTTP ${response.status} with a body that is not JSON`, EXIT_FAILED);
+  }
+  return { status: response.status, body, text };
+}

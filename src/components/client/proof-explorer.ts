@@ -1,0 +1,55 @@
+/** Renders `/api/agent-economy/proofs`: counts, each proof and its checks, and how to reconcile them yourself. */
+import type { ProofExplorer } from '../../../schemas/live.ts';
+import { humanize } from '../format.ts';
+import { baseUrlOf, el, fetchJson, link, renderProblem, show } from './dom.ts';
+
+type Proof = ProofExplorer['proofs'][number];
+
+function proofItem(proof: Proof, baseUrl: string): HTMLElement {
+  const passed = proof.checks.filter((check) => check.ok).length;
+  return el(
+    'li',
+    {},
+    el('p', { class: 'card-title' }, proof.kind === 'testnet_receipt' ? el('a', { href: `/receipt/${proof.id}` }, `Receipt ${proof.id.slice(0, 16)}…`) : proof.id),
+    el('p', {}, `${humanize(proof.kind)} about ${proof.subject}; verified ${proof.verified_at}. `, el('span', { class: passed === proof.checks.length ? 'ok' : 'bad' }, `${passed} of ${proof.checks.length} checks pass.`)),
+    el('ul', {}, ...proof.checks.map((check) => el('li', {}, el('span', { class: check.ok ? 'ok' : 'bad' }, check.ok ? 'pass ' : 'fail '), el('code', {}, check.id), `: ${check.detail}`))),
+    Object.keys(proof.links).length > 0 && el('p', {}, ...Object.entries(proof.links).flatMap(([name, url], index) => [index > 0 ? ' · ' : '', link(url, baseUrl, humanize(name))])),
+  );
+}
+
+function render(board: ProofExplorer, baseUrl: string): Node[] {
+  const { summary } = board;
+  return [
+    el(
+      'dl',
+      {},
+      el('div', {}, el('dt', {}, 'Proofs counted'), el('dd', {}, `${summary.proof_count} (${summary.receipt_proofs} testnet receipts, ${summary.conformance_proofs} conformance proofs)`)),
+      el('div', {}, el('dt', {}, 'Sandbox receipts'), el('dd', {}, `${summary.sandbox_receipts_excluded}, listed apart and never counted`)),
+      el('div', {}, el('dt', {}, 'Mainnet gate'), el('dd', {}, el('code', {}, summary.mainnet_gate_status))),
+      el('div', {}, el('dt', {}, 'Generated'), el('dd', {}, board.generated_at)),
+    ),
+    el('h3', {}, 'Proofs'),
+    board.proofs.length ? el('ol', { class: 'cards' }, ...board.proofs.map((proof) => proofItem(proof, baseUrl))) : el('p', {}, 'No proof is recorded yet: the board stays empty until a receipt settles on the testnet.'),
+    el('h3', {}, 'Sandbox receipts (not proofs)'),
+    board.sandbox_receipts.length ? el('ol', { class: 'cards' }, ...board.sandbox_receipts.map((proof) => proofItem(proof, baseUrl))) : el('p', {}, 'None.'),
+    el('h3', {}, 'Reconcile it yourself'),
+    el('p', {}, board.reconciliation.description),
+    el('pre', { tabindex: '0' }, el('code', {}, board.reconciliation.command)),
+  ];
+}
+
+for (const section of document.querySelectorAll<HTMLElement>('[data-proof-explorer]')) {
+  const path = section.dataset.path!;
+  const state = section.querySelector('[data-state]')!;
+  const output = section.querySelector('[data-output]')!;
+  state.textContent = `Reading ${path}…`;
+  fetchJson(path)
+    .then((result) => {
+      state.textContent = `Read ${path}.`;
+      show(output, ...(result.ok ? render(result.body as ProofExplorer, baseUrlOf(section)) : [renderProblem(result, path)]));
+    })
+    .catch((error: unknown) => {
+      state.textContent = '';
+      show(output, el('p', { class: 'notice' }, `Could not reach ${path}: ${String((error as Error)?.message ?? error)}`));
+    });
+}

@@ -1,0 +1,83 @@
+/**
+ * A JSON Schema (as published in the OpenAPI document) flattened into rows a person can read: one
+ * row per field with its dotted path, a short type, whether it is required and its description.
+ * Used by the API reference, which is generated from the OpenAPI document and nothing else.
+ */
+
+export type JsonSchema = {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  description?: string;
+  title?: string;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  required?: string[];
+  items?: JsonSchema;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  $ref?: string;
+  $id?: string;
+};
+
+export interface FieldRow {
+  path: string;
+  type: string;
+  required: boolean;
+  description: string;
+}
+
+const SAFE_INTEGER = 9007199254740991;
+
+/** A compact type: `string (uri)`, `"testnet"`, `one of: quote, simulate`, `array of object`, `integer ≥ 1`. */
+export function typeOf(schema: JsonSchema): string {
+  if (schema.$ref) return `see ${schema.$ref.split('/').pop()}`;
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return `one of: ${schema.enum.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ')}`;
+  const variants = schema.oneOf ?? schema.anyOf;
+  if (variants) return variants.map(typeOf).join(' or ');
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
+  if (type === 'array') return `array of ${schema.items ? typeOf(schema.items) : 'any'}${schema.minItems ? `, at least ${schema.minItems}` : ''}`;
+  const bounds: string[] = [];
+  if (schema.format) bounds.push(schema.format);
+  if (schema.pattern) bounds.push(`pattern ${schema.pattern}`);
+  if (schema.minLength !== undefined && schema.maxLength !== undefined) bounds.push(`${schema.minLength} to ${schema.maxLength} characters`);
+  else if (schema.minLength) bounds.push(`at least ${schema.minLength} characters`);
+  if (schema.minimum !== undefined && schema.minimum > -SAFE_INTEGER) bounds.push(`≥ ${schema.minimum}`);
+  if (schema.maximum !== undefined && schema.maximum < SAFE_INTEGER) bounds.push(`≤ ${schema.maximum}`);
+  return bounds.length ? `${type} (${bounds.join('; ')})` : type;
+}
+
+/** Rows for every field down to `maxDepth` levels; arrays of objects continue under `name[]`. */
+export function fieldRows(schema: JsonSchema, maxDepth = 3, prefix = '', depth = 0): FieldRow[] {
+  const target = schema.type === 'array' && schema.items ? schema.items : schema;
+  if (!target.properties || depth >= maxDepth) return [];
+  const required = new Set(target.required ?? []);
+  return Object.entries(target.properties).flatMap(([name, property]) => {
+    const path = prefix ? `${prefix}.${name}` : name;
+    const row: FieldRow = { path, type: typeOf(property), required: required.has(name), description: property.description ?? '' };
+    const childPrefix = property.type === 'array' ? `${path}[]` : path;
+    return [row, ...fieldRows(property, maxDepth, childPrefix, depth + 1)];
+  });
+}
+
+/** The variants of a schema that is a union of objects (each shown apart), else the schema itself. */
+export function variantsOf(schema: JsonSchema): JsonSchema[] {
+  const variants = schema.oneOf ?? schema.anyOf;
+  return variants && variants.every((variant) => variant.properties) ? variants : [schema];
+}
+
+/** `WalletAgentPolicyVerdict` from `#/components/schemas/WalletAgentPolicyVerdict`. */
+export const componentName = (ref: string): string => ref.split('/').pop() ?? ref;
+
+/** The anchor of an operation in the API reference: `op-<route id>`. */
+export const operationAnchor = (routeId: string): string => `op-${routeId}`;

@@ -1,0 +1,51 @@
+/**
+ * Where the assistant keeps its state (quotes, used Notes, receipts, payment tokens, activity,
+ * free-tier counts). Embedded PGlite in `DATA_DIR` needs nothing installed and suits one instance;
+ * `DATABASE_URL` switches to a real PostgreSQL that several instances share. Both run the same
+ * migrations and queries. The timeouts bound every store call, so an unreachable database becomes a
+ * 503 within a known time instead of a hung request.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { integerVariable, readEnvironment } from './env.ts';
+
+export const DATA_DIR_DEFAULT = '.data';
+export const STORE_STATEMENT_TIMEOUT_MS_DEFAULT = 5_000;
+export const STORE_CONNECT_TIMEOUT_MS_DEFAULT = 3_000;
+export const DATABASE_POOL_SIZE_DEFAULT = 10;
+
+const storeEnvironmentSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// connection URL, e.g. postgres://user@127.0.0.1:5432/db')
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _; at most 63 characters), e.g. agent_economy')
+    .optional(),
+  DATA_DIR: z.string().min(1).default(DATA_DIR_DEFAULT),
+  STORE_STATEMENT_TIMEOUT_MS: integerVariable(100, 120_000, 'milliseconds').default(STORE_STATEMENT_TIMEOUT_MS_DEFAULT),
+  STORE_CONNECT_TIMEOUT_MS: integerVariable(100, 120_000, 'milliseconds').default(STORE_CONNECT_TIMEOUT_MS_DEFAULT),
+  DATABASE_POOL_SIZE: integerVariable(1, 200, 'connections').default(DATABASE_POOL_SIZE_DEFAULT),
+});
+
+interface StoreTimeouts {
+  /** Upper bound of one statement (PostgreSQL `statement_timeout`) and, for PGlite, of waiting for the engine. */
+  statementTimeoutMs: number;
+  /** Upper bound of opening a connection (PostgreSQL) or the embedded engine (PGlite). */
+  connectTimeoutMs: number;
+}
+
+export type StoreConfig =
+  | ({ driver: 'pglite'; dataDir: string } & StoreTimeouts)
+  | ({ driver: 'postgres'; connectionString: string; schema: string | undefined; poolSize: number } & StoreTimeouts);
+
+/** Reads the store variables; throws naming the variable. The connection URL is never echoed. */
+export function loadStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
+  const values = readEnvironment('store configuration', storeEnvironmentSchema, env);
+  const timeouts = { statementTimeoutMs: values.STORE_STATEMENT_TIMEOUT_MS, connectTimeoutMs: values.STORE_CONNECT_TIMEOUT_MS };
+  if (values.DATABASE_URL) {
+    return { driver: 'postgres', connectionString: values.DATABASE_URL, schema: values.DATABASE_SCHEMA, poolSize: values.DATABASE_POOL_SIZE, ...timeouts };
+  }
+  return { driver: 'pglite', dataDir: resolve(values.DATA_DIR), ...timeouts };
+}

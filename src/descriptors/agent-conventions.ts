@@ -1,0 +1,199 @@
+/**
+ * Documents for agents that follow conventions other than ours: `llms.txt` and `llms-full.txt`
+ * (llmstxt.org: a Markdown index a language model reads first) and the A2A agent card. All three are
+ * derived from the route table, the capability manifest and the launch kit, so they name exactly the
+ * surfaces the descriptors name and cannot drift from them.
+ */
+import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
+import { schemaUrl, site, siteUrl } from '../config/site.ts';
+import { POLICY_REASON_CODES } from '../domain/policy-codes.ts';
+import { DESCRIPTION_VERSION } from '../routes/openapi.ts';
+import { bodySchemaOf, pageUrl, routeUrl } from '../routes/lookup.ts';
+import { allRoutes } from '../routes/table.ts';
+import type { Route } from '../routes/types.ts';
+import { MAINNET_BLOCKERS } from './common.ts';
+import { buildCapabilityManifest } from './discovery.ts';
+import { routeAbsoluteUrl } from './endpoints.ts';
+import { buildLaunchKit } from './launch-kit.ts';
+import { requestExample } from './request-examples.ts';
+
+const JSON_MEDIA = 'application/json';
+
+/** The posture in one paragraph, for every text document. */
+function postureParagraph(): string {
+  return (
+    'Posture: Ergo testnet only (`ergo_testnet`); `mainnet_ready` and `production_custody` are false. ' +
+    `The mainnet gate is closed until these exist: ${MAINNET_BLOCKERS.map((b) => b.label).join('; ')}. ` +
+    'No endpoint signs, broadcasts or stores private keys; wallet authority stays with the host application.'
+  );
+}
+
+interface PageGroup {
+  page: string;
+  title: string;
+  description: string;
+  routes: Route[];
+}
+
+/** Human pages in route-table order, each with the routes it shows. */
+function pageGroups(): PageGroup[] {
+  const groups = new Map<string, PageGroup>();
+  for (const route of allRoutes()) {
+    if (!route.page) continue;
+    const group = groups.get(route.page) ?? { page: route.page, title: route.summary.replace(/ \(.*\)$/, ''), description: route.description, routes: [] };
+    group.routes.push(route);
+    groups.set(route.page, group);
+  }
+  return [...groups.values()];
+}
+
+const faces = (route: Route): string => {
+  const schema = bodySchemaOf(route);
+  const url = routeAbsoluteUrl(route);
+  return `${route.method} ${url}${schema ? ` (schema ${schemaUrl(schema.file)})` : ''}`;
+};
+
+/** `/llms.txt`: the index. */
+export function buildLlmsTxt(): string {
+  const kit = buildLaunchKit();
+  const lines = [
+    `# ${site.name}`,
+    '',
+    `> ${site.description}`,
+    '',
+    postureParagraph(),
+    '',
+    'Every JSON body validates against a JSON Schema 2020-12 document under ' +
+      `${site.base_url}/agent-economy/; errors are RFC 9457 problem+json with a stable \`code\`.`,
+    '',
+    '## Start here',
+    '',
+    `- [Discovery descriptor](${routeUrl('discovery-well-known')}): every surface, schema and host of this service.`,
+    `- [Capability manifest](${routeUrl('agents-well-known')}): what an agent can do here, through which endpoints, within which claims.`,
+    `- [OpenAPI 3.1 document](${routeUrl('openapi')}): every path, method, request schema and status code.`,
+    `- [Developer launch kit](${routeUrl('launch-kit')}): entrypoints, the five-minute path, API recipes and guardrails.`,
+    `- [A2A agent card](${routeUrl('agent-card')}): the skills of this service for A2A discovery.`,
+    `- [llms-full.txt](${routeUrl('llms-full')}): every endpoint with its description and a working command, in one file.`,
+    '',
+    '## Surfaces',
+    '',
+    ...pageGroups().map(
+      (group) =>
+        `- [${group.title}](${siteUrl(group.page)}): ${group.description} JSON: ${group.routes
+          .filter((route) => route.method === 'GET')
+          .map((route) => routeAbsoluteUrl(route))
+          .join(', ') || 'POST only'}`,
+    ),
+    '',
+    '## Five-minute path',
+    '',
+    ...kit.five_minute_path.map((step, index) => `${index + 1}. [${step.label}](${step.href}): ${step.goal} Expect: ${step.expected}`),
+    '',
+    '## Optional',
+    '',
+    `- [Human API reference](${pageUrl('openapi')}): the OpenAPI document as a page, with a curl command per endpoint.`,
+    `- [Error codes](${siteUrl('/problems/')}): every problem \`code\` and its meaning.`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** `/llms-full.txt`: the index plus every endpoint, the guardrails and the policy reason codes. */
+export function buildLlmsFullTxt(): string {
+  const kit = buildLaunchKit();
+  const manifest = buildCapabilityManifest();
+  const endpointSections = allRoutes().map((route) => {
+    const example = requestExample(route.id);
+    const responses =
+      route.kind === 'dynamic'
+        ? Object.entries(route.responses).map(([status, doc]) => `- ${status}: ${doc.description}`)
+        : ['- 200: the document (static file, strong ETag).', '- 304: not modified.'];
+    return [
+      `### ${route.method} ${route.path}`,
+      '',
+      `${route.summary}. ${route.description}`,
+      '',
+      `URL: ${routeAbsoluteUrl(route)}`,
+      ...(route.kind === 'dynamic' && route.request ? [`Request schema: ${schemaUrl(route.request.file)}`] : []),
+      ...(route.page ? [`Human page: ${siteUrl(route.page)}`] : []),
+      '',
+      ...responses,
+      ...(example ? ['', '```sh', example.command, '```', ...(example.note ? [example.note] : [])] : []),
+      '',
+    ].join('\n');
+  });
+  return [
+    buildLlmsTxt(),
+    '## Capabilities',
+    '',
+    ...manifest.capabilities.map((capability) => `- ${capability.label} (${capability.payment}): ${capability.description}`),
+    '',
+    'Claims:',
+    ...manifest.claim_boundary.claims.map((claim) => `- ${claim}`),
+    '',
+    'Not claimed:',
+    ...manifest.claim_boundary.does_not_claim.map((claim) => `- ${claim}`),
+    '',
+    '## Guardrails',
+    '',
+    ...kit.guardrails.map((guardrail) => `- ${guardrail}`),
+    '',
+    '## Policy-check reason codes',
+    '',
+    ...POLICY_REASON_CODES.map((entry) => `- \`${entry.code}\` (${entry.field}): ${entry.meaning}`),
+    '',
+    '## Endpoints',
+    '',
+    ...endpointSections,
+  ].join('\n');
+}
+
+/** `/.well-known/agent-card.json`: one A2A skill per capability of the capability manifest. */
+export function buildAgentCard(): AgentCard {
+  const manifest = buildCapabilityManifest();
+  const routesByUrl = new Map(allRoutes().map((route) => [routeAbsoluteUrl(route), route]));
+  return {
+    protocolVersion: A2A_PROTOCOL_VERSION,
+    name: site.name,
+    description:
+      `${site.description} This card is for discovery: the service speaks plain HTTP+JSON as described by its OpenAPI document ` +
+      '(see the extension below), not the A2A message methods.',
+    url: site.base_url,
+    preferredTransport: 'HTTP+JSON',
+    provider: { organization: site.name, url: site.base_url },
+    version: DESCRIPTION_VERSION,
+    documentationUrl: pageUrl('openapi'),
+    capabilities: {
+      streaming: false,
+      pushNotifications: false,
+      stateTransitionHistory: false,
+      extensions: [
+        {
+          uri: routeUrl('openapi'),
+          description: 'OpenAPI 3.1 description of every endpoint: call them directly with JSON bodies. Premium assistant turns are paid with a testnet Note, never with keys sent here.',
+          required: true,
+        },
+        {
+          uri: routeUrl('discovery-well-known'),
+          description: 'Discovery descriptor: posture (testnet only, mainnet gate closed), hosts, surfaces and schemas.',
+          required: false,
+        },
+      ],
+    },
+    defaultInputModes: [JSON_MEDIA],
+    defaultOutputModes: [JSON_MEDIA],
+    skills: manifest.capabilities.map((capability) => {
+      const routes = capability.endpoints.map((url) => routesByUrl.get(url)).filter((route): route is Route => route !== undefined);
+      return {
+        id: capability.id,
+        name: capability.label,
+        description: `${capability.description} Payment: ${capability.payment === 'free' ? 'free' : 'a Note box on the Ergo testnet'}. Never signs or broadcasts.`,
+        tags: [...new Set(routes.map((route) => route.tag))],
+        examples: routes.map((route) => `${route.method} ${routeAbsoluteUrl(route)}`),
+        inputModes: [JSON_MEDIA],
+        outputModes: [JSON_MEDIA],
+      };
+    }),
+    supportsAuthenticatedExtendedCard: false,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * One working `curl` command per route, for the human API reference and `llms-full.txt`. POST bodies
+ * are the examples the endpoints themselves publish (policy check, publish, accept, quote, tools),
+ * parsed by the route's own request schema here, so a command that the endpoint would refuse fails
+ * the build instead of reaching a reader. Where a body needs something only the caller has (a
+ * testnet address, a Note box id), the command reads it from a named shell variable.
+ */
+import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
+import { routeById } from '../routes/table.ts';
+import type { Route } from '../routes/types.ts';
+import { curlGet, curlPostJson, hostedRouteUrl, shellQuote } from './commands.ts';
+import { devToolEntry } from './developer.ts';
+import { exampleAcceptanceIntent, exampleQuoteRequest } from './jobs.ts';
+import { exampleServiceManifest } from './registry.ts';
+
+export interface RequestExample {
+  /** The shell command, ready to paste. */
+  command: string;
+  /** What the caller must set or expect, when the command alone does not say it. */
+  note?: string;
+}
+
+const EXAMPLE_QUESTION = 'How do I check a wallet action against a policy before signing?';
+
+/** Bodies published by the endpoints themselves, by route id. */
+const PUBLISHED_BODIES: Record<string, () => unknown> = {
+  'policy-check': () => examplePolicyCheckRequest,
+  'dev-tools': () => devToolEntry('hash').example_request,
+  publish: () => exampleServiceManifest(),
+  'jobs-accept': () => exampleAcceptanceIntent(),
+  'jobs-quote': () => exampleQuoteRequest(),
+  'assistant-quote': () => ({ question: EXAMPLE_QUESTION }),
+  'assistant-chat': () => ({ messages: [{ role: 'user', content: EXAMPLE_QUESTION }] }),
+};
+
+function checkedBody(route: Route, body: unknown): unknown {
+  if (route.kind !== 'dynamic' || !route.request) return body;
+  const parsed = route.request.schema.safeParse(body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    throw new Error(`request example for ${route.id} does not match ${route.request.file}: ${issues}`);
+  }
+  return body;
+}
+
+/** The example for one route, or undefined when the route table has no such id. */
+export function requestExample(routeId: string): RequestExample | undefined {
+  const route = routeById().get(routeId);
+  if (!route) return undefined;
+  const url = hostedRouteUrl(routeId);
+  if (route.method === 'GET') {
+    const [prefix, suffix] = url.split('{id}');
+    if (suffix === undefined) return { command: curlGet(url) };
+    return {
+      command: `curl -sS ${shellQuote(prefix!)}"$RECEIPT_ID"${suffix ? shellQuote(suffix) : ''}`,
+      note: 'Set RECEIPT_ID to a receipt id or settlement transaction id, for example `summary.latest_full_receipt_id` of the live status.',
+    };
+  }
+  const published = PUBLISHED_BODIES[routeId];
+  if (published) return { command: curlPostJson(url, checkedBody(route, published())) };
+  if (routeId === 'faucet') {
+    return {
+      command: `curl -sS -X POST ${shellQuote(url)} -H 'content-type: application/json' --data-binary '{"address":"'"$TESTNET_ADDRESS"'"}'`,
+      note: 'Set TESTNET_ADDRESS to your own Ergo testnet address. Add `challengeToken` when the faucet descriptor asks for proof of work.',
+    };
+  }
+  if (routeId === 'assistant-verify-payment') {
+    const question = JSON.stringify(EXAMPLE_QUESTION);
+    return {
+      command:
+        `QUOTE=$(${curlPostJson(hostedRouteUrl('assistant-quote'), { question: EXAMPLE_QUESTION })}) && ` +
+        `curl -sS -X POST ${shellQuote(url)} -H 'content-type: application/json' ` +
+        `--data-binary '{"quote":'"$QUOTE"',"question":'${shellQuote(question).slice(1, -1)}',"noteBoxId":"'"$NOTE_BOX_ID"'"}'`,
+      note: 'Pay the premium quote with a Note box on the testnet first (its registers are spelled out in `noteRequirements`), then set NOTE_BOX_ID to that box id.',
+    };
+  }
+  return { command: `curl -sS -X POST ${shellQuote(url)} -H 'content-type: application/json' --data-binary @request.json`, note: 'Write the request body to request.json.' };
+}

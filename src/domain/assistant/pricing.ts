@@ -1,0 +1,107 @@
+/**
+ * What a question costs: the free-tier decision and the premium quote. Pure: the caller brings the
+ * client's free usage today, the chain height and the clock; nothing here reads them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ConversationMessage, PremiumQuote } from '../../../schemas/assistant.ts';
+import { typeName } from '../../config/site.ts';
+import { formatNanoErg } from '../money.ts';
+import { computeTaskHash } from './task-hash.ts';
+
+export interface FreeTierLimits {
+  /** Longest question (Unicode code points) the free tier answers. */
+  maxCharacters: number;
+  /** Free turns per client per UTC day; 0 turns the free tier off. */
+  dailyLimit: number;
+}
+
+export type TierDecision =
+  | { tier: 'free'; remainingToday: number; reason: string }
+  | { tier: 'premium'; reason: string };
+
+/** Code points, the unit the quote schema counts a question in. */
+export const questionLength = (question: string): number => [...question].length;
+
+/**
+ * Free when the question is short and the client has free turns left today; `remainingToday`
+ * counts the turn this decision allows.
+ */
+export function decideTier(question: string, freeUsedToday: number, limits: FreeTierLimits): TierDecision {
+  const length = questionLength(question);
+  if (limits.dailyLimit === 0) return { tier: 'premium', reason: 'The free tier is turned off on this service.' };
+  if (length > limits.maxCharacters) {
+    return { tier: 'premium', reason: `The question has ${length} characters; the free tier answers up to ${limits.maxCharacters}.` };
+  }
+  if (freeUsedToday >= limits.dailyLimit) {
+    return { tier: 'premium', reason: `This client has used its ${limits.dailyLimit} free turns for today (UTC).` };
+  }
+  return {
+    tier: 'free',
+    remainingToday: limits.dailyLimit - freeUsedToday,
+    reason: `The question has at most ${limits.maxCharacters} characters and this client has free turns left today (${freeUsedToday} of ${limits.dailyLimit} used).`,
+  };
+}
+
+/** UTC calendar day of an instant, the key of the daily free allowance. */
+export const utcDay = (now: Date): string => now.toISOString().slice(0, 10);
+
+export interface PremiumQuoteTerms {
+  receiverAddress: string;
+  reserveBoxId: string;
+  priceNanoErg: bigint;
+  quoteLifetimeSeconds: number;
+  minConfirmations: number;
+  noteExpiryMarginBlocks: number;
+}
+
+export interface PremiumQuoteInput {
+  quoteId: string;
+  question: string;
+  history: ConversationMessage[] | undefined;
+  terms: PremiumQuoteTerms;
+  /** Chain height when the quote is issued. */
+  height: number;
+  now: Date;
+}
+
+/** The premium quote body exactly as the quote endpoint returns it and the store keeps it. */
+export function buildPremiumQuote({ quoteId, question, history, terms, height, now }: PremiumQuoteInput): PremiumQuote {
+  const taskHash = computeTaskHash({ quoteId, question, history });
+  const noteExpiryMinHeight = height + terms.noteExpiryMarginBlocks;
+  return {
+    type: typeName('agent_economy.assistant_quote.v0'),
+    tier: 'premium',
+    quoteId,
+    taskHash,
+    price: formatNanoErg(terms.priceNanoErg),
+    priceNanoErg: terms.priceNanoErg.toString(),
+    receiverAddress: terms.receiverAddress,
+    reserveBoxId: terms.reserveBoxId,
+    noteExpiryMinHeight,
+    minConfirmations: terms.minConfirmations,
+    issuedHeight: height,
+    expiresAt: new Date(now.getTime() + terms.quoteLifetimeSeconds * 1000).toISOString(),
+    noteRequirements: {
+      R4: {
+        type: 'Coll[Byte]',
+        meaning: 'The 32 bytes of reserveBoxId: the reserve this Note draws on.',
+        value: terms.reserveBoxId,
+      },
+      R5: {
+        type: 'Int',
+        meaning: `Expiry height of the Note: at least ${noteExpiryMinHeight}, and still above the chain height when the payment is verified.`,
+        value: noteExpiryMinHeight,
+      },
+      R6: {
+        type: 'Coll[Byte]',
+        meaning: 'The 32 bytes of taskHash: binds the Note to this quote and this question, so it cannot pay any other.',
+        value: taskHash,
+      },
+    },
+  };
+}
+
+/** A new quote id: `q_` and 144 random bits, URL-safe. */
+export function newQuoteId(random: (size: number) => Uint8Array = randomBytes): string {
+  return `q_${Buffer.from(random(18)).toString('base64url')}`;
+}

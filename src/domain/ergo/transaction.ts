@@ -1,0 +1,154 @@
+/**
+ * The `tx` tool: a transaction from its serialized bytes (signed, or unsigned with empty proofs) or
+ * from node, explorer or EIP-12 JSON, parsed by sigma-rust. The id is recomputed as blake2b256 of
+ * the transaction bytes without spending proofs; every output's box id is recomputed from it. The
+ * totals are exact nanoERG; the value going in is known only when the input carries it (explorer and
+ * EIP-12 forms), since a transaction names its inputs by box id alone.
+ */
+import { FEE_CONTRACT } from '@fleet-sdk/core';
+import { hex } from '@fleet-sdk/crypto';
+import { Transaction, UnsignedTransaction } from 'ergo-lib-wasm-nodejs';
+import { ergoTransactionJsonSchema, type ErgoTransactionJson } from '../../../schemas/ergo-json.ts';
+import type { ErgoNetwork } from './address.ts';
+import { MAX_BOX_BYTES, parseCanonicalBytes, summarizeBox, type BoxSummary, type ToolWarning } from './box.ts';
+import { parseExactJson, parseShape } from './exact-json.ts';
+import { InspectionInputError } from './inspection-error.ts';
+import { parseFailure, withWasmScope, type WasmScope } from './sigma-rust.ts';
+
+export interface TxResult {
+  tx_id: string;
+  declared_tx_id: string | null;
+  tx_id_matches: boolean | null;
+  signed: boolean;
+  inputs: Array<{ box_id: string; has_proof: boolean; value_nanoerg: string | null }>;
+  data_inputs: Array<{ box_id: string }>;
+  outputs: Array<BoxSummary & { index: number }>;
+  total_input_nanoerg: string | null;
+  total_output_nanoerg: string;
+  fee_nanoerg: string | null;
+  size_bytes: number;
+}
+
+interface JsonSide {
+  declaredId: string | null;
+  inputValues: Array<string | null>;
+  outputs: ErgoTransactionJson['outputs'];
+}
+
+/**
+ * Builds the transaction the way a wallet does: the unsigned form (inputs with their context
+ * extensions, outputs as candidates), then the proofs. That way an output's `boxId`,
+ * `transactionId` and `index` from the JSON are compared rather than required and trusted.
+ */
+function transactionFromJson(scope: WasmScope, input: string): { tx: Transaction; side: JsonSide } {
+  const shape = parseShape(ergoTransactionJsonSchema, parseExactJson(input, 'transaction JSON'), 'an Ergo transaction in node, explorer or EIP-12 JSON form', 'invalid_transaction_json');
+  const proofs: Uint8Array[] = [];
+  const inputs = shape.inputs.map((entry) => {
+    const proof = entry.spendingProof;
+    const proofHex = typeof proof === 'string' ? proof : (proof?.proofBytes ?? '');
+    proofs.push(hex.decode(proofHex.toLowerCase()));
+    const extension = (proof && typeof proof === 'object' ? proof.extension : undefined) ?? entry.extension ?? {};
+    return { boxId: entry.boxId.toLowerCase(), extension: Object.fromEntries(Object.entries(extension).map(([id, value]) => [id, value.toLowerCase()])) };
+  });
+  const unsignedJson = {
+    inputs,
+    dataInputs: shape.dataInputs.map((entry) => ({ boxId: entry.boxId.toLowerCase() })),
+    outputs: shape.outputs.map((output) => ({
+      value: output.value,
+      ergoTree: output.ergoTree.toLowerCase(),
+      creationHeight: output.creationHeight,
+      assets: output.assets.map((asset) => ({ tokenId: asset.tokenId.toLowerCase(), amount: asset.amount })),
+      additionalRegisters: output.additionalRegisters,
+    })),
+  };
+  try {
+    const unsigned = scope.own(UnsignedTransaction.from_json(JSON.stringify(unsignedJson)));
+    const tx = scope.own(Transaction.from_unsigned_tx(unsigned, proofs));
+    return { tx, side: { declaredId: shape.id?.toLowerCase() ?? null, inputValues: shape.inputs.map((entry) => entry.value ?? null), outputs: shape.outputs } };
+  } catch (error) {
+    throw parseFailure('transaction JSON', error);
+  }
+}
+
+function compareDeclaredOutputs(result: TxResult, side: JsonSide, warnings: ToolWarning[]): void {
+  side.outputs.forEach((declared, index) => {
+    const computed = result.outputs[index]!;
+    if (declared.boxId && declared.boxId.toLowerCase() !== computed.box_id) {
+      warnings.push({ code: 'declared_id_mismatch', message: `outputs/${index}: the declared boxId ${declared.boxId.toLowerCase()} is not the recomputed ${computed.box_id}.` });
+    }
+    if (declared.transactionId && declared.transactionId.toLowerCase() !== result.tx_id) {
+      warnings.push({ code: 'declared_id_mismatch', message: `outputs/${index}: transactionId ${declared.transactionId.toLowerCase()} is not this transaction's id ${result.tx_id}.` });
+    }
+    if (declared.index !== undefined && declared.index !== index) {
+      warnings.push({ code: 'declared_index_mismatch', message: `outputs/${index}: the declared index is ${declared.index}, but the output is number ${index}.` });
+    }
+  });
+}
+
+const sum = (values: string[]): bigint => values.reduce((total, value) => total + BigInt(value), 0n);
+
+export function inspectTransaction(input: string, encoding: 'utf8' | 'hex', network: ErgoNetwork): { result: TxResult; warnings: ToolWarning[] } {
+  return withWasmScope((scope) => {
+    const warnings: ToolWarning[] = [];
+    let tx: Transaction;
+    let side: JsonSide | undefined;
+    if (encoding === 'hex') {
+      tx = parseCanonicalBytes(scope, hex.decode(input.toLowerCase()), 'transaction bytes', (data) => Transaction.sigma_parse_bytes(data));
+    } else {
+      ({ tx, side } = transactionFromJson(scope, input));
+    }
+
+    const txInputs = scope.own(tx.inputs());
+    const inputs: TxResult['inputs'] = [];
+    for (let index = 0; index < txInputs.len(); index++) {
+      const entry = scope.own(txInputs.get(index));
+      const proof = scope.own(entry.spending_proof());
+      inputs.push({ box_id: scope.own(entry.box_id()).to_str(), has_proof: proof.proof().length > 0, value_nanoerg: side?.inputValues[index] ?? null });
+    }
+    const txDataInputs = scope.own(tx.data_inputs());
+    const dataInputs: TxResult['data_inputs'] = [];
+    for (let index = 0; index < txDataInputs.len(); index++) dataInputs.push({ box_id: scope.own(scope.own(txDataInputs.get(index)).box_id()).to_str() });
+    const txOutputs = scope.own(tx.outputs());
+    const outputs: TxResult['outputs'] = [];
+    for (let index = 0; index < txOutputs.len(); index++) {
+      const { transaction_id: _txId, size_bytes: size, ...summary } = summarizeBox(scope.own(txOutputs.get(index)), network, warnings, `output ${index}`);
+      if (size > MAX_BOX_BYTES) throw new InspectionInputError('box_too_large', `Output ${index} serializes to ${size} bytes; an Ergo box is at most ${MAX_BOX_BYTES} bytes.`);
+      outputs.push(summary);
+    }
+
+    const txId = scope.own(tx.id()).to_str();
+    const feeOutputs = outputs.filter((output) => output.ergo_tree === FEE_CONTRACT);
+    const totalOutput = sum(outputs.map((output) => output.value_nanoerg));
+    const inputValues = inputs.map((entry) => entry.value_nanoerg);
+    const totalInput = inputValues.every((value) => value !== null) ? sum(inputValues as string[]) : null;
+    const result: TxResult = {
+      tx_id: txId,
+      declared_tx_id: side?.declaredId ?? null,
+      tx_id_matches: side?.declaredId ? side.declaredId === txId : null,
+      signed: inputs.every((entry) => entry.has_proof),
+      inputs,
+      data_inputs: dataInputs,
+      outputs,
+      total_input_nanoerg: totalInput === null ? null : totalInput.toString(),
+      total_output_nanoerg: totalOutput.toString(),
+      fee_nanoerg: feeOutputs.length > 0 ? sum(feeOutputs.map((output) => output.value_nanoerg)).toString() : null,
+      size_bytes: tx.sigma_serialize_bytes().length,
+    };
+
+    if (result.tx_id_matches === false) {
+      warnings.push({ code: 'declared_id_mismatch', message: `The declared id ${side!.declaredId} is not this transaction's id ${txId}: some input, output or context extension differs from the transaction that id names.` });
+    }
+    if (side) compareDeclaredOutputs(result, side, warnings);
+    if (!result.signed) {
+      const missing = inputs.filter((entry) => !entry.has_proof).length;
+      warnings.push({
+        code: 'unsigned_transaction',
+        message: `${missing} of ${inputs.length} inputs carry no spending proof: this is an unsigned transaction (or one spending proof-free boxes). It was only inspected; nothing was signed or sent.`,
+      });
+    }
+    if (totalInput !== null && totalInput !== totalOutput) {
+      warnings.push({ code: 'value_not_preserved', message: `Inputs carry ${totalInput} nanoERG and outputs ${totalOutput}; an Ergo transaction must spend exactly what it creates, so the chain would reject it.` });
+    }
+    return { result, warnings };
+  });
+}

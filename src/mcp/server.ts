@@ -1,0 +1,325 @@
+/**
+ * The MCP host (`npm run mcp`): an `@modelcontextprotocol/sdk` McpServer per session over Streamable
+ * HTTP at `/mcp`, and `GET /health` -> {ok, service, version}, which clients check before connecting.
+ * It registers `MCP_TOOLS`, the list the tools manifest is generated from. Every request passes the
+ * DNS rebinding checks the MCP specification asks for (`Host` against allowed host names, a browser's
+ * `Origin` against allowed origins) and, when `MCP_API_KEY` is set, a bearer token check on `/mcp`;
+ * sessions are capped at `MCP_MAX_SESSIONS` and closed after MCP_SESSION_IDLE_MS without use.
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import packageJson from '../../package.json' with { type: 'json' };
+import { loadMcpConfig, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
+import { mcpUrl, site } from '../config/site.ts';
+import { ProblemError } from '../lib/problem-error.ts';
+import { flushLogs, logger } from '../services/logger.ts';
+import { createMcpToolServices } from './services.ts';
+import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext, type ToolServices } from './tools.ts';
+
+export const MCP_SERVICE_NAME = 'agent-economy-mcp';
+export const MCP_SERVICE_VERSION = packageJson.version;
+
+const INSTRUCTIONS =
+  `Tools of ${site.name} on the Ergo testnet: search its pages, read jobs and services, check a wallet action against a policy, validate what an agent publishes, ` +
+  'inspect hashes, addresses, boxes, transactions and receipts, ask the hosted assistant and read live status. No tool signs, broadcasts or holds a key; ' +
+  'an allow verdict is advice to the host wallet, never authority. Nothing here is ready for mainnet.';
+
+/** The structured result and its JSON text, as the MCP specification asks tools to return both. */
+function toolSuccess(result: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
+}
+
+function toolFailure(error: ToolError): CallToolResult {
+  const structured = { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], structuredContent: structured };
+}
+
+/** Runs one tool; anything but a ToolError or ProblemError is a bug, logged and answered without internals. */
+export async function callTool(tool: McpToolDefinition, args: unknown, context: ToolContext): Promise<CallToolResult> {
+  try {
+    return toolSuccess(await tool.run(args, context));
+  } catch (error) {
+    if (error instanceof ToolError) return toolFailure(error);
+    if (error instanceof ProblemError) return toolFailure(toolErrorOf(error));
+    logger.error({ err: error, tool: tool.name }, 'tool failed');
+    return toolFailure(new ToolError('internal_error', `${tool.name} failed on the server; the failure has been logged.`));
+  }
+}
+
+/** One McpServer with every tool of MCP_TOOLS, for one session. */
+export function createToolServer(context: ToolContext): McpServer {
+  const server = new McpServer({ name: MCP_SERVICE_NAME, title: site.name, version: MCP_SERVICE_VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of MCP_TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, idempotentHint: tool.readOnly },
+      },
+      (args: unknown) => callTool(tool, args, context),
+    );
+  }
+  return server;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  lastUsed: number;
+  /** Requests in flight, an open SSE stream included; a session with one is never idle. */
+  open: number;
+}
+
+/** A JSON answer outside the MCP transport; JSON-RPC shaped on `/mcp`, as clients there expect. */
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Hashing both sides first makes the comparison constant-time whatever the lengths. */
+function bearerMatches(header: string | undefined, apiKey: string): boolean {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match !== null && timingSafeEqual(digest(match[1]!), digest(apiKey));
+}
+
+/** The host name of a `Host` header, port-agnostic, IPv6 in brackets; undefined when malformed. */
+function hostnameOf(hostHeader: string | undefined): string | undefined {
+  if (!hostHeader) return undefined;
+  try {
+    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+const CORS_ALLOW_HEADERS = 'content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
+const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
+
+export interface McpHost {
+  server: http.Server;
+  /** Open sessions right now. */
+  sessionCount: () => number;
+  close: () => Promise<void>;
+}
+
+/** Starts the MCP host; resolves once it listens. `services` are the outside parts its tools use. */
+export async function startMcpServer(config: McpConfig, services: ToolServices): Promise<McpHost> {
+  const sessions = new Map<string, Session>();
+  let initializing = 0;
+  const health = { ok: true, service: MCP_SERVICE_NAME, version: MCP_SERVICE_VERSION };
+
+  async function closeSession(id: string): Promise<void> {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  }
+
+  async function newSession(req: http.IncomingMessage): Promise<StreamableHTTPServerTransport> {
+    const context: ToolContext = { clientIp: req.socket.remoteAddress ?? 'unknown', now: () => new Date(), services };
+    const server = createToolServer(context);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: MCP_MAX_BODY_BYTES,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, lastUsed: Date.now(), open: 1 });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport;
+  }
+
+  async function handleMcp(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (config.apiKey && !bearerMatches(req.headers.authorization, config.apiKey)) {
+      return sendJson(res, 401, rpcError(-32001, 'Unauthorized: send "Authorization: Bearer <MCP_API_KEY>".'), { 'www-authenticate': 'Bearer realm="mcp"' });
+    }
+    const method = req.method ?? 'GET';
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return sendJson(res, 405, rpcError(-32000, `Method ${method} not allowed on /mcp; use POST, GET or DELETE.`), { allow: 'POST, GET, DELETE' });
+    }
+    const sessionHeader = req.headers['mcp-session-id'];
+    const sessionId = typeof sessionHeader === 'string' ? sessionHeader : undefined;
+
+    let body: unknown;
+    if (method === 'POST') {
+      const raw = await readBody(req, MCP_MAX_BODY_BYTES);
+      if (raw === 'too_large') return sendJson(res, 413, rpcError(-32600, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes.`), { connection: 'close' });
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON.'));
+      }
+    }
+
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      // The specification's answer to an unknown or expired session: 404, so the client initializes again.
+      if (!session) return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session.'));
+      session.lastUsed = Date.now();
+      session.open++;
+      res.once('close', () => {
+        session.open--;
+        session.lastUsed = Date.now();
+      });
+      return session.transport.handleRequest(req, res, body);
+    }
+
+    if (method !== 'POST' || !isInitializeRequest(body)) {
+      return sendJson(res, 400, rpcError(-32000, 'Bad request: send an initialize request first, then the Mcp-Session-Id it returns with every request.'));
+    }
+    // Sessions still initializing count too, so a burst of initialize requests cannot pass the limit.
+    if (sessions.size + initializing >= config.maxSessions) {
+      return sendJson(res, 503, rpcError(-32000, `Session limit reached (${config.maxSessions} open sessions); retry later.`), { 'retry-after': '60' });
+    }
+    initializing++;
+    let counted = true;
+    const settle = () => {
+      if (counted) initializing--;
+      counted = false;
+    };
+    let transport: StreamableHTTPServerTransport;
+    try {
+      transport = await newSession(req);
+    } catch (error) {
+      settle();
+      throw error;
+    }
+    res.once('close', () => {
+      settle();
+      const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
+      if (session) {
+        session.open--;
+        session.lastUsed = Date.now();
+      }
+    });
+    await transport.handleRequest(req, res, body);
+  }
+
+  async function listener(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const hostname = hostnameOf(req.headers.host);
+    if (!hostname || !config.allowedHosts.includes(hostname)) {
+      return sendJson(res, 403, rpcError(-32000, `Forbidden: Host "${req.headers.host ?? ''}" is not served here (DNS rebinding protection; see MCP_ALLOWED_HOSTS).`));
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !config.allowedOrigins.includes(origin)) {
+      return sendJson(res, 403, rpcError(-32000, `Forbidden: Origin "${origin}" is not allowed (DNS rebinding protection; see MCP_ALLOWED_ORIGINS).`));
+    }
+    if (origin !== undefined) {
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('access-control-expose-headers', CORS_EXPOSE_HEADERS);
+      res.setHeader('vary', 'Origin');
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS', 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
+      return void res.end();
+    }
+    if (path === '/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: 'use GET' }, { allow: 'GET, HEAD' });
+      return sendJson(res, 200, health);
+    }
+    if (path === '/mcp') return handleMcp(req, res);
+    sendJson(res, 404, { ok: false, error: `Nothing at ${path}: the MCP endpoint is ${mcpUrl('/mcp')} and the health check ${mcpUrl('/health')}.` });
+  }
+
+  const server = http.createServer({ headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+    listener(req, res).catch((error: unknown) => {
+      logger.error({ err: error, path: req.url?.split('?')[0] }, 'mcp request failed');
+      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error; it has been logged.'));
+      else res.destroy();
+    });
+  });
+  // An SSE stream may stay open for long; the per-request timeout must not cut it.
+  server.requestTimeout = 0;
+
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (session.open <= 0 && now - session.lastUsed > MCP_SESSION_IDLE_MS) void closeSession(id);
+    }
+  }, 60_000);
+  sweeper.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+
+  return {
+    server,
+    sessionCount: () => sessions.size,
+    close: async () => {
+      clearInterval(sweeper);
+      await Promise.all([...sessions.keys()].map(closeSession));
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/**
+ * Starts the host and logs where it listens. Inside the site process (`ownsEmbeddedStore`) the site
+ * handles signals; standalone, this process stops on SIGTERM/SIGINT after closing its sessions.
+ */
+export async function launchMcpHost(options: { ownsEmbeddedStore: boolean }): Promise<McpHost> {
+  const config = loadMcpConfig();
+  const host = await startMcpServer(config, createMcpToolServices(options));
+  const address = host.server.address();
+  const shown = typeof address === 'object' && address ? `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}` : `${config.host}:${config.port}`;
+  // Written directly, whatever LOG_LEVEL says: tests and supervisors wait for this line.
+  const line = { level: 'info', msg: 'mcp listening', url: `http://${shown}`, mcp_url: site.mcp_url, tools: MCP_TOOLS.length, bearer_required: config.apiKey !== null, max_sessions: config.maxSessions };
+  process.stdout.write(JSON.stringify(line) + '\n');
+  return host;
+}
+
+/** `npm run mcp`: the standalone host (src/mcp/main.ts is its entry). */
+export async function main(): Promise<void> {
+  const host = await launchMcpHost({ ownsEmbeddedStore: false });
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => process.exit(1), 10_000);
+    deadline.unref();
+    await host.close();
+    const { closeRuntime } = await import('../services/runtime.ts');
+    await closeRuntime();
+    flushLogs();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,86 @@
+/**
+ * POST /api/assistant/chat: a free turn, or a premium turn paid by a payment token. The model
+ * answers first and the token is spent only once an answer exists, so a provider failure never
+ * costs the payer their turn; spending is the store's atomic single use, so of two requests racing
+ * with one token exactly one is answered.
+ */
+import { paymentToken as paymentTokenFormat, type ChatRequest, type ChatResponse } from '../../../schemas/assistant.ts';
+import { typeName } from '../../config/site.ts';
+import { hashPaymentToken } from '../../domain/assistant/payment-token.ts';
+import { hashQuestion } from '../../domain/assistant/task-hash.ts';
+import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
+import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../services/model/provider.ts';
+import type { SpendTokenResult } from '../../services/ports.ts';
+import { routeUrl } from '../lookup.ts';
+import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+
+/** Asks the provider; each way it can fail becomes its documented status. */
+async function ask(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
+  try {
+    return await model.answer(request);
+  } catch (error) {
+    if (error instanceof ModelNotConfiguredError) throw new ProblemError(503, 'model_provider_not_configured', 'Model provider not configured', error.message);
+    if (error instanceof ModelUnavailableError) {
+      throw new ProblemError(503, 'model_provider_unavailable', 'Model provider unavailable', `${error.message} No payment token was spent.`, { headers: { 'retry-after': '5' } });
+    }
+    if (error instanceof ModelBadResponseError) throw new ProblemError(502, 'model_provider_bad_response', 'Model provider answered wrongly', `${error.message} No payment token was spent.`);
+    throw error;
+  }
+}
+
+const TOKEN_REFUSALS: Record<Exclude<SpendTokenResult, { ok: true }>['reason'], { code: string; title: string; detail: string }> = {
+  unknown: { code: 'payment_token_invalid', title: 'Payment token invalid', detail: 'No payment token like this was issued; verify a Note payment to get one.' },
+  used: { code: 'payment_token_used', title: 'Payment token already used', detail: 'This payment token already paid a turn; each token answers once.' },
+  expired: { code: 'payment_token_expired', title: 'Payment token expired', detail: 'This payment token expired; ask for a new quote and pay again.' },
+  question_mismatch: {
+    code: 'payment_token_question_mismatch',
+    title: 'Payment token is for another question',
+    detail: 'This payment token was issued for another question; send the quoted question as the last user message.',
+  },
+};
+
+const tokenRefused = (reason: keyof typeof TOKEN_REFUSALS): ProblemError => {
+  const refusal = TOKEN_REFUSALS[reason];
+  return new ProblemError(402, refusal.code, refusal.title, refusal.detail, { extra: { quote_url: routeUrl('assistant-quote') } });
+};
+
+export function createChatHandler({ store, limiter, model, clock, config }: AssistantDeps): Handler {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const { messages, paymentToken } = request.body as ChatRequest;
+    const questionIndex = messages.findLastIndex((message) => message.role === 'user');
+    if (questionIndex === -1) {
+      throw new ProblemError(400, 'invalid_request', 'Invalid request', 'The request body is invalid at: /messages.', {
+        errors: [{ path: '/messages', code: 'no_user_turn', message: 'needs at least one turn with role "user": the last one is the question answered' }],
+      });
+    }
+    const question = messages[questionIndex]!.content;
+    const headers = await consumeRateLimit(limiter, 'chat', request.clientIp, 'question');
+    const conversation = { question, messages: messages.slice(0, questionIndex + 1) };
+
+    if (paymentToken !== undefined) {
+      // A string that cannot be a token was never issued: refuse it before any model work.
+      if (!paymentTokenFormat.safeParse(paymentToken).success) throw tokenRefused('unknown');
+      const answer = await ask(model, conversation);
+      const spent = await fromStore(() => store.spendToken(hashPaymentToken(paymentToken), hashQuestion(question), clock()));
+      if (!spent.ok) throw tokenRefused(spent.reason);
+      const quote = await fromStore(() => store.getQuote(spent.quoteId)).catch(() => undefined);
+      await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: spent.receiptId, ...(quote ? { taskHash: quote.taskHash } : {}) });
+      const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), tier: 'premium', ...answer, receiptId: spent.receiptId };
+      return json(200, body, headers);
+    }
+
+    const { decision, clientKey, day } = await decideFreeTier({ store, config }, request.clientIp, question, clock());
+    if (decision.tier === 'premium') {
+      throw new ProblemError(402, 'payment_required', 'Payment required', `${decision.reason} Ask the quote endpoint for a premium quote, pay it with a Note, verify the payment and send the payment token.`, {
+        extra: { quote_url: routeUrl('assistant-quote') },
+      });
+    }
+    const answer = await ask(model, conversation);
+    // The free turn is counted once it is answered, so a provider failure does not use it up.
+    await fromStore(() => store.incrementFreeUsage(clientKey, day));
+    await recordActivity(store, { kind: 'turn_answered', at: clock() });
+    const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), tier: 'free', ...answer, receiptId: null };
+    return json(200, body, headers);
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * What the assistant's handlers need from the outside, as one object so tests hand in fakes and the
+ * route group hands in the runtime's store, chain client and limiter. Also the translations every
+ * handler shares: a port's failure into its documented problem, a rate-limit refusal into a 429.
+ */
+import type { PaidTurnConfig } from '../../config/assistant.ts';
+import { decideTier, questionLength, utcDay, type TierDecision } from '../../domain/assistant/pricing.ts';
+import { blake2b256Hex } from '../../domain/canonical-hash.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
+import { logger } from '../../services/logger.ts';
+import type { ModelProvider } from '../../services/model/provider.ts';
+import { ChainUnavailableError, StoreUnavailableError, type ActivityEvent, type AssistantStore, type ChainClient, type RateLimiter } from '../../services/ports.ts';
+
+export type Clock = () => Date;
+
+export interface AssistantDeps {
+  store: AssistantStore;
+  chain: ChainClient;
+  limiter: RateLimiter;
+  model: ModelProvider;
+  clock: Clock;
+  config: PaidTurnConfig;
+}
+
+export const storageUnavailable = (): ProblemError =>
+  new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', 'The receipt store cannot be reached right now, so nothing was written; retry shortly.', {
+    headers: { 'retry-after': '5' },
+  });
+
+/** Runs a store call; the store being unreachable becomes the documented 503. */
+export async function fromStore<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw storageUnavailable();
+    throw error;
+  }
+}
+
+/** Runs a chain read; the chain not answering in time becomes the documented 503. */
+export async function fromChain<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ChainUnavailableError) {
+      throw new ProblemError(503, 'chain_unavailable', 'Chain unavailable', `The chain source did not answer in time: ${error.message} Retry shortly.`, {
+        headers: { 'retry-after': '5' },
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Counts one request of `bucket` for this client. Refused: 429 with `Retry-After` and `RateLimit`.
+ * Allowed: the `RateLimit` header for the answer, so clients can pace themselves before a 429.
+ */
+export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | 'chat' | 'verify', clientIp: string, what: string): Promise<Record<string, string>> {
+  const decision = await limiter.consume(bucket, clientIp);
+  const rateLimit = `limit=${decision.limit}, remaining=${decision.remaining}, reset=${decision.resetSeconds}`;
+  if (!decision.allowed) {
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
+    throw new ProblemError(429, 'rate_limited', 'Too many requests', `The ${what} limit of ${decision.limit} per client is used up; retry in ${retryAfter} s.`, {
+      headers: { 'retry-after': String(retryAfter), ratelimit: rateLimit },
+      extra: { retry_after_seconds: retryAfter },
+    });
+  }
+  return { ratelimit: rateLimit };
+}
+
+/**
+ * The key the daily free allowance is counted under: a hash of the client address, so the store
+ * never holds the address itself.
+ */
+export const clientKeyOf = (clientIp: string): string => blake2b256Hex(`assistant-free-tier:${clientIp}`);
+
+/**
+ * The free-tier decision for this client today, with the key and day its allowance is counted
+ * under. The allowance is only read from the store when the question could be free at all.
+ */
+export async function decideFreeTier(
+  { store, config }: Pick<AssistantDeps, 'store' | 'config'>,
+  clientIp: string,
+  question: string,
+  now: Date,
+): Promise<{ decision: TierDecision; clientKey: string; day: string }> {
+  const clientKey = clientKeyOf(clientIp);
+  const day = utcDay(now);
+  const mayBeFree = config.freeTier.dailyLimit > 0 && questionLength(question) <= config.freeTier.maxCharacters;
+  const usedToday = mayBeFree ? await fromStore(() => store.getFreeUsage(clientKey, day)) : 0;
+  return { decision: decideTier(question, usedToday, config.freeTier), clientKey, day };
+}
+
+/**
+ * Records a public activity event. The event is a courtesy to readers, not part of the turn: a
+ * store hiccup here must not turn an answered turn or a settled payment into an error.
+ */
+export async function recordActivity(store: AssistantStore, event: ActivityEvent): Promise<void> {
+  try {
+    await store.recordActivity(event);
+  } catch (error) {
+    logger.warn({ err: error, kind: event.kind }, 'assistant activity not recorded');
+  }
+}

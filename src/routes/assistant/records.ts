@@ -1,0 +1,52 @@
+/**
+ * GET /api/assistant/activity and GET /api/assistant/receipt/{id}: what the store holds, read back.
+ * Activity events carry only times, amounts, task hashes and receipt ids: the store never holds
+ * question text, tokens or client addresses, and nothing else is copied out of it.
+ */
+import type { Activity } from '../../../schemas/assistant.ts';
+import { receiptBundleSchema } from '../../../schemas/receipt.ts';
+import { typeName } from '../../config/site.ts';
+import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
+import type { AssistantStore } from '../../services/ports.ts';
+import { fromStore } from './deps.ts';
+
+/** Events shown by the activity feed, newest first. */
+export const ACTIVITY_LIMIT = 50;
+
+export function createActivityHandler({ store }: { store: AssistantStore }): Handler {
+  return async (): Promise<ApiResponse> => {
+    const events = await fromStore(() => store.listActivity(ACTIVITY_LIMIT));
+    const body: Activity = {
+      type: typeName('agent_economy.assistant_activity.v0'),
+      events: events.map((event) => ({
+        kind: event.kind,
+        at: event.at.toISOString(),
+        ...(event.amountNanoErg !== undefined ? { amountNanoErg: event.amountNanoErg.toString() } : {}),
+        ...(event.taskHash !== undefined ? { taskHash: event.taskHash } : {}),
+        ...(event.receiptId !== undefined ? { receiptId: event.receiptId } : {}),
+      })),
+    };
+    return json(200, body, { 'cache-control': 'no-store' });
+  };
+}
+
+export function createReceiptHandler({ store }: { store: AssistantStore }): Handler {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const id = request.params.id ?? '';
+    // Ids are written in lower-case hex; an upper-case copy of one names the same receipt.
+    const key = /^[0-9a-fA-F]{64}$/.test(id) ? id.toLowerCase() : id;
+    const receipt = await fromStore(() => store.getReceipt(key));
+    if (!receipt) {
+      const shown = id.length > 80 ? `${id.slice(0, 80)}...` : id;
+      throw new ProblemError(404, 'receipt_not_found', 'Receipt not found', `No receipt is stored with receipt id or settlement transaction id "${shown}".`, {
+        headers: { 'cache-control': 'no-store' },
+      });
+    }
+    // A database may hand JSON back with its keys reordered; the schema restores the documented order
+    // (the id is over canonical JSON, so order never changes it). A bundle stored under an older
+    // schema is still served as stored.
+    const ordered = receiptBundleSchema.safeParse(receipt);
+    return json(200, ordered.success ? ordered.data : receipt);
+  };
+}

@@ -1,0 +1,307 @@
+/**
+ * The sandbox chain over HTTP, on loopback only. It answers the paths the chain client reads, in
+ * the shapes the real services use, so the service runs against it unchanged:
+ *
+ * - Explorer API v1: `GET /api/v1/networkState`, `GET /api/v1/boxes/{id}` (confirmed boxes only,
+ *   as the public explorer);
+ * - Ergo node: `GET /info`, `GET /blockchain/box/byId/{id}` (confirmed), `GET /utxo/withPool/byId/{id}`
+ *   (unspent, mempool included);
+ * - sandbox controls: `GET /sandbox`, `POST /sandbox/notes` (mint a Note), `POST /sandbox/mine`,
+ *   `POST /sandbox/height`.
+ *
+ * Every answer carries `x-ergo-sandbox: true`, so a client configured for the testnet refuses it and
+ * no sandbox receipt can pass for a testnet proof.
+ */
+import { ErgoAddress, Network } from '@fleet-sdk/core';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { parseJsonExact } from '../services/chain/exact-json.ts';
+import { REGISTER_IDS, renderRegister, SandboxChain, SandboxError, type SandboxBox } from './chain.ts';
+
+export const SANDBOX_HOST = '127.0.0.1';
+const MAX_BODY_BYTES = 65_536;
+
+/** `JSON.rawJSON` (Node 21+), not yet in TypeScript's library typings. */
+const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/** JSON text in which bigints are bare integer literals (as the explorer writes box values). */
+export function stringifyExact(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? rawJSON(item.toString()) : item));
+}
+
+const hexBytes = z.string().regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be hex of whole bytes');
+const hex64 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters');
+const int32 = z.int().min(0).max(2_147_483_647);
+
+const mintRequestSchema = z.strictObject({
+  value: z
+    .union([z.bigint(), z.int().min(1), z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive whole number of nanoERG')])
+    .transform((value) => BigInt(value))
+    .describe('Note value in nanoERG (number or decimal string).'),
+  receiver: z.string().min(1).describe('Testnet address or ErgoTree hex the Note is made out to.'),
+  reserveBoxId: hex64.optional().describe('R4: reserve box id, as Coll[Byte].'),
+  expiryHeight: int32.optional().describe('R5: expiry height, as Int.'),
+  taskHash: hex64.optional().describe('R6: task hash, as Coll[Byte].'),
+  registers: z.partialRecord(z.enum(REGISTER_IDS), hexBytes).optional().describe('Raw serialized constants replacing or adding registers.'),
+  creationHeight: int32.optional(),
+  confirmations: z.int().min(0).max(100_000).default(1),
+  hiddenFromExplorer: z.boolean().default(false),
+});
+export type MintRequestBody = z.input<typeof mintRequestSchema>;
+
+const mineRequestSchema = z.strictObject({ blocks: z.int().min(1).max(100_000).default(1) });
+const heightRequestSchema = z.strictObject({ height: int32 });
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+function receiverTree(receiver: string): string {
+  if (/^(?:[0-9a-fA-F]{2})+$/.test(receiver)) return receiver.toLowerCase();
+  let valid = false;
+  try {
+    valid = ErgoAddress.validate(receiver);
+  } catch {
+    // Not even base58.
+  }
+  if (!valid) throw new SandboxError(400, 'receiver must be a base58 Ergo address or ErgoTree hex');
+  if (ErgoAddress.getNetworkType(receiver) !== Network.Testnet) throw new SandboxError(400, 'receiver must be a testnet address: the sandbox stands in for the Ergo testnet');
+  return ErgoAddress.fromBase58(receiver).ergoTree;
+}
+
+const registersOf = (box: SandboxBox) => Object.fromEntries(Object.entries(box.registers).map(([id, serialized]) => [id, renderRegister(serialized!)]));
+
+/** Explorer API v1 `OutputInfo`. */
+function explorerBox(box: SandboxBox) {
+  return {
+    boxId: box.boxId,
+    transactionId: box.transactionId,
+    blockId: box.blockId,
+    value: box.value,
+    index: box.index,
+    globalIndex: box.globalIndex,
+    creationHeight: box.creationHeight,
+    settlementHeight: box.inclusionHeight,
+    ergoTree: box.ergoTree,
+    address: box.address,
+    assets: [],
+    additionalRegisters: registersOf(box),
+    spentTransactionId: box.spentTransactionId ?? null,
+    mainChain: true,
+  };
+}
+
+/** Node `ErgoTransactionOutput`, plus the index fields of `IndexedErgoBox` when `indexed`. */
+function nodeBox(box: SandboxBox, indexed: boolean) {
+  return {
+    boxId: box.boxId,
+    value: box.value,
+    ergoTree: box.ergoTree,
+    creationHeight: box.creationHeight,
+    assets: [],
+    additionalRegisters: box.registers,
+    transactionId: box.transactionId,
+    index: box.index,
+    ...(indexed
+      ? {
+          address: box.address,
+          spentTransactionId: box.spentTransactionId ?? null,
+          spendingHeight: box.spendingHeight ?? null,
+          inclusionHeight: box.inclusionHeight,
+          spendingProof: null,
+          globalIndex: box.globalIndex,
+        }
+      : {}),
+  };
+}
+
+const explorerNotFound = (what: string): Answer => ({ status: 404, body: { status: 404, reason: `Not found ${what}` } });
+const nodeNotFound = (what: string): Answer => ({ status: 404, body: { error: 404, reason: 'not-found', detail: `${what} not found` } });
+
+export interface SandboxOptions {
+  port: number;
+  startHeight: number;
+  /** Mine a block every this many seconds; 0 mines only on demand. */
+  blockSeconds?: number;
+}
+
+export interface RunningSandbox {
+  url: string;
+  chain: SandboxChain;
+  close(): Promise<void>;
+}
+
+export function createSandboxHandler(chain: SandboxChain, baseUrl: () => string) {
+  const routes: Array<[string, RegExp, (match: RegExpExecArray, body: unknown) => Answer]> = [
+    [
+      'GET',
+      /^\/api\/v1\/networkState$/,
+      () => ({
+        status: 200,
+        body: {
+          lastBlockId: chain.tip.id,
+          height: chain.height,
+          maxBoxGix: chain.boxCount,
+          maxTxGix: chain.boxCount,
+          params: { height: chain.height, storageFeeFactor: 1_250_000, minValuePerByte: 360, maxBlockSize: 1_271_009, maxBlockCost: 8_001_091, blockVersion: 3, tokenAccessCost: 100, inputCost: 2_407, dataInputCost: 100, outputCost: 197 },
+        },
+      }),
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/boxes\/([^/]+)$/,
+      ([, id]) => {
+        if (!hex64.safeParse(id).success) return { status: 400, body: { status: 400, reason: `Bad request: Invalid value for: path parameter boxId` } };
+        const box = chain.box(id!);
+        if (!box || box.inclusionHeight === undefined || box.hiddenFromExplorer) return explorerNotFound(`box with id ${id}`);
+        return { status: 200, body: explorerBox(box) };
+      },
+    ],
+    ['GET', /^\/info$/, () => ({ status: 200, body: { name: 'ergo-sandbox', appVersion: 'sandbox', network: 'testnet', fullHeight: chain.height, headersHeight: chain.height, bestFullHeaderId: chain.tip.id } })],
+    [
+      'GET',
+      /^\/blockchain\/box\/byId\/([^/]+)$/,
+      ([, id]) => {
+        const box = hex64.safeParse(id).success ? chain.box(id!) : undefined;
+        if (!box || box.inclusionHeight === undefined) return nodeNotFound(`box ${id}`);
+        return { status: 200, body: nodeBox(box, true) };
+      },
+    ],
+    [
+      'GET',
+      /^\/utxo\/withPool\/byId\/([^/]+)$/,
+      ([, id]) => {
+        const box = hex64.safeParse(id).success ? chain.box(id!) : undefined;
+        if (!box || box.spentTransactionId !== undefined) return nodeNotFound(`box ${id}`);
+        return { status: 200, body: nodeBox(box, false) };
+      },
+    ],
+    [
+      'GET',
+      /^\/sandbox\/?$/,
+      () => ({
+        status: 200,
+        body: {
+          sandbox: true,
+          note: 'A local stand-in for the Ergo testnet. Receipts checked against it say chain "sandbox" and are never testnet proofs.',
+          height: chain.height,
+          mempool: chain.mempoolSize,
+          explorer_api: `${baseUrl()}/api/v1`,
+          node_api: baseUrl(),
+          mint_note: { method: 'POST', path: '/sandbox/notes', body: { value: 'nanoERG', receiver: 'testnet address or ErgoTree hex', reserveBoxId: 'R4', expiryHeight: 'R5', taskHash: 'R6', confirmations: 1 } },
+          mine: { method: 'POST', path: '/sandbox/mine', body: { blocks: 1 } },
+          set_height: { method: 'POST', path: '/sandbox/height', body: { height: chain.height + 10 } },
+        },
+      }),
+    ],
+    [
+      'POST',
+      /^\/sandbox\/notes$/,
+      (_match, body) => {
+        const request = parseBody(mintRequestSchema, body);
+        const box = chain.mintNote({ ...request, ergoTree: receiverTree(request.receiver) });
+        return {
+          status: 201,
+          body: {
+            boxId: box.boxId,
+            transactionId: box.transactionId,
+            value: box.value.toString(),
+            address: box.address,
+            ergoTree: box.ergoTree,
+            creationHeight: box.creationHeight,
+            inclusionHeight: box.inclusionHeight ?? null,
+            height: chain.height,
+            confirmations: box.inclusionHeight === undefined ? 0 : chain.height - box.inclusionHeight + 1,
+            registers: registersOf(box),
+            explorer_url: `${baseUrl()}/api/v1/boxes/${box.boxId}`,
+          },
+        };
+      },
+    ],
+    ['POST', /^\/sandbox\/mine$/, (_match, body) => ({ status: 200, body: { height: chain.mine(parseBody(mineRequestSchema, body ?? {}).blocks) } })],
+    ['POST', /^\/sandbox\/height$/, (_match, body) => ({ status: 200, body: { height: chain.advanceTo(parseBody(heightRequestSchema, body).height) } })],
+  ];
+
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    let answer: Answer;
+    try {
+      const matches = routes.filter(([, pattern]) => pattern.test(path));
+      const route = matches.find(([method]) => method === req.method || (method === 'GET' && req.method === 'HEAD'));
+      if (!route) {
+        answer = matches.length > 0 ? { status: 405, body: { error: 'method_not_allowed', detail: `${req.method} is not allowed on ${path}` } } : { status: 404, body: { error: 'not_found', detail: `no sandbox path ${path}; see GET /sandbox` } };
+      } else {
+        const body = route[0] === 'POST' ? await readJson(req) : undefined;
+        answer = route[2](route[1].exec(path)!, body);
+      }
+    } catch (error) {
+      answer = error instanceof SandboxError ? { status: error.status, body: { error: 'bad_request', detail: error.message } } : { status: 500, body: { error: 'internal_error', detail: String((error as Error)?.message ?? error) } };
+    }
+    const text = stringifyExact(answer.body);
+    res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-ergo-sandbox': 'true', 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  };
+}
+
+function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new SandboxError(400, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new SandboxError(413, `body exceeds ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => {
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      if (text.trim() === '') return resolve(undefined);
+      try {
+        // Exact: a Note value above 2^53 sent as a JSON number keeps every digit.
+        resolve(parseJsonExact(text));
+      } catch {
+        reject(new SandboxError(400, 'body is not JSON'));
+      }
+    });
+    req.once('error', reject);
+  });
+}
+
+/** Starts the sandbox on 127.0.0.1:`port` (0 picks a free port). */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const chain = new SandboxChain(options.startHeight);
+  let url = '';
+  const handler = createSandboxHandler(chain, () => url);
+  const server = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, SANDBOX_HOST, () => resolve());
+  });
+  url = `http://${SANDBOX_HOST}:${(server.address() as AddressInfo).port}`;
+  const timer = options.blockSeconds ? setInterval(() => chain.mine(1), options.blockSeconds * 1000) : undefined;
+  timer?.unref();
+  return {
+    url,
+    chain,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (timer) clearInterval(timer);
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

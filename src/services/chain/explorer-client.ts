@@ -1,0 +1,284 @@
+/**
+ * ChainClient over undici, speaking the Ergo Explorer API v1:
+ * `GET /api/v1/networkState` for the height and `GET /api/v1/boxes/{id}` for a box. When the
+ * explorer answers 404 and an Ergo node is configured, the node is asked too, first through its
+ * blockchain index (`/blockchain/box/byId/{id}`, which knows the inclusion height), then through
+ * its UTXO set with the mempool (`/utxo/withPool/byId/{id}`, which does not: a box found only there
+ * is reported without an inclusion height, i.e. unconfirmed, so it can never be over-counted).
+ *
+ * Every call finishes within `timeoutMs`, attempts and fallback included; a transport failure, a
+ * 5xx or an answer that is not the API's shape is retried while time remains, then becomes
+ * ChainUnavailableError. Amounts are parsed from the JSON text itself (exact-json.ts), never via
+ * a double.
+ */
+import { ErgoAddress, Network } from '@fleet-sdk/core';
+import { Agent, request, type Dispatcher } from 'undici';
+import { z } from 'zod';
+import { ChainUnavailableError, type ChainBox, type ChainClient } from '../ports.ts';
+import { parseJsonExact } from './exact-json.ts';
+
+export interface ExplorerClientOptions {
+  explorerUrl: string;
+  nodeUrl?: string | undefined;
+  timeoutMs: number;
+  retries: number;
+  source: 'testnet' | 'sandbox';
+}
+
+/** Header every response of the sandbox chain carries, so it cannot be mistaken for the testnet. */
+export const SANDBOX_MARKER_HEADER = 'x-ergo-sandbox';
+
+/** No box or network-state answer comes near this; a bigger body is not the API talking. */
+const MAX_BODY_BYTES = 1_048_576;
+const RETRY_BACKOFF_MS = 150;
+const MAX_BOX_VALUE = 2n ** 63n - 1n;
+const REGISTER_IDS = ['R4', 'R5', 'R6', 'R7', 'R8', 'R9'] as const;
+
+const hex = z.string().regex(/^(?:[0-9a-fA-F]{2})+$/);
+const id64 = z.string().regex(/^[0-9a-fA-F]{64}$/);
+const height = z.int().min(0).max(2_147_483_647);
+const nanoErg = z
+  .union([z.bigint(), z.int().min(0), z.string().regex(/^(0|[1-9][0-9]*)$/)])
+  .transform((value) => BigInt(value))
+  .refine((value) => value >= 0n && value <= MAX_BOX_VALUE, 'must be a 64-bit box value');
+/** Explorer registers are objects with `serializedValue`; node registers are bare hex strings. */
+const register = z.union([hex, z.looseObject({ serializedValue: hex })]).transform((value) => (typeof value === 'string' ? value : value.serializedValue).toLowerCase());
+const registers = z.record(z.string(), z.unknown()).transform((all, ctx) => {
+  const out: ChainBox['registers'] = {};
+  for (const id of REGISTER_IDS) {
+    if (all[id] === undefined || all[id] === null) continue;
+    const parsed = register.safeParse(all[id]);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: `register ${id} is not serialized hex`, input: all[id] });
+      return z.NEVER;
+    }
+    out[id] = parsed.data;
+  }
+  return out;
+});
+
+/** Explorer API v1 `OutputInfo` (the fields we read). */
+const explorerBoxSchema = z.looseObject({
+  boxId: id64,
+  transactionId: id64,
+  value: nanoErg,
+  creationHeight: height,
+  settlementHeight: height,
+  ergoTree: hex,
+  address: z.string().min(1).optional(),
+  additionalRegisters: registers.optional(),
+  mainChain: z.boolean().optional(),
+});
+
+/** Node `IndexedErgoBox` (blockchain index) and `ErgoTransactionOutput` (UTXO set): the fields we read. */
+const nodeBoxSchema = z.looseObject({
+  boxId: id64,
+  transactionId: id64,
+  value: nanoErg,
+  creationHeight: height,
+  inclusionHeight: height.optional(),
+  ergoTree: hex,
+  address: z.string().min(1).optional(),
+  additionalRegisters: registers.optional(),
+});
+
+const networkStateSchema = z.looseObject({ height });
+
+/** Answers that may change if asked again: worth a retry while the deadline allows. */
+class TransientFailure extends Error {}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function addressOf(ergoTree: string): string | undefined {
+  try {
+    return ErgoAddress.fromErgoTree(ergoTree, Network.Testnet).encode(Network.Testnet);
+  } catch {
+    return undefined;
+  }
+}
+
+export class ExplorerChainClient implements ChainClient {
+  readonly source: 'testnet' | 'sandbox';
+  readonly explorerUrl: string;
+  readonly nodeUrl: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #agent: Agent;
+
+  constructor(options: ExplorerClientOptions) {
+    this.source = options.source;
+    this.explorerUrl = options.explorerUrl.replace(/\/+$/, '');
+    this.nodeUrl = options.nodeUrl?.replace(/\/+$/, '');
+    this.#timeoutMs = options.timeoutMs;
+    this.#retries = options.retries;
+    this.#agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 10_000, connections: 16 });
+  }
+
+  /** Height of the best block the explorer knows. */
+  async height(): Promise<number> {
+    const deadline = Date.now() + this.#timeoutMs;
+    const answer = await this.#get(`${this.explorerUrl}/api/v1/networkState`, deadline, 'the explorer network state', (body) =>
+      this.#shape(networkStateSchema, body, 'the explorer network state'),
+    );
+    if (answer.status !== 200) throw new ChainUnavailableError(`the explorer answered ${answer.status} for its network state`);
+    return (answer.body as z.output<typeof networkStateSchema>).height;
+  }
+
+  /** The box, or undefined when neither the explorer nor (if configured) the node knows it. */
+  async getBox(boxId: string): Promise<ChainBox | undefined> {
+    if (!/^[0-9a-fA-F]{64}$/.test(boxId)) throw new TypeError(`chain client: "${boxId}" is not a 64-hex box id`);
+    const id = boxId.toLowerCase();
+    const deadline = Date.now() + this.#timeoutMs;
+
+    const explorer = await this.#get(`${this.explorerUrl}/api/v1/boxes/${id}`, deadline, `box ${id} from the explorer`, (body) =>
+      this.#explorerBox(id, body),
+    );
+    if (explorer.status === 200) return explorer.body as ChainBox;
+    if (explorer.status !== 404) throw new ChainUnavailableError(`the explorer answered ${explorer.status} for box ${id}`);
+    if (!this.nodeUrl) return undefined;
+
+    // 404: not indexed (yet); other 4xx or 5xx: most likely a node without the extra index. Either
+    // way the UTXO set is asked next, and a node that is down fails there too.
+    const indexed = await this.#get(`${this.nodeUrl}/blockchain/box/byId/${id}`, deadline, `box ${id} from the node index`, (body) =>
+      this.#nodeBox(id, body, true),
+    ).catch((error: unknown) => {
+      if (error instanceof ChainUnavailableError && Date.now() < deadline) return { status: 503, body: undefined };
+      throw error;
+    });
+    if (indexed.status === 200) return indexed.body as ChainBox;
+    const pooled = await this.#get(`${this.nodeUrl}/utxo/withPool/byId/${id}`, deadline, `box ${id} from the node UTXO set`, (body) =>
+      this.#nodeBox(id, body, false),
+    );
+    if (pooled.status === 200) return pooled.body as ChainBox;
+    if (pooled.status === 404) return undefined;
+    throw new ChainUnavailableError(`the node answered ${pooled.status} for box ${id}`);
+  }
+
+  /** Releases pooled connections. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  #explorerBox(id: string, body: unknown): ChainBox {
+    const box = this.#shape(explorerBoxSchema, body, `box ${id} from the explorer`);
+    if (box.boxId.toLowerCase() !== id) throw new TransientFailure(`the explorer answered box ${box.boxId} when asked for ${id}`);
+    return {
+      boxId: id,
+      transactionId: box.transactionId.toLowerCase(),
+      value: box.value,
+      ergoTree: box.ergoTree.toLowerCase(),
+      address: box.address ?? addressOf(box.ergoTree),
+      creationHeight: box.creationHeight,
+      // A box of a block that left the main chain is not settled, whatever height it was seen at.
+      inclusionHeight: box.mainChain === false ? undefined : box.settlementHeight,
+      registers: box.additionalRegisters ?? {},
+      via: 'explorer_api_v1',
+    };
+  }
+
+  #nodeBox(id: string, body: unknown, indexed: boolean): ChainBox {
+    const box = this.#shape(nodeBoxSchema, body, `box ${id} from the node`);
+    if (box.boxId.toLowerCase() !== id) throw new TransientFailure(`the node answered box ${box.boxId} when asked for ${id}`);
+    return {
+      boxId: id,
+      transactionId: box.transactionId.toLowerCase(),
+      value: box.value,
+      ergoTree: box.ergoTree.toLowerCase(),
+      address: box.address ?? addressOf(box.ergoTree),
+      creationHeight: box.creationHeight,
+      inclusionHeight: indexed ? box.inclusionHeight : undefined,
+      registers: box.additionalRegisters ?? {},
+      via: 'node_api',
+    };
+  }
+
+  #shape<T extends z.ZodType>(schema: T, body: unknown, what: string): z.output<T> {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new TransientFailure(`${what} is not in the API's shape (${issue.path.join('.') || 'body'}: ${issue.message})`);
+    }
+    return parsed.data;
+  }
+
+  /**
+   * GET `url` until it yields a definite answer or `deadline` passes. A 200 body goes through
+   * `read` (which may reject it as malformed: retried); 404 is an answer; 5xx, 429, transport
+   * errors and malformed bodies are retried; other statuses are answers for the caller to judge.
+   */
+  async #get(url: string, deadline: number, what: string, read: (body: unknown) => unknown = (body) => body): Promise<Answer> {
+    let lastFailure = 'no attempt was made';
+    for (let attempt = 0; attempt <= this.#retries; attempt++) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      try {
+        const answer = await this.#attempt(url, remaining);
+        if (answer.status === 200) return { status: 200, body: read(answer.body) };
+        if (answer.status >= 500 || answer.status === 429) throw new TransientFailure(`HTTP ${answer.status}`);
+        return answer;
+      } catch (error) {
+        if (error instanceof ChainUnavailableError) throw error;
+        lastFailure = error instanceof Error ? error.message : String(error);
+        if (Date.now() >= deadline) {
+          lastFailure = `no complete answer within ${this.#timeoutMs} ms`;
+          break;
+        }
+      }
+      const pause = Math.min(RETRY_BACKOFF_MS * (attempt + 1), deadline - Date.now());
+      if (attempt < this.#retries && pause > 0) await sleep(pause);
+    }
+    throw new ChainUnavailableError(`could not read ${what}: ${lastFailure}`);
+  }
+
+  async #attempt(url: string, remaining: number): Promise<Answer> {
+    const response = await request(url, {
+      method: 'GET',
+      dispatcher: this.#agent as Dispatcher,
+      headers: { accept: 'application/json', 'user-agent': 'agent-economy-proof-surface' },
+      signal: AbortSignal.timeout(remaining),
+      headersTimeout: remaining,
+      bodyTimeout: remaining,
+    });
+    if (this.source === 'testnet' && response.headers[SANDBOX_MARKER_HEADER] !== undefined) {
+      await response.body.dump();
+      throw new ChainUnavailableError(
+        `${new URL(url).origin} is the local sandbox chain, not the Ergo testnet: set CHAIN_SOURCE=sandbox so receipts say so, or point ERGO_EXPLORER_URL at a testnet explorer`,
+      );
+    }
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      return { status: response.statusCode, body: undefined };
+    }
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      response.body.destroy();
+      throw new TransientFailure(`answer of ${declared} bytes exceeds ${MAX_BODY_BYTES}`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) {
+        response.body.destroy();
+        throw new TransientFailure(`answer exceeds ${MAX_BODY_BYTES} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks, size).toString('utf8');
+    try {
+      return { status: 200, body: parseJsonExact(text) };
+    } catch {
+      throw new TransientFailure('answer is not JSON');
+    }
+  }
+}
+
+/** The client for a chain configuration (config/chain.ts). */
+export function createChainClient(options: ExplorerClientOptions): ExplorerChainClient {
+  return new ExplorerChainClient(options);
+}

@@ -1,0 +1,108 @@
+/**
+ * Full-text search over this site's own content: the MCP `search_docs` tool and the assistant's
+ * `docs` model provider retrieve from this one index, so an answer cites what a search finds. The
+ * corpus is `siteDocuments()` (every human page, every static descriptor's prose and the error
+ * codes), cut into passages and indexed once per process on first use with MiniSearch (BM25 with
+ * prefix and light fuzzy matching); nothing is read from disk or the network.
+ */
+import MiniSearch from 'minisearch';
+import { siteDocuments } from './model/site-documents.ts';
+
+/** One retrievable passage: a few lines of one document, small enough to quote. */
+export interface DocsPassage {
+  id: number;
+  /** Id of the site document it comes from. */
+  documentId: string;
+  title: string;
+  url: string;
+  text: string;
+}
+
+export interface DocsHit extends DocsPassage {
+  /** BM25 relevance; comparable within one search only. */
+  score: number;
+  /** Matched query terms as found in the index. */
+  terms: string[];
+}
+
+/** Documents longer than this are cut at line ends, so one hit quotes one topic rather than a whole descriptor. */
+const PASSAGE_CHARACTERS = 1200;
+const EXCERPT_CHARACTERS = 240;
+
+/** Groups a document's lines (one passage of prose each) into pieces of about PASSAGE_CHARACTERS. */
+function chunk(text: string): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  for (const line of text.split('\n').map((item) => item.trim()).filter(Boolean)) {
+    if (current && current.length + line.length + 1 > PASSAGE_CHARACTERS) {
+      pieces.push(current);
+      current = '';
+    }
+    current = current ? `${current} ${line}` : line;
+  }
+  if (current) pieces.push(current);
+  return pieces;
+}
+
+function buildPassages(): DocsPassage[] {
+  const passages: DocsPassage[] = [];
+  for (const document of siteDocuments()) {
+    for (const text of chunk(document.text)) passages.push({ id: passages.length, documentId: document.id, title: document.title, url: document.url, text });
+  }
+  return passages;
+}
+
+let built: { passages: DocsPassage[]; index: MiniSearch<DocsPassage> } | undefined;
+
+function docsIndex() {
+  if (built) return built;
+  const passages = buildPassages();
+  const index = new MiniSearch<DocsPassage>({
+    fields: ['title', 'text'],
+    storeFields: ['title', 'url', 'text'],
+    searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
+  });
+  index.addAll(passages);
+  built = { passages, index };
+  return built;
+}
+
+/** Every passage of the corpus (for a provider that wants to rank or quote them itself). */
+export function docsPassages(): readonly DocsPassage[] {
+  return docsIndex().passages;
+}
+
+/** The best passages for `query`, at most `limit`, best first; one passage per page. */
+export function searchPassages(query: string, limit: number): DocsHit[] {
+  const { index, passages } = docsIndex();
+  const hits: DocsHit[] = [];
+  const seen = new Set<string>();
+  for (const result of index.search(query)) {
+    const passage = passages[result.id as number]!;
+    if (seen.has(passage.url)) continue;
+    seen.add(passage.url);
+    hits.push({ ...passage, score: result.score, terms: result.terms });
+    if (hits.length === limit) break;
+  }
+  return hits;
+}
+
+/** The window of `text` around the first matched term, about EXCERPT_CHARACTERS long. */
+export function excerptOf(text: string, terms: readonly string[]): string {
+  const lower = text.toLowerCase();
+  const positions = terms.map((term) => lower.indexOf(term.toLowerCase())).filter((at) => at >= 0);
+  const at = positions.length ? Math.min(...positions) : 0;
+  const start = Math.max(0, Math.min(at - 60, text.length - EXCERPT_CHARACTERS));
+  const end = Math.min(text.length, start + EXCERPT_CHARACTERS);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).trim()}${end < text.length ? '…' : ''}`;
+}
+
+/** Search results as the `search_docs` tool returns them: title, URL, excerpt and score. */
+export function searchDocs(query: string, limit: number): Array<{ title: string; url: string; excerpt: string; score: number }> {
+  return searchPassages(query, limit).map((hit) => ({
+    title: hit.title,
+    url: hit.url,
+    excerpt: excerptOf(hit.text, hit.terms),
+    score: Math.round(hit.score * 1000) / 1000,
+  }));
+}

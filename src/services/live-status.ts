@@ -1,0 +1,93 @@
+/**
+ * Live status (`GET /api/agent-economy/live` and the MCP `live_status` tool): every probe at once,
+ * each under its own timeout, the results shared for a few seconds. Concurrent readers during a run
+ * share that run, so a burst of readers is one burst of probes, and the answer comes within about
+ * one probe timeout even when every dependency hangs.
+ */
+import type { LiveStatus, Probe } from '../../schemas/live.ts';
+import { buildLiveStatus } from '../descriptors/live.ts';
+import {
+  createChainProbe,
+  latestFullReceiptId,
+  paymentWidgetProbe,
+  PROBE_CACHE_SECONDS,
+  probeAssistant,
+  probeMainnetGate,
+  probeMcp,
+  probeRateLimiter,
+  probeReceiptStorage,
+  probeSigner,
+  probeWalletAgent,
+} from './live-probes.ts';
+import type { ModelProvider } from './model/provider.ts';
+import type { AssistantStore, ChainClient, RateLimiter } from './ports.ts';
+
+/** Where the probed parts come from. Each may throw (a malformed variable, a store this process must not open). */
+export interface LiveSources {
+  store: () => AssistantStore;
+  chain: () => ChainClient;
+  limiter: () => RateLimiter;
+  model: () => ModelProvider;
+}
+
+/** The parts this process was configured with, loaded on first use so importing this module opens nothing. */
+export async function runtimeSources(): Promise<LiveSources> {
+  const [runtime, model] = await Promise.all([import('./runtime.ts'), import('./model/index.ts')]);
+  return { store: runtime.getStore, chain: runtime.getChainClient, limiter: runtime.getRateLimiter, model: model.modelProvider };
+}
+
+/** A part that cannot even be built is a failing probe that says why, never an exception. */
+function unavailable<P extends Probe>(required: boolean, error: unknown, extra: Omit<P, keyof Probe>): P {
+  return { ok: false, required, status: 'unavailable', detail: (error as Error)?.message ?? String(error), ...extra } as P;
+}
+
+async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof createChainProbe>, now: Date): Promise<LiveStatus> {
+  const withPart = <T, R>(get: () => T, run: (part: T) => Promise<R>, fallback: (error: unknown) => R): Promise<R> => {
+    let part: T;
+    try {
+      part = get();
+    } catch (error) {
+      return Promise.resolve(fallback(error));
+    }
+    return run(part);
+  };
+  const [assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, wallet_agent, mainnet_gate, latest] = await Promise.all([
+    withPart(sources.model, probeAssistant, (error) => unavailable(true, error, {})),
+    withPart(sources.store, probeReceiptStorage, (error) => unavailable(true, error, { backend: null })),
+    withPart(sources.chain, probeChain, (error) => unavailable(true, error, { source: null, height: null, lag_blocks: null })),
+    probeMcp(),
+    probeSigner(),
+    withPart(sources.limiter, probeRateLimiter, (error) => unavailable(false, error, { mode: 'memory_fallback' as const })),
+    probeWalletAgent(),
+    probeMainnetGate(),
+    withPart(sources.store, latestFullReceiptId, () => null),
+  ]);
+  const payment_widget = paymentWidgetProbe({ assistant, receipt_storage, chain });
+  return buildLiveStatus(
+    { assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, payment_widget, wallet_agent, mainnet_gate },
+    latest,
+    now,
+    PROBE_CACHE_SECONDS,
+  );
+}
+
+/** A live status reader over `sources`, cached for PROBE_CACHE_SECONDS with concurrent readers sharing a run. */
+export function createLiveStatus(sources: () => Promise<LiveSources>): () => Promise<LiveStatus> {
+  const probeChain = createChainProbe();
+  let current: { at: number; body: Promise<LiveStatus> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!current || now - current.at >= PROBE_CACHE_SECONDS * 1000) {
+      const body = sources().then((parts) => runProbes(parts, probeChain, new Date(now)));
+      current = { at: now, body };
+      // A run that throws (a bug, since probes catch their own failures) must not stay cached.
+      body.catch(() => {
+        if (current?.body === body) current = undefined;
+      });
+    }
+    return current.body;
+  };
+}
+
+/** Live status of this process with its configured parts. */
+export const liveStatus = createLiveStatus(runtimeSources);

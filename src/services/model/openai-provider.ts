@@ -1,0 +1,88 @@
+/**
+ * Any OpenAI-compatible chat-completions server (OpenAI itself, a local llama.cpp or vLLM server,
+ * a gateway) reached through undici. One call per turn, bounded by MODEL_TIMEOUT_MS from the first
+ * byte sent to the last byte read, so a slow server turns into a 503 in time instead of a hung turn.
+ */
+import { request } from 'undici';
+import { site } from '../../config/site.ts';
+import { ModelBadResponseError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from './provider.ts';
+
+export interface OpenAiProviderOptions {
+  /** Base URL without trailing slash; `/chat/completions` is appended. */
+  baseUrl: string;
+  model: string;
+  apiKey: string | null;
+  timeoutMs: number;
+}
+
+/** Upper bound on a completion body: a chat answer is a few KiB; anything far larger is not one. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+const systemPrompt = (): string =>
+  `You are the hosted assistant of ${site.name} (${site.base_url}), the public proof surface of an agent economy on the Ergo test network. ` +
+  'Answer briefly and accurately, in Markdown. Never ask for or accept private keys or seed phrases; this service never signs or broadcasts.';
+
+function completionText(body: unknown): string | undefined {
+  const choices = (body as { choices?: unknown })?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  const content = (choices[0] as { message?: { content?: unknown } })?.message?.content;
+  return typeof content === 'string' && content.trim().length > 0 ? content : undefined;
+}
+
+export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
+  const url = `${options.baseUrl}/chat/completions`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+
+  async function answer({ messages }: ModelRequest): Promise<ModelAnswer> {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    let statusCode: number;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: options.model, messages: [{ role: 'system', content: systemPrompt() }, ...messages] }),
+        signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+      statusCode = response.statusCode;
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) {
+        response.body.destroy();
+        throw new ModelBadResponseError(`The model provider answered with ${declared} bytes, more than a chat completion.`);
+      }
+      text = await response.body.text();
+    } catch (error) {
+      if (error instanceof ModelBadResponseError) throw error;
+      const timedOut = signal.aborted || /timeout/i.test((error as { code?: string })?.code ?? '');
+      const code = (error as { code?: unknown })?.code;
+      throw new ModelUnavailableError(
+        timedOut
+          ? `The model provider did not answer within ${options.timeoutMs} ms.`
+          : `The model provider could not be reached${typeof code === 'string' ? ` (${code})` : ''}.`,
+        { cause: error },
+      );
+    }
+    if (statusCode < 200 || statusCode >= 300) {
+      throw new ModelBadResponseError(`The model provider answered HTTP ${statusCode}.`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ModelBadResponseError('The model provider answered with a body that is not JSON.');
+    }
+    const content = completionText(parsed);
+    if (content === undefined) throw new ModelBadResponseError('The model provider answered without a chat completion (no choices[0].message.content).');
+    const reported = (parsed as { model?: unknown }).model;
+    return {
+      answer: content,
+      citations: [],
+      model: { provider: 'openai', name: typeof reported === 'string' && reported.length > 0 ? reported : options.model },
+    };
+  }
+
+  return { name: 'openai', answer };
+}

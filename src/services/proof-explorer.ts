@@ -1,0 +1,166 @@
+/**
+ * The proof explorer (`GET /api/agent-economy/proofs`): one proof per stored receipt bundle with its
+ * checks recomputed (offline from the bundle, and the settlement re-read from the chain source), and
+ * the built-in conformance proofs (the policy engine's verdicts, the published schemas against the
+ * served descriptors). Sandbox receipts are listed apart and never counted. Chain reads run a few at
+ * a time within one time budget; a receipt whose every check passed is remembered, since a settled
+ * Note does not change, and the whole answer is shared for a few seconds like live status.
+ */
+import { readFileSync } from 'node:fs';
+import type { ProofExplorer } from '../../schemas/live.ts';
+import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import { schemaConformanceReportSchema, SCHEMA_CONFORMANCE_FILE, type SchemaConformanceReport } from '../build/schema-conformance-report.ts';
+import { buildProofExplorer } from '../descriptors/live.ts';
+import { policyConformanceChecks } from '../domain/policy-conformance.ts';
+import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
+import { routeUrl } from '../routes/lookup.ts';
+import type { AssistantStore, ChainClient } from './ports.ts';
+
+type Proof = ProofExplorer['proofs'][number];
+
+/** Stored receipts listed, newest first; older ones stay fetchable by id but leave the board. */
+export const PROOF_RECEIPT_LIMIT = 200;
+/** Time all chain reads of one answer share, so the endpoint answers promptly when the chain hangs. */
+export const PROOF_CHAIN_BUDGET_MS = 4000;
+const CHAIN_CONCURRENCY = 8;
+export const PROOFS_CACHE_SECONDS = 5;
+
+export interface ProofSources {
+  store: AssistantStore;
+  chain: ChainClient;
+}
+
+/**
+ * The build's schema conformance report, found beside the server bundle (`dist/server`). Under
+ * `astro dev` or in a test run from sources there is none, and the proof says so.
+ */
+export function loadSchemaConformance(url: URL = new URL(`./${SCHEMA_CONFORMANCE_FILE}`, import.meta.url)): SchemaConformanceReport | undefined {
+  try {
+    return schemaConformanceReportSchema.parse(JSON.parse(readFileSync(url, 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+function conformanceProofs(report: SchemaConformanceReport | undefined, now: Date): Proof[] {
+  const verifiedAt = now.toISOString();
+  return [
+    {
+      id: 'policy-engine-verdicts',
+      kind: 'conformance',
+      subject: 'The wallet-agent policy engine allows the published safe example and denies each unsafe variant of spec 4.3 with its own reason.',
+      checks: policyConformanceChecks(now),
+      verified_at: verifiedAt,
+      links: { contract: routeUrl('policy-check-contract'), policy_check: routeUrl('policy-check') },
+    },
+    {
+      id: 'published-schemas-validate-descriptors',
+      kind: 'conformance',
+      subject: 'Every static descriptor this build serves validates against the JSON Schema 2020-12 document it publishes for it.',
+      checks: report
+        ? report.checks.map(({ id, ok, detail }) => ({ id, ok, detail }))
+        : [{ id: 'build_report', ok: false, detail: `No ${SCHEMA_CONFORMANCE_FILE} beside the server bundle: this server was not started from \`npm run build\` output.` }],
+      verified_at: report?.generated_at ?? verifiedAt,
+      links: { openapi: routeUrl('openapi') },
+    },
+  ];
+}
+
+const receiptUrl = (id: string) => routeUrl('assistant-receipt').replace('{id}', encodeURIComponent(id));
+
+/** Runs `tasks` at most `limit` at a time. */
+async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+      while (next < tasks.length) {
+        const index = next++;
+        results[index] = await tasks[index]!();
+      }
+    }),
+  );
+  return results;
+}
+
+export interface ProofExplorerService {
+  proofs: () => Promise<ProofExplorer>;
+}
+
+export interface ProofExplorerOptions {
+  /** The build's schema conformance report. */
+  report?: () => SchemaConformanceReport | undefined;
+  chainBudgetMs?: number;
+}
+
+/** `sources` yields the store and chain client. */
+export function createProofExplorer(sources: () => Promise<ProofSources>, options: ProofExplorerOptions = {}): ProofExplorerService {
+  const report = options.report ?? loadSchemaConformance;
+  const chainBudgetMs = options.chainBudgetMs ?? PROOF_CHAIN_BUDGET_MS;
+  /** Proofs whose every check passed, by receipt id: a settled Note and a stored bundle do not change. */
+  const verified = new Map<string, Proof>();
+
+  async function receiptProof(bundle: ReceiptBundle, chain: ChainClient, deadline: number, now: Date): Promise<Proof> {
+    const known = verified.get(bundle.receiptId);
+    if (known) return known;
+    const checks: ProofCheck[] = receiptOfflineChecks(JSON.stringify(bundle));
+    const source = { name: bundle.chain, explorerUrl: chain.explorerUrl };
+    if (bundle.chain !== chain.source) {
+      checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `This instance reads the ${chain.source} chain, so the ${bundle.chain} settlement cannot be re-checked here.` });
+    } else {
+      const remaining = deadline - Date.now();
+      try {
+        if (remaining <= 0) throw new Error(`no time left of the ${chainBudgetMs} ms chain budget`);
+        let timer: NodeJS.Timeout | undefined;
+        const box = await Promise.race([
+          chain.getBox(bundle.noteBoxId),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within the ${chainBudgetMs} ms chain budget`)), remaining);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        checks.push(settlementCheck(bundle, box, source));
+      } catch (error) {
+        checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The ${bundle.chain} chain source could not be read: ${(error as Error).message}.` });
+      }
+    }
+    const proof: Proof = {
+      id: bundle.receiptId,
+      kind: bundle.chain === 'sandbox' ? 'sandbox_receipt' : 'testnet_receipt',
+      subject: `Paid assistant turn settled by Note ${bundle.noteBoxId} in transaction ${bundle.settlementTxId} on the ${bundle.chain} chain.`,
+      checks,
+      verified_at: now.toISOString(),
+      links: { receipt: receiptUrl(bundle.receiptId), note_box: `${chain.explorerUrl}/api/v1/boxes/${bundle.noteBoxId}` },
+    };
+    if (checks.every((check) => check.ok)) verified.set(bundle.receiptId, proof);
+    return proof;
+  }
+
+  async function build(now: Date): Promise<ProofExplorer> {
+    const { store, chain } = await sources();
+    const receipts = await store.listReceipts(PROOF_RECEIPT_LIMIT);
+    const deadline = Date.now() + chainBudgetMs;
+    const proofs = await pooled(
+      receipts.map((bundle) => () => receiptProof(bundle, chain, deadline, now)),
+      CHAIN_CONCURRENCY,
+    );
+    const testnet = proofs.filter((_, index) => receipts[index]!.chain === 'testnet');
+    const sandbox = proofs.filter((_, index) => receipts[index]!.chain === 'sandbox');
+    return buildProofExplorer([...testnet, ...conformanceProofs(report(), now)], sandbox, now);
+  }
+
+  let current: { at: number; body: Promise<ProofExplorer> } | undefined;
+  return {
+    proofs: () => {
+      const now = Date.now();
+      if (!current || now - current.at >= PROOFS_CACHE_SECONDS * 1000) {
+        const body = build(new Date(now));
+        current = { at: now, body };
+        // A failed build (the store down) is answered once and retried by the next reader.
+        body.catch(() => {
+          if (current?.body === body) current = undefined;
+        });
+      }
+      return current.body;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * PostgreSQL through a `pg` pool, for several instances sharing one database (DATABASE_URL).
+ *
+ * Every wait is bounded: `connectionTimeoutMillis` covers getting a connection (pool queue and TCP
+ * connect), the server's `statement_timeout` cancels a slow statement (rolling its transaction
+ * back), and the client's `query_timeout` gives up on a server that stopped answering altogether.
+ * An open transaction whose client vanished is ended by `idle_in_transaction_session_timeout`, so
+ * it cannot hold the Note's row lock and block the next instance forever.
+ */
+import pg from 'pg';
+import { logger } from '../logger.ts';
+import { StoreUnavailableError } from '../ports.ts';
+import { classifyDriverError, isSqlError, type Database, type Queryable } from './database.ts';
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Schema the tables live in (created when missing); the server's default search_path when undefined. */
+  schema: string | undefined;
+  poolSize: number;
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+/** Slack past the server-side statement timeout before the client stops waiting for the answer. */
+const CLIENT_SLACK_MS = 1_000;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const guard = <T>(promise: Promise<T>): Promise<T> =>
+  promise.catch((error: unknown) => {
+    throw classifyDriverError(error, 'PostgreSQL');
+  });
+
+function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
+  return {
+    query: async <R>(sql: string, params: unknown[] = []) => (await guard(client.query(sql, params))).rows as R[],
+    exec: async (sql: string) => void (await guard(client.query(sql))),
+  };
+}
+
+/** Tolerates losing a race to create the schema: another instance made it first. */
+const SCHEMA_EXISTS_STATES = new Set(['42P06', '23505']);
+
+/** A pool over `connectionString`; connections are opened on first use. */
+export function openPostgres(options: PostgresOptions): Database {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new Error(`store: schema "${options.schema}" is not a plain lower-case SQL identifier`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    query_timeout: options.statementTimeoutMs + CLIENT_SLACK_MS,
+    lock_timeout: options.statementTimeoutMs,
+    idle_in_transaction_session_timeout: options.statementTimeoutMs * 2 + CLIENT_SLACK_MS,
+    keepAlive: true,
+    application_name: 'agent-economy',
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle connection dropped by the server emits here; unhandled it would end the process.
+  pool.on('error', (error) => logger.warn({ err: error }, 'store: idle PostgreSQL connection failed; the pool replaces it'));
+
+  let closed = false;
+  const pooled = clientQueryable(pool);
+  const database: Database = {
+    kind: 'postgres',
+    query: (sql, params) => (closed ? Promise.reject(new StoreUnavailableError('the store is closed')) : pooled.query(sql, params)),
+    exec: (sql) => (closed ? Promise.reject(new StoreUnavailableError('the store is closed')) : pooled.exec(sql)),
+    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      if (closed) throw new StoreUnavailableError('the store is closed');
+      const client = await guard(pool.connect());
+      const tx = clientQueryable(client);
+      let destroy = false;
+      try {
+        await tx.exec('BEGIN');
+        const result = await work(tx);
+        await tx.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) destroy = true;
+        else {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            destroy = true;
+          }
+        }
+        throw error;
+      } finally {
+        // Destroying a connection whose state is unknown makes the server roll its transaction back.
+        client.release(destroy);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+
+  if (!options.schema) return database;
+  const schema = options.schema;
+  // The schema must exist before the first query resolves names against search_path.
+  let schemaReady: Promise<void> | undefined;
+  const ensureSchema = () => {
+    schemaReady ??= pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).then(
+      () => undefined,
+      (error: unknown) => {
+        if (isSqlError(error) && SCHEMA_EXISTS_STATES.has(error.code)) return;
+        schemaReady = undefined;
+        throw classifyDriverError(error, 'PostgreSQL');
+      },
+    );
+    return schemaReady;
+  };
+  return {
+    ...database,
+    query: async (sql, params) => (await ensureSchema(), database.query(sql, params)),
+    exec: async (sql) => (await ensureSchema(), database.exec(sql)),
+    transaction: async (work) => (await ensureSchema(), database.transaction(work)),
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * In-memory stand-ins for the assistant's ports (store, chain, rate limiter, model) and a clock the
+ * test moves, so the handlers can be driven through every status without PGlite, an explorer or a
+ * model. Each keeps the contract of its port: the store's settlePayment is all-or-nothing and
+ * refuses a used Note with NoteAlreadyUsedError, spendToken spends once, and any of them can be
+ * switched to "unavailable" to throw the port's own error.
+ */
+import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
+import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import { loadPaidTurnConfig, type PaidTurnConfig } from '../../src/config/assistant.ts';
+import type { AssistantDeps } from '../../src/routes/assistant/deps.ts';
+import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../src/services/model/provider.ts';
+import {
+  ChainUnavailableError,
+  NoteAlreadyUsedError,
+  StoreUnavailableError,
+  type ActivityEvent,
+  type AssistantStore,
+  type ChainBox,
+  type ChainClient,
+  type RateLimitDecision,
+  type RateLimiter,
+  type SettlePaymentInput,
+  type SpendTokenResult,
+  type StoredQuote,
+} from '../../src/services/ports.ts';
+
+export class FakeStore implements AssistantStore {
+  readonly kind = 'pglite' as const;
+  unavailable = false;
+  readonly quotes = new Map<string, StoredQuote>();
+  readonly usedNotes = new Map<string, string>();
+  readonly receipts: ReceiptBundle[] = [];
+  readonly tokens = new Map<string, { quoteId: string; receiptId: string; questionHash: string; expiresAt: Date; usedAt: Date | undefined }>();
+  readonly activity: ActivityEvent[] = [];
+  readonly freeUsage = new Map<string, number>();
+
+  #check(): void {
+    if (this.unavailable) throw new StoreUnavailableError('fake store switched off');
+  }
+
+  async ping(): Promise<void> {
+    this.#check();
+  }
+  async insertQuote(quote: StoredQuote): Promise<void> {
+    this.#check();
+    this.quotes.set(quote.quoteId, structuredClone(quote));
+  }
+  async getQuote(quoteId: string): Promise<StoredQuote | undefined> {
+    this.#check();
+    const quote = this.quotes.get(quoteId);
+    return quote && structuredClone(quote);
+  }
+  async settlePayment(input: SettlePaymentInput): Promise<void> {
+    this.#check();
+    const noteBoxId = input.noteBoxId.toLowerCase();
+    if (this.usedNotes.has(noteBoxId)) throw new NoteAlreadyUsedError(noteBoxId);
+    this.usedNotes.set(noteBoxId, input.quoteId);
+    this.receipts.push(structuredClone(input.receipt));
+    this.tokens.set(input.tokenHash, {
+      quoteId: input.quoteId,
+      receiptId: input.receipt.receiptId,
+      questionHash: input.questionHash,
+      expiresAt: input.tokenExpiresAt,
+      usedAt: undefined,
+    });
+  }
+  async spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult> {
+    this.#check();
+    const token = this.tokens.get(tokenHash);
+    if (!token) return { ok: false, reason: 'unknown' };
+    if (token.usedAt) return { ok: false, reason: 'used' };
+    if (token.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+    if (token.questionHash !== questionHash) return { ok: false, reason: 'question_mismatch' };
+    token.usedAt = now;
+    return { ok: true, quoteId: token.quoteId, receiptId: token.receiptId };
+  }
+  async getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined> {
+    this.#check();
+    const id = idOrTxId.toLowerCase();
+    return this.receipts.find((receipt) => receipt.receiptId === id) ?? this.receipts.find((receipt) => receipt.settlementTxId === id);
+  }
+  async listReceipts(limit: number): Promise<ReceiptBundle[]> {
+    this.#check();
+    return this.receipts.slice(-limit).reverse();
+  }
+  async recordActivity(event: ActivityEvent): Promise<void> {
+    this.#check();
+    this.activity.push(event);
+  }
+  async listActivity(limit: number): Promise<ActivityEvent[]> {
+    this.#check();
+    return this.activity.slice(-limit).reverse();
+  }
+  async incrementFreeUsage(clientKey: string, day: string): Promise<number> {
+    this.#check();
+    const count = (this.freeUsage.get(`${clientKey}/${day}`) ?? 0) + 1;
+    this.freeUsage.set(`${clientKey}/${day}`, count);
+    return count;
+  }
+  async getFreeUsage(clientKey: string, day: string): Promise<number> {
+    this.#check();
+    return this.freeUsage.get(`${clientKey}/${day}`) ?? 0;
+  }
+  async close(): Promise<void> {}
+}
+
+export class FakeChain implements ChainClient {
+  readonly explorerUrl = 'http://127.0.0.1:9/sandbox-explorer';
+  readonly boxes = new Map<string, ChainBox>();
+  unavailable = false;
+  reads = 0;
+  constructor(
+    public currentHeight: number,
+    readonly source: 'testnet' | 'sandbox' = 'sandbox',
+  ) {}
+  async height(): Promise<number> {
+    this.reads++;
+    if (this.unavailable) throw new ChainUnavailableError('fake chain switched off');
+    return this.currentHeight;
+  }
+  async getBox(boxId: string): Promise<ChainBox | undefined> {
+    this.reads++;
+    if (this.unavailable) throw new ChainUnavailableError('fake chain switched off');
+    const box = this.boxes.get(boxId);
+    return box && { ...box, registers: { ...box.registers } };
+  }
+}
+
+/** Allows `points` requests per bucket and client, then refuses for `retryAfterSeconds`. */
+export class FakeLimiter implements RateLimiter {
+  readonly counts = new Map<string, number>();
+  constructor(
+    public points = 1_000,
+    public retryAfterSeconds = 42,
+  ) {}
+  mode(): 'memory' {
+    return 'memory';
+  }
+  async consume(bucket: string, key: string): Promise<RateLimitDecision> {
+    const count = (this.counts.get(`${bucket}/${key}`) ?? 0) + 1;
+    this.counts.set(`${bucket}/${key}`, count);
+    const allowed = count <= this.points;
+    return {
+      allowed,
+      limit: this.points,
+      remaining: Math.max(0, this.points - count),
+      retryAfterSeconds: allowed ? 0 : this.retryAfterSeconds,
+      resetSeconds: this.retryAfterSeconds,
+    };
+  }
+}
+
+export class FakeModel implements ModelProvider {
+  readonly name = 'docs' as const;
+  failure: 'not_configured' | 'unavailable' | 'bad_response' | undefined;
+  readonly requests: ModelRequest[] = [];
+  async answer(request: ModelRequest): Promise<ModelAnswer> {
+    this.requests.push(request);
+    if (this.failure === 'not_configured') throw new ModelNotConfiguredError('fake model: none configured');
+    if (this.failure === 'unavailable') throw new ModelUnavailableError('fake model: no answer within 50 ms.');
+    if (this.failure === 'bad_response') throw new ModelBadResponseError('fake model: answered HTTP 500.');
+    return {
+      answer: `Answer to: ${request.question}`,
+      citations: [{ title: 'Assistant', url: 'http://127.0.0.1:4321/assistant/' }],
+      model: { provider: 'docs', name: 'fake-model' },
+    };
+  }
+}
+
+/** A clock a test moves by hand. */
+export class FakeClock {
+  constructor(public now: Date) {}
+  readonly read = (): Date => new Date(this.now.getTime());
+  advance(milliseconds: number): void {
+    this.now = new Date(this.now.getTime() + milliseconds);
+  }
+}
+
+export const TEST_RECEIVER_ADDRESS = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
+export const TEST_RESERVE_BOX_ID = 'a1'.repeat(32);
+
+/** The defaults of the environment with a receiver and reserve configured, and `overrides` on top. */
+export function testPaidTurnConfig(overrides: Partial<PaidTurnConfig> = {}): PaidTurnConfig {
+  return {
+    ...loadPaidTurnConfig({ ASSISTANT_RECEIVER_ADDRESS: TEST_RECEIVER_ADDRESS, ASSISTANT_RESERVE_BOX_ID: TEST_RESERVE_BOX_ID }),
+    ...overrides,
+  };
+}
+
+export interface FakeDeps extends AssistantDeps {
+  store: FakeStore;
+  chain: FakeChain;
+  limiter: FakeLimiter;
+  model: FakeModel;
+  fakeClock: FakeClock;
+}
+
+export function fakeDeps(options: { height?: number; now?: Date; config?: Partial<PaidTurnConfig>; source?: 'testnet' | 'sandbox' } = {}): FakeDeps {
+  const fakeClock = new FakeClock(options.now ?? new Date('2026-11-23T12:00:00.000Z'));
+  return {
+    store: new FakeStore(),
+    chain: new FakeChain(options.height ?? 1_000, options.source ?? 'sandbox'),
+    limiter: new FakeLimiter(),
+    model: new FakeModel(),
+    clock: fakeClock.read,
+    fakeClock,
+    config: testPaidTurnConfig(options.config),
+  };
+}
+
+export interface NoteBoxOptions {
+  boxId: string;
+  transactionId?: string;
+  value: bigint;
+  reserveBoxId?: string;
+  expiryHeight?: number;
+  taskHash?: string;
+  creationHeight: number;
+  inclusionHeight: number | undefined;
+  /** Raw serialized registers replacing the ones built from the fields above. */
+  registers?: ChainBox['registers'];
+}
+
+/** A Note box as a chain source reports it, registers serialized by the Fleet SDK as a wallet would. */
+export function noteBox(options: NoteBoxOptions): ChainBox {
+  const registers: ChainBox['registers'] = {};
+  if (options.reserveBoxId !== undefined) registers.R4 = SColl(SByte, options.reserveBoxId).toHex();
+  if (options.expiryHeight !== undefined) registers.R5 = SInt(options.expiryHeight).toHex();
+  if (options.taskHash !== undefined) registers.R6 = SColl(SByte, options.taskHash).toHex();
+  return {
+    boxId: options.boxId,
+    transactionId: options.transactionId ?? options.boxId.split('').reverse().join(''),
+    value: options.value,
+    ergoTree: '0008cd03' + '11'.repeat(32) + '11',
+    address: undefined,
+    creationHeight: options.creationHeight,
+    inclusionHeight: options.inclusionHeight,
+    registers: options.registers ?? registers,
+  };
+}

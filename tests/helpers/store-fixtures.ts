@@ -1,0 +1,111 @@
+/**
+ * Realistic rows for the store suite: a stored premium quote and a receipt bundle that passes the
+ * published receipt schema, so the store is shown to round-trip exactly what the service writes.
+ */
+import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
+import { randomBytes } from 'node:crypto';
+import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.ts';
+import { receiptBundleSchema, TASK_HASH_DERIVATION, VERIFICATION_CHECKS, type ReceiptBundle } from '../../schemas/receipt.ts';
+import { typeName } from '../../src/config/site.ts';
+import type { StoredQuote } from '../../src/services/ports.ts';
+
+export const hex32 = (): string => randomBytes(32).toString('hex');
+
+const RECEIVER = '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt';
+
+export function makeQuote(overrides: Partial<StoredQuote> = {}): StoredQuote {
+  const quoteId = overrides.quoteId ?? `q_${randomBytes(12).toString('base64url')}`;
+  const taskHash = overrides.taskHash ?? hex32();
+  const reserveBoxId = overrides.reserveBoxId ?? hex32();
+  const priceNanoErg = overrides.priceNanoErg ?? 10_000_000n;
+  const issuedHeight = overrides.issuedHeight ?? 1_000;
+  const noteExpiryMinHeight = overrides.noteExpiryMinHeight ?? issuedHeight + 720;
+  const minConfirmations = overrides.minConfirmations ?? 1;
+  const issuedAt = overrides.issuedAt ?? new Date('2026-01-02T03:04:05.678Z');
+  const expiresAt = overrides.expiresAt ?? new Date(issuedAt.getTime() + 15 * 60_000);
+  const erg = `${priceNanoErg / 1_000_000_000n}.${(priceNanoErg % 1_000_000_000n).toString().padStart(9, '0')}`;
+  const quote: PremiumQuote = premiumQuoteSchema.parse({
+    type: typeName('agent_economy.assistant_quote.v0'),
+    tier: 'premium',
+    quoteId,
+    taskHash,
+    price: erg,
+    priceNanoErg: priceNanoErg.toString(),
+    receiverAddress: RECEIVER,
+    reserveBoxId,
+    noteExpiryMinHeight,
+    minConfirmations,
+    issuedHeight,
+    expiresAt: expiresAt.toISOString(),
+    noteRequirements: {
+      R4: { type: 'Coll[Byte]', meaning: 'reserve box id', value: reserveBoxId },
+      R5: { type: 'Int', meaning: 'expiry height', value: noteExpiryMinHeight },
+      R6: { type: 'Coll[Byte]', meaning: 'task hash', value: taskHash },
+    },
+  });
+  return {
+    quoteId,
+    taskHash,
+    questionHash: overrides.questionHash ?? hex32(),
+    priceNanoErg,
+    receiverAddress: RECEIVER,
+    reserveBoxId,
+    noteExpiryMinHeight,
+    minConfirmations,
+    issuedHeight,
+    issuedAt,
+    expiresAt,
+    quote: overrides.quote ?? (quote as unknown as Record<string, unknown>),
+  };
+}
+
+export function makeReceipt(quote: StoredQuote, noteBoxId: string, options: { settlementTxId?: string; chain?: 'testnet' | 'sandbox' } = {}): ReceiptBundle {
+  const settlementTxId = options.settlementTxId ?? hex32();
+  const chain = options.chain ?? 'sandbox';
+  const premium = quote.quote as unknown as PremiumQuote;
+  return receiptBundleSchema.parse({
+    receiptId: hex32(),
+    version: 'v0',
+    receipt_type: 'full_receipt_bundle',
+    completeness: 'full_receipt_bundle',
+    status: 'settled_on_chain',
+    chain,
+    noteBoxId,
+    settlementTxId,
+    taskHash: quote.taskHash,
+    agreement: {
+      quoteId: quote.quoteId,
+      taskHash: quote.taskHash,
+      price: premium.price,
+      priceNanoErg: premium.priceNanoErg,
+      receiverAddress: quote.receiverAddress,
+      reserveBoxId: quote.reserveBoxId,
+      noteExpiryMinHeight: quote.noteExpiryMinHeight,
+      minConfirmations: quote.minConfirmations,
+      issuedHeight: quote.issuedHeight,
+      expiresAt: quote.expiresAt.toISOString(),
+      terms: { deliverable: 'one premium answer', payment_rail: 'accord_v0_note', single_use: true, payment_token_lifetime_seconds: 1800 },
+    },
+    verification_receipt: {
+      noteBoxId,
+      checks: VERIFICATION_CHECKS.map((code) => ({ code, ok: true, detail: `${code} passed` })),
+      checkedAt: '2026-01-02T03:10:00.000Z',
+      chain: { source: chain, via: 'explorer_api_v1', explorer: 'http://127.0.0.1:4323', height: quote.issuedHeight + 3 },
+    },
+    settlement_receipt: {
+      settlementTxId,
+      noteBoxId,
+      valueNanoErg: premium.priceNanoErg,
+      creationHeight: quote.issuedHeight + 1,
+      inclusionHeight: quote.issuedHeight + 2,
+      confirmations: 2,
+      registers: {
+        R4: { serializedValue: SColl(SByte, quote.reserveBoxId).toHex(), value: quote.reserveBoxId },
+        R5: { serializedValue: SInt(quote.noteExpiryMinHeight).toHex(), value: quote.noteExpiryMinHeight },
+        R6: { serializedValue: SColl(SByte, quote.taskHash).toHex(), value: quote.taskHash },
+      },
+    },
+    quote_evidence: { quote: premium, task_hash_derivation: TASK_HASH_DERIVATION },
+    issued_at: '2026-01-02T03:10:00.000Z',
+  });
+}

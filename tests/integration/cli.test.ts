@@ -1,0 +1,203 @@
+/**
+ * The built `agent-economy` command run as a process against the built server and the sandbox
+ * chain: receipts verified by id, transaction id and file (a tampered file fails), the proof
+ * explorer reconciled, the policy check gating with its exit status, a sandbox quote paid, `--help`
+ * everywhere, and every failure one line on stderr with a non-zero exit.
+ */
+import { ErgoAddress, Network } from '@fleet-sdk/core';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
+import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
+import { verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
+import { payForTurn, PREMIUM_QUESTION, postJson, RECEIVER, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
+import { closedPort } from '../helpers/services.ts';
+
+const CLI = `${DIST_DIR}/cli/agent-economy.mjs`;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** A failure is one line on stderr, prefixed with the command name, without a stack trace. */
+function expectOneLineError(run: Run, code: number, containing: string): void {
+  expect(run.code, run.stderr).toBe(code);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^agent-economy: /);
+  expect(lines[0]).toContain(containing);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('agent-economy against the built server and the sandbox chain', () => {
+  let stack: Stack;
+  let turn: PaidTurn;
+  let dir: string;
+  beforeAll(async () => {
+    stack = await startStack();
+    turn = await payForTurn(stack);
+    dir = mkdtempSync(join(tmpdir(), 'issue7-cli-'));
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('verifies a receipt fetched by receipt id and by settlement transaction id, Note re-read on the chain', async () => {
+    for (const id of [turn.receiptId, turn.settlementTxId]) {
+      const run = await runCli(['verify-receipt', id, '--base', stack.server.url]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain(`receipt ${turn.receiptId}`);
+      expect(run.stdout).toMatch(/PASS\s+receipt_id/);
+      expect(run.stdout).toMatch(/PASS\s+settlement_tx .*created by transaction/);
+      expect(run.stdout).not.toContain('FAIL');
+      expect(run.stdout).toContain('verified: all');
+    }
+  });
+
+  it('verifies a receipt file, and fails a tampered one on the hash and the chain with exit 1', async () => {
+    const bundle = (await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).json()) as Record<string, any>;
+    const good = join(dir, 'receipt.json');
+    writeFileSync(good, JSON.stringify(bundle));
+    const ok = await runCli(['verify-receipt', good, '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ receiptId: turn.receiptId, ok: true });
+
+    const tampered = join(dir, 'tampered.json');
+    writeFileSync(tampered, JSON.stringify({ ...bundle, settlement_receipt: { ...bundle.settlement_receipt, valueNanoErg: '999999999' } }));
+    const bad = await runCli(['verify-receipt', tampered]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/FAIL\s+receipt_id/);
+    expect(bad.stdout).toMatch(/FAIL\s+settlement_tx .*holds 10000000 nanoERG, not the recorded 999999999/);
+    expect(bad.stdout).toContain('NOT verified');
+  });
+
+  it('fails the settlement check when the chain source cannot be read', async () => {
+    const run = await runCli(['verify-receipt', turn.receiptId, '--base', stack.server.url, '--explorer', `http://127.0.0.1:${await closedPort()}`]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/FAIL\s+settlement_tx .*could not be read/);
+  });
+
+  it('reconciles every proof of the proof explorer, one JSON line per proof with --json', async () => {
+    const run = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; kind: string; ok: boolean; site_reported_ok: boolean; checks: unknown[] });
+    expect(lines.map((line) => line.id)).toEqual(['policy-engine-verdicts', 'published-schemas-validate-descriptors', turn.receiptId]);
+    for (const line of lines) expect(line, line.id).toMatchObject({ ok: true, site_reported_ok: true });
+    expect(lines[1]!.checks.length).toBeGreaterThan(20);
+    const human = await runCli(['reconcile', '--base', stack.server.url]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('PASS conformance policy-engine-verdicts');
+    expect(human.stdout).toContain('all 2 proofs reconcile');
+  });
+
+  it('gates on the policy check: exit 0 allowed, 1 denied with its reason, 2 for a request that is not one', async () => {
+    const allowedFile = join(dir, 'allowed.json');
+    writeFileSync(allowedFile, JSON.stringify(examplePolicyCheckRequest));
+    const allowed = await runCli(['policy-check', allowedFile]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('ALLOWED  policy_allows_exact_testnet_action');
+
+    const deniedFile = join(dir, 'denied.json');
+    writeFileSync(deniedFile, JSON.stringify({ ...examplePolicyCheckRequest, proposed_action: { ...examplePolicyCheckRequest.proposed_action, receipt_expected: false } }));
+    const denied = await runCli(['policy-check', deniedFile, '--json']);
+    expect(denied.code).toBe(1);
+    expect(JSON.parse(denied.stdout)).toMatchObject({ allowed: false, reasons: [expect.objectContaining({ code: 'receipt_expectation_missing' })] });
+
+    const invalidFile = join(dir, 'invalid.json');
+    writeFileSync(invalidFile, JSON.stringify({ profile: examplePolicyCheckRequest.profile }));
+    expectOneLineError(await runCli(['policy-check', invalidFile]), 2, '/proposed_action');
+  });
+
+  it('pays a premium quote on the sandbox and prints the Note box id for verify-payment', async () => {
+    const question = `${PREMIUM_QUESTION} (second turn)`;
+    const quote = await postJson(`${stack.server.url}/api/assistant/quote`, { question });
+    const quoteFile = join(dir, 'quote.json');
+    writeFileSync(quoteFile, JSON.stringify(quote.body));
+    const paid = await runCli(['sandbox', 'pay', quoteFile, '--sandbox-url', stack.sandbox.url]);
+    expect(paid.code, paid.stderr).toBe(0);
+    const noteBoxId = paid.stdout.trim();
+    expect(noteBoxId).toMatch(/^[0-9a-f]{64}$/);
+    const verified = await postJson(`${stack.server.url}/api/assistant/verify-payment`, { quote: quote.body, question, noteBoxId });
+    expect(verified.status).toBe(200);
+
+    const fromStdin = await runCli(['sandbox', 'pay', '-', '--sandbox-url', stack.sandbox.url, '--json'], JSON.stringify((await postJson(`${stack.server.url}/api/assistant/quote`, { question: `${question}!` })).body));
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ noteBoxId: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    expectOneLineError(await runCli(['sandbox', 'pay', String(quote.body.quoteId), '--sandbox-url', stack.sandbox.url]), 2, 'quote id');
+    expectOneLineError(await runCli(['sandbox', 'pay', quoteFile, '--sandbox-url', stack.server.url]), 1, 'not the sandbox');
+  });
+
+  it("solves the faucet's proof of work at the difficulty and epoch the server's descriptor names", async () => {
+    const descriptor = (await (await fetch(`${stack.server.url}/api/dev/faucet`)).json()) as { anti_abuse: { difficulty_bits: number; challenge: { epoch_seconds: number } } };
+    const run = await runCli(['faucet-solve', RECEIVER, '--base', stack.server.url, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const solved = JSON.parse(run.stdout) as { challengeToken: string; bits: number; epoch: number };
+    expect(solved.bits).toBe(descriptor.anti_abuse.difficulty_bits);
+    const verdict = verifyChallengeToken(
+      RECEIVER,
+      solved.challengeToken,
+      { bits: solved.bits, epochSeconds: descriptor.anti_abuse.challenge.epoch_seconds },
+      new Date(),
+    );
+    expect(verdict).toMatchObject({ ok: true });
+    const mainnet = ErgoAddress.fromPublicKey('0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798', Network.Mainnet).encode(Network.Mainnet);
+    expectOneLineError(await runCli(['faucet-solve', mainnet, '--bits', '4']), 2, 'testnet addresses only');
+    expectOneLineError(await runCli(['faucet-solve', RECEIVER, '--bits', '99']), 2, '--bits');
+  }, 60_000);
+
+  it('answers --help on every command and fails wrong usage in one line', async () => {
+    const commands = [['verify-receipt'], ['reconcile'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay']];
+    const [general, ...helps] = await Promise.all([runCli(['--help']), ...commands.map((command) => runCli([...command, '--help']))]);
+    expect(general!.code).toBe(0);
+    commands.forEach((command, index) => {
+      const help = helps[index]!;
+      expect(help.code, command.join(' ')).toBe(0);
+      expect(help.stdout).toContain(`agent-economy ${command.join(' ')}`);
+      expect(help.stdout).toContain('Exit status');
+      expect(general!.stdout).toContain(`agent-economy ${command.join(' ')}`);
+    });
+    const unreachable = `http://127.0.0.1:${await closedPort()}`;
+    const failures: Array<[string[], number, string]> = [
+      [['frobnicate'], 2, 'unknown command "frobnicate"'],
+      [['verify-receipt'], 2, 'takes <receiptId|txId|file>'],
+      [['reconcile', '--bogus'], 2, "Unknown option '--bogus'"],
+      [['reconcile', '--base', 'ftp://x'], 2, '--base must be an absolute http(s) URL'],
+      [['verify-receipt', 'f'.repeat(64), '--base', stack.server.url], 1, 'no receipt'],
+      [['reconcile', '--base', unreachable], 1, 'cannot reach'],
+    ];
+    const runs = await Promise.all(failures.map(([args]) => runCli(args)));
+    failures.forEach(([, code, text], index) => expectOneLineError(runs[index]!, code, text));
+  }, 60_000);
+
+  it('runs through the package bin when the default build exists', async () => {
+    if (DIST_DIR !== `${ROOT}dist` || !existsSync(`${ROOT}dist/cli/agent-economy.mjs`)) return;
+    const run = await new Promise<Run>((resolve) => {
+      const child = spawn(process.execPath, [`${ROOT}bin/agent-economy.mjs`, '--version'], { cwd: ROOT });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr: '' }));
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

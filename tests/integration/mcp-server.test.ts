@@ -1,0 +1,240 @@
+/**
+ * The MCP host driven by the SDK's own Client over Streamable HTTP, against the build: the tools it
+ * lists are the manifest the site serves, every tool answers a valid call with structured content
+ * and an invalid one with a tool error naming the field (the session survives), and the host
+ * enforces DNS rebinding protection, its bearer token and its session limit.
+ */
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { economicMcpToolsSchema, type EconomicMcpTools } from '../../schemas/mcp-tools.ts';
+import { site } from '../../src/config/site.ts';
+import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
+import { exampleAcceptanceIntent, exampleQuoteRequest } from '../../src/descriptors/jobs.ts';
+import { exampleServiceManifest } from '../../src/descriptors/registry.ts';
+import { startBuiltMcp, payForTurn, startStack, type McpProcess, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
+
+type ToolResult = Awaited<ReturnType<Client['callTool']>>;
+
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'issue7-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+const textOf = (result: ToolResult): string => (result.content as Array<{ type: string; text: string }>).map((item) => item.text).join('\n');
+
+describe('MCP host in the site process, against the built site', () => {
+  let stack: Stack;
+  let turn: PaidTurn;
+  let client: Client;
+  let manifest: EconomicMcpTools;
+
+  beforeAll(async () => {
+    stack = await startStack({ withMcp: true });
+    turn = await payForTurn(stack);
+    client = await connect(stack.mcpUrl!);
+    manifest = economicMcpToolsSchema.parse(await (await fetch(`${stack.server.url}/api/agents/mcp-tools`)).json());
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await stack?.stop();
+  });
+
+  it('answers /health with ok, service and version', async () => {
+    const response = await fetch(`${stack.mcpUrl}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, service: 'agent-economy-mcp', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('lists exactly the tools of the manifest the built site serves, with the same schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(manifest.tools.map((tool) => tool.name));
+    for (const tool of tools) {
+      const published = manifest.tools.find((entry) => entry.name === tool.name)!;
+      expect(tool.title, tool.name).toBe(published.title);
+      expect(tool.description, tool.name).toBe(published.description);
+      if (published.input_schema_url) {
+        // A request body's schema is published at its URL (JSON Schema 2020-12 document): the same schema.
+        const document = (await (await fetch(`${stack.server.url}${new URL(published.input_schema_url).pathname}`)).json()) as Record<string, unknown>;
+        const { $schema: _published, $id: _id, title: _title, ...servedSchema } = document;
+        const { $schema: _dialect, ...listed } = tool.inputSchema as Record<string, unknown>;
+        expect(listed, tool.name).toEqual(servedSchema);
+      } else {
+        expect(tool.inputSchema, tool.name).toEqual(published.input_schema);
+      }
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(published.read_only);
+    }
+  });
+
+  // One valid call per tool; each answers structured content and the same JSON as text.
+  const validCalls = (): Record<string, { args: Record<string, unknown>; expect: Record<string, unknown> }> => ({
+    search_docs: { args: { query: 'mainnet gate', limit: 3 }, expect: { query: 'mainnet gate' } },
+    list_jobs: { args: { status: 'open' }, expect: {} },
+    get_job: { args: { job_id: exampleAcceptanceIntent().job_id }, expect: { job: { id: exampleAcceptanceIntent().job_id } } },
+    list_services: { args: {}, expect: {} },
+    policy_check: { args: structuredClone(examplePolicyCheckRequest) as never, expect: { allowed: true } },
+    validate_service_manifest: { args: exampleServiceManifest() as never, expect: { accepted_for_operator_review: true } },
+    validate_job_acceptance: { args: exampleAcceptanceIntent() as never, expect: { accepted_for_operator_review: true } },
+    validate_job_quote: { args: exampleQuoteRequest() as never, expect: { quote_scaffold_ready: true } },
+    dev_hash: { args: { input: 'abc' }, expect: { result: { digest: 'bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319' } } },
+    dev_address: { args: { input: '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt' }, expect: { action: 'address', result: { network: 'testnet' } } },
+    dev_box: { args: { input: '', encoding: 'hex' }, expect: { action: 'box' } },
+    dev_tx: { args: { input: '', encoding: 'hex' }, expect: { action: 'tx' } },
+    dev_receipt: { args: { input: '' }, expect: { action: 'receipt', result: { verified: true } } },
+    get_receipt: { args: { id: turn.settlementTxId }, expect: { receiptId: turn.receiptId } },
+    ask_assistant: { args: { question: turn.question, paymentToken: turn.paymentToken }, expect: { tier: 'premium', receiptId: turn.receiptId } },
+    live_status: { args: {}, expect: { type: `${site.namespace}.agent_economy.live_status.v0` } },
+  });
+
+  it('answers a valid call of every tool with structured content and its JSON text', async () => {
+    const calls = validCalls();
+    // Inputs that need the chain or the store are taken from the paid turn.
+    const receipt = await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).text();
+    // The developer tools catalogue's own working examples (test vectors), without the action the tool fixes.
+    const catalogue = (await (await fetch(`${stack.server.url}/api/dev/tools`)).json()) as { actions: Array<{ action: string; example_request: Record<string, unknown> }> };
+    for (const action of ['box', 'tx'] as const) {
+      const { action: _fixed, ...example } = catalogue.actions.find((entry) => entry.action === action)!.example_request;
+      calls[`dev_${action}`]!.args = example;
+    }
+    calls.dev_receipt!.args = { input: receipt };
+    expect(Object.keys(calls).sort()).toEqual(manifest.tools.map((tool) => tool.name).sort());
+    for (const [name, call] of Object.entries(calls)) {
+      const result = await client.callTool({ name, arguments: call.args });
+      expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+      expect(result.structuredContent, name).toMatchObject(call.expect);
+      expect(JSON.parse(textOf(result)), name).toEqual(result.structuredContent);
+    }
+  }, 60_000);
+
+  it('answers an invalid call of every tool with a tool error naming the field, and keeps the session', async () => {
+    const invalid: Record<string, { args: Record<string, unknown>; field: string }> = {
+      search_docs: { args: { query: '' }, field: 'query' },
+      list_jobs: { args: { status: 'pending' }, field: 'status' },
+      get_job: { args: { job_id: 'Not A Job' }, field: 'job_id' },
+      list_services: { args: { capability: 'X' }, field: 'capability' },
+      policy_check: { args: { profile: {} }, field: 'proposed_action' },
+      validate_service_manifest: { args: { ...exampleServiceManifest(), id: 5 }, field: 'id' },
+      validate_job_acceptance: { args: { ...exampleAcceptanceIntent(), capabilities: 'all' }, field: 'capabilities' },
+      validate_job_quote: { args: { ...exampleQuoteRequest(), private_key: 'x' }, field: 'private_key' },
+      dev_hash: { args: { input: 'abc', encoding: 'base64' }, field: 'encoding' },
+      dev_address: { args: { input: '' }, field: 'input' },
+      dev_box: { args: { input: 42 }, field: 'input' },
+      dev_tx: { args: { input: 'ab', network: 'devnet' }, field: 'network' },
+      dev_receipt: { args: {}, field: 'input' },
+      get_receipt: { args: { id: '' }, field: 'id' },
+      ask_assistant: { args: { question: 'hello', paymentToken: 'not a token' }, field: 'paymentToken' },
+      live_status: { args: { verbose: true }, field: 'verbose' },
+    };
+    expect(Object.keys(invalid).sort()).toEqual(manifest.tools.map((tool) => tool.name).sort());
+    for (const [name, call] of Object.entries(invalid)) {
+      const result = await client.callTool({ name, arguments: call.args });
+      expect(result.isError, name).toBe(true);
+      expect(textOf(result), name).toContain(call.field);
+    }
+    expect((await client.listTools()).tools).toHaveLength(manifest.tools.length);
+  }, 30_000);
+
+  it('answers an unknown receipt id and a spent payment token as tool errors with their codes', async () => {
+    const missing = await client.callTool({ name: 'get_receipt', arguments: { id: 'e'.repeat(64) } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain('receipt_not_found');
+    const spent = await client.callTool({ name: 'ask_assistant', arguments: { question: turn.question, paymentToken: turn.paymentToken } });
+    expect(spent.isError).toBe(true);
+    expect(textOf(spent)).toContain('payment_token_used');
+  });
+});
+
+/** A raw request, for headers fetch will not let a caller set (Host). */
+function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+describe('standalone MCP host (npm run mcp)', () => {
+  const API_KEY = 'test-key-0123456789abcdef';
+  let host: McpProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'issue7-mcp-'));
+    host = await startBuiltMcp({ MCP_API_KEY: API_KEY, MCP_MAX_SESSIONS: '1', DATA_DIR: dataDir });
+  }, 30_000);
+  afterAll(async () => {
+    await host?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a Host it does not serve and a browser Origin it does not allow (DNS rebinding)', async () => {
+    const port = new URL(host.url).port;
+    const rebound = await rawRequest(`${host.url}/health`, { headers: { host: `attacker.example:${port}` } });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain('attacker.example');
+    const foreign = await rawRequest(`${host.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, origin: 'http://attacker.example', authorization: `Bearer ${API_KEY}` }, body: INITIALIZE });
+    expect(foreign.status).toBe(403);
+    const allowed = await rawRequest(`${host.url}/health`, { headers: { origin: new URL(site.base_url).origin } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers['access-control-allow-origin']).toBe(new URL(site.base_url).origin);
+  });
+
+  it('requires the bearer token on /mcp but not on /health', async () => {
+    expect((await fetch(`${host.url}/health`)).status).toBe(200);
+    const without = await rawRequest(`${host.url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: INITIALIZE });
+    expect(without.status).toBe(401);
+    expect(without.headers['www-authenticate']).toContain('Bearer');
+    const wrong = await rawRequest(`${host.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: 'Bearer nope-nope-nope-nope' }, body: INITIALIZE });
+    expect(wrong.status).toBe(401);
+    await expect(connect(host.url)).rejects.toThrow();
+  });
+
+  it('caps sessions, answers 404 to an unknown session, and frees the slot when a session ends', async () => {
+    const auth = { authorization: `Bearer ${API_KEY}` };
+    const first = await connect(host.url, auth);
+    const second = await rawRequest(`${host.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth }, body: INITIALIZE });
+    expect(second.status).toBe(503);
+    expect(second.headers['retry-after']).toBe('60');
+    const unknown = await rawRequest(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...auth, 'mcp-session-id': 'no-such-session' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(unknown.status).toBe(404);
+    await (first.transport as StreamableHTTPClientTransport).terminateSession();
+    await first.close();
+    const third = await connect(host.url, auth);
+    expect((await third.listTools()).tools.length).toBeGreaterThan(0);
+    await (third.transport as StreamableHTTPClientTransport).terminateSession();
+    await third.close();
+  });
+
+  it('does not open the site’s embedded store: store-backed tools say how to share one', async () => {
+    const client = await connect(host.url, { authorization: `Bearer ${API_KEY}` });
+    const receipt = await client.callTool({ name: 'get_receipt', arguments: { id: 'a'.repeat(64) } });
+    expect(receipt.isError).toBe(true);
+    expect(textOf(receipt)).toContain('receipt_storage_unavailable');
+    expect(textOf(receipt)).toContain('DATABASE_URL');
+    const live = await client.callTool({ name: 'live_status', arguments: {} });
+    expect(live.structuredContent).toMatchObject({ ok: false, probes: { receipt_storage: { ok: false, status: 'unavailable' } } });
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await client.close();
+  });
+});

@@ -1,0 +1,414 @@
+/**
+ * The paid assistant turn end to end: the built server (`dist/server/fast-entry.mjs`) against the
+ * sandbox chain, over real HTTP. Quote, pay on the sandbox, verify, chat, fetch the receipt; every
+ * Note failure code with a real Note minted for it; expiry (410); token reuse and a token used for
+ * another question; a Note reused for a second quote; the same Note raced by concurrent requests,
+ * on one instance and on two instances sharing PostgreSQL; the outside failures (store
+ * unreachable, chain slower than its timeout) answered 503 with nothing written; and a SIGKILL in
+ * the middle of a stream of verifications, after which every 200 still has its receipt.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { activitySchema, chatResponseSchema, freeTierDecisionSchema, premiumQuoteSchema, type NoteFailureCode, type PremiumQuote } from '../../schemas/assistant.ts';
+import { problemSchema } from '../../schemas/problem.ts';
+import { receiptBundleSchema, verifyPaymentResponseSchema, type VerifyPaymentResponse } from '../../schemas/receipt.ts';
+import { computeReceiptId } from '../../src/domain/receipt-id.ts';
+import { payQuote } from '../../src/sandbox/pay.ts';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
+
+const withPostgres = await postgresAvailable();
+
+// Several tests start a built server of their own; its embedded store opens on the first request.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+const RECEIVER = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
+const RESERVE = 'a1'.repeat(32);
+const MIN_CONFIRMATIONS = 2;
+const TOLERANCE = 10;
+
+let sandbox: RunningSandbox;
+const dataDirs: string[] = [];
+const servers: RunningServer[] = [];
+
+/** The environment of a server reading the sandbox, with its own embedded store unless told otherwise. */
+function serverEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paid-turn-'));
+  dataDirs.push(dataDir);
+  return {
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    ERGO_EXPLORER_URL: sandbox.url,
+    ERGO_NODE_URL: '',
+    CHAIN_SOURCE: 'sandbox',
+    ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
+    ASSISTANT_RESERVE_BOX_ID: RESERVE,
+    ASSISTANT_MIN_CONFIRMATIONS: String(MIN_CONFIRMATIONS),
+    ASSISTANT_CREATION_HEIGHT_TOLERANCE_BLOCKS: String(TOLERANCE),
+    ASSISTANT_MODEL_PROVIDER: 'docs',
+    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
+    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
+    RATE_LIMIT_VERIFY_PER_MINUTE: '100000',
+    ...overrides,
+  };
+}
+
+async function server(overrides: Record<string, string> = {}): Promise<RunningServer> {
+  const running = await startBuiltServer(serverEnv(overrides));
+  servers.push(running);
+  return running;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, startHeight: 1_000 });
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((running) => running.stop()));
+  await sandbox?.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Answer<T = Record<string, any>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+async function call<T = Record<string, any>>(base: string, path: string, body?: unknown): Promise<Answer<T>> {
+  const response = await fetch(`${base}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+}
+
+/** A question too long for the free tier, unique per call so each quote has its own task hash. */
+const premiumQuestion = (label: string) => `${label} ${randomBytes(6).toString('hex')}: how does verify-payment decide that a Note pays a quote, and what does the receipt bundle record about it? `.repeat(2);
+
+async function quote(base: string, question: string): Promise<PremiumQuote> {
+  const answer = await call(base, '/api/assistant/quote', { question });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return premiumQuoteSchema.parse(answer.body);
+}
+
+/** Mints a Note on the sandbox exactly as asked, and mines it `confirmations` deep. */
+async function mint(request: Record<string, unknown>): Promise<{ boxId: string; transactionId: string }> {
+  const response = await fetch(`${sandbox.url}/sandbox/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+  const body = (await response.json()) as { boxId: string; transactionId: string };
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+
+/** The mint request of a Note that pays `paid` (R5 far enough above the tip to outlive the test). */
+const payingNote = (paid: PremiumQuote) => ({
+  value: paid.priceNanoErg,
+  receiver: paid.receiverAddress,
+  reserveBoxId: paid.reserveBoxId,
+  expiryHeight: Math.max(paid.noteExpiryMinHeight, sandbox.chain.height + 100),
+  taskHash: paid.taskHash,
+  confirmations: MIN_CONFIRMATIONS,
+});
+
+const verify = (base: string, paid: PremiumQuote, question: string, noteBoxId: string) => call(base, '/api/assistant/verify-payment', { quote: paid, question, noteBoxId });
+
+function expectProblem(answer: Answer, status: number, code: string): void {
+  expect({ status: answer.status, code: answer.body.code }, JSON.stringify(answer.body)).toEqual({ status, code });
+  expect(answer.headers.get('content-type')).toContain('application/problem+json');
+  expect(problemSchema.safeParse(answer.body).success).toBe(true);
+}
+
+describe('the paid turn on one server', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = (await server()).url;
+  });
+
+  it('quote, pay on the sandbox, verify, chat, receipt: the whole turn', async () => {
+    const question = premiumQuestion('full turn');
+    const paid = await quote(base, question);
+    expect(paid).toMatchObject({ receiverAddress: RECEIVER, reserveBoxId: RESERVE, minConfirmations: MIN_CONFIRMATIONS, issuedHeight: sandbox.chain.height });
+
+    const payment = await payQuote(paid, { sandboxUrl: sandbox.url });
+    const verified = await verify(base, paid, question, payment.noteBoxId);
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    const body: VerifyPaymentResponse = verifyPaymentResponseSchema.parse(verified.body);
+    expect(body.receipt).toMatchObject({ chain: 'sandbox', noteBoxId: payment.noteBoxId, settlementTxId: payment.transactionId, taskHash: paid.taskHash });
+    expect(body.receipt.verification_receipt.chain).toMatchObject({ source: 'sandbox', via: 'explorer_api_v1' });
+    expect(body.receipt.settlement_receipt.confirmations).toBeGreaterThanOrEqual(MIN_CONFIRMATIONS);
+    expect(body.receipt.quote_evidence.quote).toEqual(paid);
+    const { receiptId, ...withoutId } = body.receipt;
+    expect(computeReceiptId(withoutId)).toBe(receiptId);
+
+    const chat = await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }], paymentToken: body.paymentToken });
+    expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+    expect(chatResponseSchema.parse(chat.body)).toMatchObject({ tier: 'premium', receiptId, model: { provider: 'docs' } });
+
+    for (const id of [receiptId, payment.transactionId]) {
+      const stored = await call(base, `/api/assistant/receipt/${id}`);
+      expect(stored.status).toBe(200);
+      expect(receiptBundleSchema.parse(stored.body)).toEqual(body.receipt);
+      const { receiptId: storedId, ...storedRest } = stored.body;
+      expect(computeReceiptId(storedRest)).toBe(storedId);
+    }
+
+    const activity = await call(base, '/api/assistant/activity');
+    const feed = activitySchema.parse(activity.body);
+    const ours = feed.events.filter((event) => event.taskHash === paid.taskHash).map((event) => event.kind);
+    expect(ours).toEqual(['turn_answered', 'payment_verified', 'quote_issued']);
+    const text = JSON.stringify(activity.body);
+    expect(text).not.toContain(question.slice(0, 40));
+    expect(text).not.toContain(body.paymentToken);
+    expect(text).not.toContain('127.0.0.1');
+  });
+
+  it('answers a short question free, without a token', async () => {
+    const decision = await call(base, '/api/assistant/quote', { question: 'What is a Note?' });
+    expect(freeTierDecisionSchema.parse(decision.body).tier).toBe('free');
+    const chat = await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: 'What is a Note?' }] });
+    expect(chatResponseSchema.parse(chat.body)).toMatchObject({ tier: 'free', receiptId: null });
+  });
+
+  it('refuses a premium question without a token, a reused token and a token for another question', async () => {
+    const question = premiumQuestion('token rules');
+    const noToken = await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }] });
+    expectProblem(noToken, 402, 'payment_required');
+    expect(noToken.body.quote_url).toMatch(/\/api\/assistant\/quote$/);
+
+    const paid = await quote(base, question);
+    const note = await mint(payingNote(paid));
+    const { paymentToken } = verifyPaymentResponseSchema.parse((await verify(base, paid, question, note.boxId)).body);
+
+    expectProblem(await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: `${question}?` }], paymentToken }), 402, 'payment_token_question_mismatch');
+    expect((await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }], paymentToken })).status).toBe(200);
+    expectProblem(await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }], paymentToken }), 402, 'payment_token_used');
+    expectProblem(await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }], paymentToken: 'A'.repeat(43) }), 402, 'payment_token_invalid');
+  });
+
+  const failures: Array<[NoteFailureCode, (paid: PremiumQuote) => Record<string, unknown>]> = [
+    ['NOTE_NOT_FOUND', (paid) => ({ ...payingNote(paid), hiddenFromExplorer: true })],
+    ['NOTE_UNCONFIRMED', (paid) => ({ ...payingNote(paid), confirmations: MIN_CONFIRMATIONS - 1 })],
+    ['NOTE_EXPIRED', (paid) => ({ ...payingNote(paid), expiryHeight: paid.noteExpiryMinHeight - 1 })],
+    ['RESERVE_MISMATCH', (paid) => ({ ...payingNote(paid), reserveBoxId: 'b2'.repeat(32) })],
+    ['TASK_HASH_MISSING', (paid) => ({ ...payingNote(paid), taskHash: undefined })],
+    ['TASK_HASH_MISMATCH', (paid) => ({ ...payingNote(paid), taskHash: 'c3'.repeat(32) })],
+    ['INSUFFICIENT_VALUE', (paid) => ({ ...payingNote(paid), value: (BigInt(paid.priceNanoErg) - 1n).toString() })],
+    ['NOTE_TOO_OLD', (paid) => ({ ...payingNote(paid), creationHeight: paid.issuedHeight - TOLERANCE - 1 })],
+  ];
+
+  it.each(failures)('answers 402 %s for a Note minted to break that rule, and writes nothing', async (code, variant) => {
+    const question = premiumQuestion(code);
+    const paid = await quote(base, question);
+    const note = await mint(variant(paid));
+    const refused = await verify(base, paid, question, note.boxId);
+    expectProblem(refused, 402, code.toLowerCase());
+    expect(refused.body.note_code).toBe(code);
+    expect((await call(base, `/api/assistant/receipt/${note.transactionId}`)).status).toBe(404);
+    // The same quote can still be paid by a good Note: the refusal marked nothing used.
+    const good = await mint(payingNote(paid));
+    expect((await verify(base, paid, question, good.boxId)).status).toBe(200);
+  });
+
+  it('answers 402 note_already_used when a paid Note is verified again, and refuses it for a second quote', async () => {
+    const question = premiumQuestion('reuse');
+    const first = await quote(base, question);
+    // R5 high enough for any later quote too, so only the binding to the first quote can refuse it.
+    const note = await mint({ ...payingNote(first), expiryHeight: sandbox.chain.height + 5_000 });
+    expect((await verify(base, first, question, note.boxId)).status).toBe(200);
+
+    const again = await verify(base, first, question, note.boxId);
+    expectProblem(again, 402, 'note_already_used');
+    expect(again.body.note_code).toBe('NOTE_ALREADY_USED');
+
+    // The Note carries the first quote's task hash (R6), so it cannot pay a second quote, even of the same question.
+    const second = await quote(base, question);
+    const reused = await verify(base, second, question, note.boxId);
+    expectProblem(reused, 402, 'task_hash_mismatch');
+    const receipts = await call(base, `/api/assistant/receipt/${note.transactionId}`);
+    expect(receipts.body.agreement.quoteId).toBe(first.quoteId);
+  });
+
+  it('gives exactly one 200 when the same Note is verified by concurrent requests', async () => {
+    const question = premiumQuestion('race');
+    const paid = await quote(base, question);
+    const note = await mint(payingNote(paid));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => verify(base, paid, question, note.boxId)));
+    const statuses = answers.map((answer) => (answer.status === 200 ? 200 : answer.body.code));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 200)).toEqual(Array(5).fill('note_already_used'));
+  });
+
+  it('answers 400 naming the field for invalid bodies, 400 for an unknown quote or another question', async () => {
+    const extraKey = await call(base, '/api/assistant/quote', { question: 'hi', tip: 1 });
+    expectProblem(extraKey, 400, 'invalid_request');
+    expect(extraKey.body.errors[0].path).toBe('/tip');
+    const tooLong = await call(base, '/api/assistant/quote', { question: 'q'.repeat(4001) });
+    expect(tooLong.body.errors[0].path).toBe('/question');
+    const badNote = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: 'q_x' }, question: 'q', noteBoxId: 'abc' });
+    expectProblem(badNote, 400, 'invalid_request');
+    expect(badNote.body.errors[0].path).toBe('/noteBoxId');
+    expectProblem(await call(base, '/api/assistant/chat', { messages: [] }), 400, 'invalid_request');
+
+    const question = premiumQuestion('mismatch');
+    const paid = await quote(base, question);
+    const note = await mint(payingNote(paid));
+    expectProblem(await verify(base, { ...paid, quoteId: 'q_never_issued' }, question, note.boxId), 400, 'quote_not_found');
+    expectProblem(await verify(base, paid, `${question}!`, note.boxId), 400, 'question_mismatch');
+  });
+});
+
+describe('node fallback', () => {
+  it('verifies a Note the explorer does not know through the Ergo node, and the receipt says so', async () => {
+    const base = (await server({ ERGO_NODE_URL: sandbox.url })).url;
+    const question = premiumQuestion('node fallback');
+    const paid = await quote(base, question);
+    const note = await mint({ ...payingNote(paid), hiddenFromExplorer: true });
+    const verified = await verify(base, paid, question, note.boxId);
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    expect(verifyPaymentResponseSchema.parse(verified.body).receipt.verification_receipt.chain).toMatchObject({ source: 'sandbox', via: 'node_api' });
+  });
+});
+
+describe('quote expiry', () => {
+  it('answers 410 once the quote lifetime has passed, even for a Note that pays it', async () => {
+    const base = (await server({ ASSISTANT_QUOTE_LIFETIME_SECONDS: '1' })).url;
+    const question = premiumQuestion('expiry');
+    const paid = await quote(base, question);
+    const note = await mint(payingNote(paid));
+    const wait = new Date(paid.expiresAt).getTime() - Date.now() + 50;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const late = await verify(base, paid, question, note.boxId);
+    expectProblem(late, 410, 'quote_expired');
+    expect((await call(base, `/api/assistant/receipt/${note.transactionId}`)).status).toBe(404);
+  });
+});
+
+describe('outside failures', () => {
+  it('answers 503 receipt_storage_unavailable when the store cannot be reached, and nothing is written', async () => {
+    const port = await closedPort();
+    const base = (await server({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`, STORE_CONNECT_TIMEOUT_MS: '500' })).url;
+    const question = premiumQuestion('store down');
+    const started = performance.now();
+    expectProblem(await call(base, '/api/assistant/quote', { question }), 503, 'receipt_storage_unavailable');
+    const note = await mint({ value: '10000000', receiver: RECEIVER, reserveBoxId: RESERVE, expiryHeight: sandbox.chain.height + 800, taskHash: 'd4'.repeat(32), confirmations: 2 });
+    expectProblem(await call(base, '/api/assistant/verify-payment', { quote: { quoteId: 'q_any' }, question, noteBoxId: note.boxId }), 503, 'receipt_storage_unavailable');
+    expectProblem(await call(base, `/api/assistant/receipt/${note.transactionId}`), 503, 'receipt_storage_unavailable');
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('answers 503 chain_unavailable within its timeout when the chain does not answer', async () => {
+    const hole = await startBlackHole();
+    try {
+      const base = (await server({ ERGO_EXPLORER_URL: `http://127.0.0.1:${hole.port}`, CHAIN_TIMEOUT_MS: '400', CHAIN_RETRIES: '0' })).url;
+      // The first request pays for opening the store and loading the handlers; time a later one.
+      await call(base, '/api/assistant/activity');
+      const started = performance.now();
+      const answer = await call(base, '/api/assistant/quote', { question: premiumQuestion('chain slow') });
+      const elapsed = performance.now() - started;
+      expectProblem(answer, 503, 'chain_unavailable');
+      expect(elapsed).toBeGreaterThanOrEqual(380);
+      expect(elapsed).toBeLessThan(2_500);
+      const activity = activitySchema.parse((await call(base, '/api/assistant/activity')).body);
+      expect(activity.events).toEqual([]);
+    } finally {
+      await hole.close();
+    }
+  });
+
+  it('answers 503 payment_unconfigured for a premium question while no receiver is configured', async () => {
+    const base = (await server({ ASSISTANT_RECEIVER_ADDRESS: '' })).url;
+    const answer = await call(base, '/api/assistant/quote', { question: premiumQuestion('unconfigured') });
+    expectProblem(answer, 503, 'payment_unconfigured');
+    expect(answer.body.detail).toContain('ASSISTANT_RECEIVER_ADDRESS');
+  });
+});
+
+describe.skipIf(!withPostgres)('two instances sharing PostgreSQL', () => {
+  const schema = `paid_turn_${randomBytes(4).toString('hex')}`;
+
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+
+  it('give exactly one 200 when both verify the same Note at once, and both serve its receipt', async () => {
+    const shared = { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema };
+    const first = await server(shared);
+    // The first instance creates the schema before the second starts, as in a rolling deployment.
+    expect((await call(first.url, '/api/assistant/activity')).status).toBe(200);
+    const second = await server(shared);
+    const question = premiumQuestion('two instances');
+    const paid = await quote(first.url, question);
+    const note = await mint(payingNote(paid));
+    const answers = await Promise.all([first, second, first, second].map((instance) => verify(instance.url, paid, question, note.boxId)));
+    const statuses = answers.map((answer) => (answer.status === 200 ? 200 : answer.body.code));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 200)).toEqual(Array(3).fill('note_already_used'));
+    const receiptId = answers.find((answer) => answer.status === 200)!.body.receiptId as string;
+    for (const instance of [first, second]) expect((await call(instance.url, `/api/assistant/receipt/${receiptId}`)).status).toBe(200);
+  });
+});
+
+describe('crash safety', () => {
+  it('keeps the receipt of every 200 across a SIGKILL mid-stream, and marks no Note used without its receipt', async () => {
+    const env = serverEnv();
+    const killed = await startBuiltServer(env);
+    const payments: Array<{ paid: PremiumQuote; question: string; note: { boxId: string; transactionId: string } }> = [];
+    for (let index = 0; index < 24; index++) {
+      const question = premiumQuestion(`crash ${index}`);
+      const paid = await quote(killed.url, question);
+      payments.push({ paid, question, note: await mint(payingNote(paid)) });
+    }
+
+    // Four clients verify in a stream; the server is killed once a few answers are back.
+    const seen = new Map<string, string>();
+    let next = 0;
+    let killedAt = -1;
+    const client = async () => {
+      while (next < payments.length) {
+        const payment = payments[next++]!;
+        try {
+          const answer = await verify(killed.url, payment.paid, payment.question, payment.note.boxId);
+          if (answer.status === 200) seen.set(payment.note.boxId, answer.body.receiptId as string);
+        } catch {
+          // The connection died with the server: the client never saw an answer.
+        }
+        if (seen.size >= 6 && killedAt === -1) {
+          killedAt = next;
+          killed.process.kill('SIGKILL');
+        }
+      }
+    };
+    const exited = new Promise((resolve) => killed.process.once('exit', resolve));
+    await Promise.all([client(), client(), client(), client()]);
+    await exited;
+    expect(killedAt).toBeGreaterThan(0);
+    expect(seen.size).toBeGreaterThanOrEqual(6);
+    expect(seen.size, 'the kill cut the stream short').toBeLessThan(payments.length);
+
+    const restarted = await server({ ...env });
+    for (const [noteBoxId, receiptId] of seen) {
+      const stored = await call(restarted.url, `/api/assistant/receipt/${receiptId}`);
+      expect(stored.status, `receipt ${receiptId} of Note ${noteBoxId} answered 200 before the kill`).toBe(200);
+      expect(stored.body.noteBoxId).toBe(noteBoxId);
+    }
+    // Every Note is now either settled with its receipt, or still free to pay its quote: never used without a receipt.
+    for (const payment of payments) {
+      const again = await verify(restarted.url, payment.paid, payment.question, payment.note.boxId);
+      if (again.status === 200) {
+        expect(seen.has(payment.note.boxId)).toBe(false);
+        continue;
+      }
+      expectProblem(again, 402, 'note_already_used');
+      const receipt = await call(restarted.url, `/api/assistant/receipt/${payment.note.transactionId}`);
+      expect(receipt.status, `Note ${payment.note.boxId} is marked used`).toBe(200);
+      expect(receipt.body.noteBoxId).toBe(payment.note.boxId);
+    }
+  });
+});

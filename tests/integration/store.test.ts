@@ -1,0 +1,401 @@
+/**
+ * The store suite, run unchanged against embedded PGlite (a temporary DATA_DIR) and against the
+ * PostgreSQL on this machine (a fresh schema per run, dropped afterwards). The PostgreSQL run is
+ * required when CI=true and skipped with a printed reason otherwise.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoreConfig } from '../../src/config/store.ts';
+import { NoteAlreadyUsedError, StoreUnavailableError, type AssistantStore } from '../../src/services/ports.ts';
+import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
+import { openPostgres } from '../../src/services/store/postgres-database.ts';
+import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
+import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
+
+const withPostgres = await postgresAvailable();
+const TIMEOUTS = { statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 };
+
+interface Harness {
+  /** A new store on the same data (for PostgreSQL: its own pool, as a second instance would have). */
+  open(): AssistantStore & { ready(): Promise<unknown> };
+  /** A second store that can run at the same time as the first (another instance). */
+  supportsSecondInstance: boolean;
+  cleanup(): Promise<void>;
+}
+
+function pgliteHarness(): Harness {
+  const dataDir = mkdtempSync(join(tmpdir(), 'store-pglite-'));
+  return {
+    open: () => createStore({ driver: 'pglite', dataDir, ...TIMEOUTS }),
+    supportsSecondInstance: false,
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+function postgresHarness(): Harness {
+  const schema = `store_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const config: StoreConfig = { driver: 'postgres', connectionString: POSTGRES_URL, schema, poolSize: 5, ...TIMEOUTS };
+  return {
+    open: () => createStore(config),
+    supportsSecondInstance: true,
+    cleanup: async () => {
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+const drivers: Array<[string, () => Harness, boolean]> = [
+  ['pglite', pgliteHarness, true],
+  ['postgres', postgresHarness, withPostgres],
+];
+
+describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
+  let harness: Harness;
+  let store: ReturnType<Harness['open']>;
+
+  beforeAll(async () => {
+    if (!enabled) return;
+    harness = makeHarness();
+    store = harness.open();
+    await store.ready();
+  });
+
+  afterAll(async () => {
+    if (!enabled) return;
+    await store.close();
+    await harness.cleanup();
+  });
+
+  const test = enabled ? it : it.skip;
+
+  test('reports its driver and answers a ping', async () => {
+    expect(store.kind).toBe(driver);
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  /** Another store on the same data: beside the first where the driver allows it, else after closing it. */
+  async function withAnotherStore(work: (other: ReturnType<Harness['open']>) => Promise<void>): Promise<void> {
+    if (!harness.supportsSecondInstance) await store.close();
+    const other = harness.open();
+    try {
+      await work(other);
+    } finally {
+      await other.close();
+      if (!harness.supportsSecondInstance) store = harness.open();
+    }
+  }
+
+  test('applies the migrations once: a second opening finds them recorded', async () => {
+    const quote = makeQuote();
+    await withAnotherStore(async (again) => {
+      await again.ready();
+      await again.insertQuote(quote);
+    });
+    expect(await store.getQuote(quote.quoteId)).toBeDefined();
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([...new Set(MIGRATIONS.map((m) => m.version))].sort((a, b) => a - b));
+  });
+
+  test('stores a quote and reads it back exactly, amounts beyond 2^53 included', async () => {
+    const quote = makeQuote({ priceNanoErg: 9_007_199_254_740_993n });
+    await store.insertQuote(quote);
+    const read = await store.getQuote(quote.quoteId);
+    expect(read).toEqual(quote);
+    expect(read!.priceNanoErg).toBe(9_007_199_254_740_993n);
+    expect(await store.getQuote('q_missing')).toBeUndefined();
+  });
+
+  test('settles a payment: receipt found by receipt id and by settlement tx id, token bound to the question', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const noteBoxId = hex32();
+    const receipt = makeReceipt(quote, noteBoxId);
+    const tokenHash = hex32();
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+
+    expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
+    expect(await store.getReceipt(receipt.settlementTxId)).toEqual(receipt);
+    expect(await store.getReceipt(receipt.receiptId.toUpperCase())).toEqual(receipt);
+    expect(await store.getReceipt(hex32())).toBeUndefined();
+    expect((await store.listReceipts(1))[0]).toEqual(receipt);
+
+    expect(await store.spendToken(tokenHash, quote.questionHash, new Date())).toEqual({ ok: true, quoteId: quote.quoteId, receiptId: receipt.receiptId });
+  });
+
+  test('lists receipts newest first', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const quote = makeQuote();
+      await store.insertQuote(quote);
+      const noteBoxId = hex32();
+      const receipt = makeReceipt(quote, noteBoxId);
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+      ids.push(receipt.receiptId);
+    }
+    expect((await store.listReceipts(3)).map((r) => r.receiptId)).toEqual(ids.reverse());
+  });
+
+  test('a Note pays once: the second settlement throws NoteAlreadyUsedError and writes nothing', async () => {
+    const first = makeQuote();
+    const second = makeQuote();
+    await store.insertQuote(first);
+    await store.insertQuote(second);
+    const noteBoxId = hex32();
+    await store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: makeReceipt(first, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash });
+
+    const secondReceipt = makeReceipt(second, noteBoxId);
+    const secondToken = hex32();
+    const attempt = store.settlePayment({ quoteId: second.quoteId, noteBoxId: noteBoxId.toUpperCase(), receipt: secondReceipt, tokenHash: secondToken, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash });
+    await expect(attempt).rejects.toBeInstanceOf(NoteAlreadyUsedError);
+    await expect(attempt).rejects.toMatchObject({ noteBoxId });
+    expect(await store.getReceipt(secondReceipt.receiptId)).toBeUndefined();
+    expect(await store.spendToken(secondToken, second.questionHash, new Date())).toEqual({ ok: false, reason: 'unknown' });
+  });
+
+  test('settlement is all or nothing: a failing receipt insert leaves the Note unused', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const noteBoxId = hex32();
+    const broken = { ...makeReceipt(quote, noteBoxId), chain: 'mainnet' as 'testnet' };
+    await expect(
+      store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: broken, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash }),
+    ).rejects.toThrow();
+    const receipt = makeReceipt(quote, noteBoxId);
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
+  });
+
+  test('a payment token is single-use, bound to its question and expires', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const settle = async (expiresAt: Date) => {
+      const noteBoxId = hex32();
+      const tokenHash = hex32();
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: expiresAt, questionHash: quote.questionHash });
+      return tokenHash;
+    };
+    const now = new Date();
+    const token = await settle(new Date(now.getTime() + 60_000));
+    expect(await store.spendToken(token, hex32(), now)).toEqual({ ok: false, reason: 'question_mismatch' });
+    expect((await store.spendToken(token, quote.questionHash, now)).ok).toBe(true);
+    expect(await store.spendToken(token, quote.questionHash, now)).toEqual({ ok: false, reason: 'used' });
+
+    const expiring = await settle(new Date(now.getTime() + 1_000));
+    expect(await store.spendToken(expiring, quote.questionHash, new Date(now.getTime() + 1_000))).toEqual({ ok: false, reason: 'expired' });
+    expect((await store.spendToken(expiring, quote.questionHash, new Date(now.getTime() + 999))).ok).toBe(true);
+    expect(await store.spendToken(hex32(), quote.questionHash, now)).toEqual({ ok: false, reason: 'unknown' });
+  });
+
+  test('concurrent spends of one token: exactly one succeeds', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const noteBoxId = hex32();
+    const tokenHash = hex32();
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    const other = harness.supportsSecondInstance ? harness.open() : store;
+    const results = await Promise.all([
+      ...Array.from({ length: 4 }, () => store.spendToken(tokenHash, quote.questionHash, new Date())),
+      ...Array.from({ length: 4 }, () => other.spendToken(tokenHash, quote.questionHash, new Date())),
+    ]);
+    if (other !== store) await other.close();
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok).every((result) => !result.ok && result.reason === 'used')).toBe(true);
+  });
+
+  test('two concurrent settlements of the same Note (two instances where the driver allows): exactly one succeeds', async () => {
+    const first = makeQuote();
+    const second = makeQuote();
+    await store.insertQuote(first);
+    await store.insertQuote(second);
+    const other = harness.supportsSecondInstance ? harness.open() : store;
+    for (let round = 0; round < 5; round++) {
+      const noteBoxId = hex32();
+      const receipts = [makeReceipt(first, noteBoxId), makeReceipt(second, noteBoxId)];
+      const outcomes = await Promise.allSettled([
+        store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: receipts[0]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash }),
+        other.settlePayment({ quoteId: second.quoteId, noteBoxId, receipt: receipts[1]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash }),
+      ]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+      expect(rejected.reason).toBeInstanceOf(NoteAlreadyUsedError);
+      const stored = await Promise.all(receipts.map((receipt) => store.getReceipt(receipt.receiptId)));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+    }
+    if (other !== store) await other.close();
+  });
+
+  test('records activity and lists it newest first with exact amounts up to the largest box value', async () => {
+    const base = Date.now() + 10_000_000;
+    const taskHash = hex32();
+    const receiptId = hex32();
+    await store.recordActivity({ kind: 'quote_issued', at: new Date(base), amountNanoErg: 9_223_372_036_854_775_807n, taskHash });
+    await store.recordActivity({ kind: 'payment_verified', at: new Date(base + 1), amountNanoErg: 10_000_000n, taskHash, receiptId });
+    await store.recordActivity({ kind: 'turn_answered', at: new Date(base + 2) });
+    expect(await store.listActivity(3)).toEqual([
+      { kind: 'turn_answered', at: new Date(base + 2) },
+      { kind: 'payment_verified', at: new Date(base + 1), amountNanoErg: 10_000_000n, taskHash, receiptId },
+      { kind: 'quote_issued', at: new Date(base), amountNanoErg: 9_223_372_036_854_775_807n, taskHash },
+    ]);
+  });
+
+  test('free-tier usage counts atomically per client and day', async () => {
+    const client = `client-${hex32().slice(0, 8)}`;
+    expect(await store.getFreeUsage(client, '2026-03-01')).toBe(0);
+    const counts = await Promise.all(Array.from({ length: 10 }, () => store.incrementFreeUsage(client, '2026-03-01')));
+    expect([...counts].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await store.getFreeUsage(client, '2026-03-01')).toBe(10);
+    expect(await store.incrementFreeUsage(client, '2026-03-02')).toBe(1);
+    expect(await store.getFreeUsage(`${client}-other`, '2026-03-01')).toBe(0);
+  });
+
+  test('after close every call answers StoreUnavailableError', async () => {
+    await withAnotherStore(async (closing) => {
+      await closing.ping();
+      await closing.close();
+      await expect(closing.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+    });
+  });
+});
+
+describe('embedded store specifics', () => {
+  it('keeps its data across a restart of the process holding it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'store-restart-'));
+    try {
+      const first = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
+      const quote = makeQuote();
+      await first.insertQuote(quote);
+      await first.close();
+      const second = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
+      expect(await second.getQuote(quote.quoteId)).toEqual(quote);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a DATA_DIR held by another live store, then opens once it is released', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'store-lock-'));
+    try {
+      const holder = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
+      await holder.ping();
+      const contender = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
+      const refused = contender.ping();
+      await expect(refused).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(refused).rejects.toThrow(/in use by process/);
+      await holder.close();
+      await expect(contender.ping()).resolves.toBeUndefined();
+      await contender.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over a lock left by a process that died', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'store-stale-'));
+    try {
+      // PIDs are below 2^22 on Linux: this one cannot be alive.
+      writeFileSync(join(dataDir, 'pglite.lock'), String(2 ** 30));
+      const store = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+      // A container's PID 1 restarting after a crash finds its own pid in the lock: stale too.
+      writeFileSync(join(dataDir, 'pglite.lock'), String(process.pid));
+      const restarted = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
+      await expect(restarted.ping()).resolves.toBeUndefined();
+      await restarted.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers StoreUnavailableError when DATA_DIR cannot be created', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'store-bad-'));
+    try {
+      writeFileSync(join(parent, 'file'), 'not a directory');
+      const store = createStore({ driver: 'pglite', dataDir: join(parent, 'file', 'data'), ...TIMEOUTS });
+      await expect(store.insertQuote(makeQuote())).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
+  it('answers StoreUnavailableError at once when nothing listens', async () => {
+    const port = await closedPort();
+    const store = createStore({ driver: 'postgres', connectionString: `postgres://postgres@127.0.0.1:${port}/test`, schema: undefined, poolSize: 2, ...TIMEOUTS });
+    const started = Date.now();
+    await expect(store.getQuote('q_any')).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(Date.now() - started).toBeLessThan(TIMEOUTS.connectTimeoutMs);
+    await store.close();
+  });
+
+  it('answers StoreUnavailableError within the connect timeout when the server never answers', async () => {
+    const hole = await startBlackHole();
+    try {
+      const store = createStore({
+        driver: 'postgres',
+        connectionString: `postgres://postgres@127.0.0.1:${hole.port}/test`,
+        schema: undefined,
+        poolSize: 2,
+        statementTimeoutMs: 500,
+        connectTimeoutMs: 500,
+      });
+      const started = Date.now();
+      await expect(store.settlePayment({ quoteId: 'q', noteBoxId: hex32(), receipt: makeReceipt(makeQuote(), hex32()), tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32() })).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await store.close();
+    } finally {
+      await hole.close();
+    }
+  });
+
+  it('a settlement blocked by another transaction gives up within the statement timeout and writes nothing', async () => {
+    const schema = `store_block_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const config = { driver: 'postgres' as const, connectionString: POSTGRES_URL, schema, poolSize: 2, statementTimeoutMs: 400, connectTimeoutMs: 2_000 };
+    const store = createStore(config);
+    const admin = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
+    try {
+      const quote = makeQuote();
+      await store.insertQuote(quote);
+      const noteBoxId = hex32();
+      await admin.connect();
+      // Another instance mid-settlement of the same Note: its row is locked until it ends.
+      await admin.query('BEGIN');
+      await admin.query('INSERT INTO used_notes (note_box_id, quote_id) VALUES ($1, $2)', [noteBoxId, quote.quoteId]);
+      const receipt = makeReceipt(quote, noteBoxId);
+      const started = Date.now();
+      await expect(
+        store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await admin.query('ROLLBACK');
+      expect(await store.getReceipt(receipt.receiptId)).toBeUndefined();
+      // The lock gone, the same Note settles.
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+      expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
+    } finally {
+      await store.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    }
+  });
+
+  it('a statement running past the statement timeout is cancelled as StoreUnavailableError', async () => {
+    const database = openPostgres({ connectionString: POSTGRES_URL, schema: undefined, poolSize: 1, statementTimeoutMs: 200, connectTimeoutMs: 2_000 });
+    try {
+      const started = Date.now();
+      await expect(database.query('SELECT pg_sleep(2)')).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      // A query error that is not about availability passes through as the database reported it.
+      await expect(database.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
+    } finally {
+      await database.close();
+    }
+  });
+});

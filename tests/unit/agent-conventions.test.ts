@@ -1,0 +1,88 @@
+/**
+ * llms.txt, llms-full.txt and the A2A agent card are derived from the route table and the
+ * manifests: they name every surface, say the posture, and the card validates against its schema.
+ * The request examples of the API reference are the endpoints' own and pass their request schemas.
+ */
+import { describe, expect, it } from 'vitest';
+import { agentCardSchema } from '../../schemas/agent-card.ts';
+import { site } from '../../src/config/site.ts';
+import { buildAgentCard, buildLlmsFullTxt, buildLlmsTxt } from '../../src/descriptors/agent-conventions.ts';
+import { buildCapabilityManifest } from '../../src/descriptors/discovery.ts';
+import { requestExample } from '../../src/descriptors/request-examples.ts';
+import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
+import { allRoutes } from '../../src/routes/table.ts';
+
+describe('llms.txt', () => {
+  const text = buildLlmsTxt();
+
+  it('follows the llmstxt.org shape: title, summary quote, sections of links', () => {
+    expect(text.split('\n')[0]).toBe(`# ${site.name}`);
+    expect(text.split('\n')[2]).toBe(`> ${site.description}`);
+    expect(text).toMatch(/^## Start here$/m);
+    expect(text).toMatch(/^## Optional$/m);
+    for (const line of text.split('\n').filter((l) => l.startsWith('- ['))) expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)\s]+\)/);
+  });
+
+  it('says the posture and links every human page of the route table', () => {
+    expect(text).toContain('Ergo testnet only');
+    expect(text).toContain('mainnet gate is closed');
+    for (const page of new Set(allRoutes().flatMap((route) => (route.page ? [route.page] : []))))
+      expect(text).toContain(`(${site.base_url}${page})`);
+  });
+
+  it('llms-full.txt adds every endpoint with a command', () => {
+    const full = buildLlmsFullTxt();
+    expect(full.startsWith(text)).toBe(true);
+    for (const route of allRoutes()) expect(full).toContain(`### ${route.method} ${route.path}\n`);
+    expect(full).toContain(JSON.stringify(examplePolicyCheckRequest));
+  });
+});
+
+describe('A2A agent card', () => {
+  const card = buildAgentCard();
+
+  it('validates against its published schema', () => {
+    expect(agentCardSchema.safeParse(card).success).toBe(true);
+  });
+
+  it('has one skill per capability, each naming the endpoints that deliver it', () => {
+    const manifest = buildCapabilityManifest();
+    expect(card.skills.map((skill) => skill.id)).toEqual(manifest.capabilities.map((capability) => capability.id));
+    for (const [index, skill] of card.skills.entries()) {
+      expect(skill.examples).toHaveLength(manifest.capabilities[index]!.endpoints.length);
+      expect(skill.description).toContain('Never signs');
+    }
+  });
+
+  it('does not pretend to speak the A2A message methods', () => {
+    expect(card.preferredTransport).toBe('HTTP+JSON');
+    expect(card.description).toContain('not the A2A message methods');
+    expect(card.capabilities.extensions.find((extension) => extension.required)?.uri).toBe(`${site.base_url}/agent-economy/openapi.v0.json`);
+  });
+});
+
+describe('request examples', () => {
+  it('every route has a command, and POST bodies pass the route request schema', () => {
+    for (const route of allRoutes()) {
+      const example = requestExample(route.id);
+      expect(example, route.id).toBeDefined();
+      if (route.kind !== 'dynamic' || route.method !== 'POST' || !route.request) continue;
+      // Commands that need a caller's value (an address, a Note box id) say which in their note.
+      if (example!.note) continue;
+      const match = /--data-binary '(\{.*\})'$/.exec(example!.command);
+      expect(match, route.id).not.toBeNull();
+      const body = JSON.parse(match![1]!.replaceAll(`'\\''`, `'`));
+      expect(route.request.schema.safeParse(body).success, route.id).toBe(true);
+    }
+  });
+
+  it('a path parameter is read from a named shell variable', () => {
+    const example = requestExample('assistant-receipt')!;
+    expect(example.command).toContain('"$RECEIPT_ID"');
+    expect(example.command).not.toContain('{id}');
+  });
+
+  it('the policy check example is the contract example', () => {
+    expect(requestExample('policy-check')!.command).toContain(JSON.stringify(examplePolicyCheckRequest));
+  });
+});

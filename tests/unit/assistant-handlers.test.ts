@@ -1,0 +1,475 @@
+/**
+ * The assistant's handlers driven through every documented status with in-memory ports: quote
+ * (free, premium, 429, 503), verify-payment (200, 400, 402 with each Note code, 410, 429, 503,
+ * nothing stored on failure, one 200 for a raced Note), chat (free, paid, 402 for each token
+ * problem, 429, 503/502 without spending the token), activity and receipt lookup.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  activitySchema,
+  chatResponseSchema,
+  freeTierDecisionSchema,
+  premiumQuoteSchema,
+  type NoteFailureCode,
+  type PremiumQuote,
+} from '../../schemas/assistant.ts';
+import { problemSchema } from '../../schemas/problem.ts';
+import { receiptBundleSchema, verifyPaymentResponseSchema, type VerifyPaymentResponse } from '../../schemas/receipt.ts';
+import { computeReceiptId } from '../../src/domain/receipt-id.ts';
+import type { ApiRequest, ApiResponse, Handler } from '../../src/lib/api.ts';
+import { ProblemError } from '../../src/lib/problem-error.ts';
+import { createChatHandler } from '../../src/routes/assistant/chat.ts';
+import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
+import { createActivityHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
+import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
+import type { ChainBox } from '../../src/services/ports.ts';
+import { fakeDeps, noteBox, TEST_RESERVE_BOX_ID, type FakeDeps } from '../helpers/fakes.ts';
+
+const LONG_QUESTION = 'How does the verify-payment endpoint decide that a Note pays a quote, and what does the receipt bundle record? '.repeat(3);
+
+function post(body: unknown, clientIp = '203.0.113.7'): ApiRequest {
+  return { method: 'POST', path: '/api/assistant/x', params: {}, query: new URLSearchParams(), headers: {}, body, clientIp };
+}
+
+function get(params: Record<string, string> = {}): ApiRequest {
+  return { method: 'GET', path: '/api/assistant/x', params, query: new URLSearchParams(), headers: {}, body: undefined, clientIp: '203.0.113.7' };
+}
+
+async function problem(run: Promise<ApiResponse> | ApiResponse): Promise<ProblemError> {
+  try {
+    await run;
+  } catch (error) {
+    if (error instanceof ProblemError) {
+      expect(problemSchema.safeParse(error.toBody('/api/assistant/x')).success).toBe(true);
+      return error;
+    }
+    throw error;
+  }
+  throw new Error('expected a problem response');
+}
+
+interface Harness {
+  deps: FakeDeps;
+  quote: Handler;
+  verify: Handler;
+  chat: Handler;
+}
+
+function harness(options: Parameters<typeof fakeDeps>[0] = {}): Harness {
+  const deps = fakeDeps(options);
+  return { deps, quote: createQuoteHandler(deps), verify: createVerifyPaymentHandler(deps), chat: createChatHandler(deps) };
+}
+
+async function premiumQuote(h: Harness, question = LONG_QUESTION): Promise<PremiumQuote> {
+  const response = await h.quote(post({ question }));
+  return premiumQuoteSchema.parse(response.body);
+}
+
+let boxCounter = 0;
+/** Puts a Note paying `quote` on the fake chain, included one block below the tip (2 confirmations at minConfirmations 1). */
+function payNote(h: Harness, quote: PremiumQuote, overrides: Partial<Parameters<typeof noteBox>[0]> = {}): ChainBox {
+  boxCounter += 1;
+  const box = noteBox({
+    boxId: boxCounter.toString(16).padStart(64, '0'),
+    transactionId: (boxCounter + 1_000).toString(16).padStart(64, '0'),
+    value: BigInt(quote.priceNanoErg),
+    reserveBoxId: quote.reserveBoxId,
+    expiryHeight: quote.noteExpiryMinHeight,
+    taskHash: quote.taskHash,
+    creationHeight: quote.issuedHeight,
+    inclusionHeight: quote.issuedHeight,
+    ...overrides,
+  });
+  h.deps.chain.boxes.set(box.boxId, box);
+  h.deps.chain.currentHeight = quote.issuedHeight + 1;
+  return box;
+}
+
+async function paidTurn(h: Harness, question = LONG_QUESTION): Promise<{ quote: PremiumQuote; box: ChainBox; verified: VerifyPaymentResponse }> {
+  const quote = await premiumQuote(h, question);
+  const box = payNote(h, quote);
+  const response = await h.verify(post({ quote, question, noteBoxId: box.boxId }));
+  expect(response.status).toBe(200);
+  return { quote, box, verified: verifyPaymentResponseSchema.parse(response.body) };
+}
+
+describe('POST /api/assistant/quote', () => {
+  it('answers a short question with a free-tier decision that counts the allowance left', async () => {
+    const h = harness();
+    const response = await h.quote(post({ question: 'What is a Note?' }));
+    expect(response.status).toBe(200);
+    const decision = freeTierDecisionSchema.parse(response.body);
+    expect(decision.free_questions_remaining_today).toBe(5);
+    expect(decision.next).toMatch(/\/api\/assistant\/chat$/);
+    expect(h.deps.store.quotes.size).toBe(0);
+    expect(response.headers?.ratelimit).toMatch(/^limit=\d+, remaining=\d+, reset=\d+$/);
+  });
+
+  it('answers a premium quote, stores it with the question hashed, records the activity', async () => {
+    const h = harness({ height: 5_000 });
+    const quote = await premiumQuote(h);
+    expect(quote).toMatchObject({ tier: 'premium', issuedHeight: 5_000, noteExpiryMinHeight: 5_720, minConfirmations: 1, reserveBoxId: TEST_RESERVE_BOX_ID, price: '0.010000000' });
+    expect(quote.expiresAt).toBe('2026-11-23T12:15:00.000Z');
+    const stored = h.deps.store.quotes.get(quote.quoteId)!;
+    expect(stored.quote).toEqual(quote);
+    expect(JSON.stringify(stored, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))).not.toContain('verify-payment endpoint');
+    expect(h.deps.store.activity).toEqual([{ kind: 'quote_issued', at: new Date('2026-11-23T12:00:00.000Z'), amountNanoErg: 10_000_000n, taskHash: quote.taskHash }]);
+  });
+
+  it('quotes premium once the daily free allowance is used up', async () => {
+    const h = harness({ config: { freeTier: { maxCharacters: 200, dailyLimit: 1 } } });
+    expect((await h.quote(post({ question: 'Short?' }))).body).toMatchObject({ tier: 'free', free_questions_remaining_today: 1 });
+    await h.chat(post({ messages: [{ role: 'user', content: 'Short?' }] }));
+    expect((await h.quote(post({ question: 'Short?' }))).body).toMatchObject({ tier: 'premium' });
+    // Another client still has its own allowance.
+    expect((await h.quote(post({ question: 'Short?' }, '198.51.100.1'))).body).toMatchObject({ tier: 'free' });
+  });
+
+  it('answers 503 payment_unconfigured naming the missing variable, without reading the chain', async () => {
+    const h = harness({ config: { receiverAddress: null } });
+    const error = await problem(h.quote(post({ question: LONG_QUESTION })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'payment_unconfigured' });
+    expect(error.message).toContain('ASSISTANT_RECEIVER_ADDRESS');
+    expect(h.deps.chain.reads).toBe(0);
+    const noReserve = harness({ config: { reserveBoxId: null } });
+    expect((await problem(noReserve.quote(post({ question: LONG_QUESTION })))).message).toContain('ASSISTANT_RESERVE_BOX_ID');
+  });
+
+  it('answers 503 chain_unavailable when the height cannot be read, storing nothing', async () => {
+    const h = harness();
+    h.deps.chain.unavailable = true;
+    const error = await problem(h.quote(post({ question: LONG_QUESTION })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'chain_unavailable' });
+    expect(h.deps.store.quotes.size).toBe(0);
+  });
+
+  it('answers 503 receipt_storage_unavailable when the quote cannot be stored', async () => {
+    const h = harness();
+    h.deps.store.unavailable = true;
+    const error = await problem(h.quote(post({ question: LONG_QUESTION })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'receipt_storage_unavailable' });
+  });
+
+  it('answers 429 with Retry-After and RateLimit once the quote limit is used up', async () => {
+    const h = harness();
+    h.deps.limiter.points = 2;
+    await h.quote(post({ question: 'a?' }));
+    await h.quote(post({ question: 'b?' }));
+    const error = await problem(h.quote(post({ question: 'c?' })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect(error.headers['retry-after']).toBe('42');
+    expect(error.headers.ratelimit).toBe('limit=2, remaining=0, reset=42');
+    expect(error.extra.retry_after_seconds).toBe(42);
+    expect(h.deps.limiter.counts.get('quote/203.0.113.7')).toBe(3);
+  });
+});
+
+describe('POST /api/assistant/verify-payment', () => {
+  it('verifies a Note, stores the bundle, issues a token and records the activity', async () => {
+    const h = harness();
+    const { quote, box, verified } = await paidTurn(h);
+    expect(verified.paymentToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(verified.paymentTokenExpiresAt).toBe('2026-11-23T12:30:00.000Z');
+    expect(verified.settlementTxId).toBe(box.transactionId);
+    expect(verified.receiptUrl).toMatch(new RegExp(`/api/assistant/receipt/${verified.receiptId}$`));
+    const { receiptId, ...rest } = verified.receipt;
+    expect(computeReceiptId(rest)).toBe(receiptId);
+    expect(verified.receipt).toMatchObject({ chain: 'sandbox', noteBoxId: box.boxId, taskHash: quote.taskHash, agreement: { quoteId: quote.quoteId } });
+    expect(verified.receipt.verification_receipt.chain).toEqual({ source: 'sandbox', via: 'explorer_api_v1', explorer: h.deps.chain.explorerUrl, height: quote.issuedHeight + 1 });
+    expect(h.deps.store.receipts).toEqual([verified.receipt]);
+    expect(h.deps.store.usedNotes.get(box.boxId)).toBe(quote.quoteId);
+    // Only the hash of the token is kept.
+    expect([...h.deps.store.tokens.keys()]).not.toContain(verified.paymentToken);
+    expect(h.deps.store.activity.at(-1)).toEqual({ kind: 'payment_verified', at: new Date('2026-11-23T12:00:00.000Z'), amountNanoErg: 10_000_000n, taskHash: quote.taskHash, receiptId });
+  });
+
+  it('records the chain source: a testnet chain client yields testnet receipts', async () => {
+    const h = harness({ source: 'testnet' });
+    const { verified } = await paidTurn(h);
+    expect(verified.receipt.chain).toBe('testnet');
+  });
+
+  it('records the node fallback when the chain client read the Note from a node', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    h.deps.chain.boxes.set(box.boxId, { ...box, via: 'node_api' });
+    const response = await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId.toUpperCase() }));
+    expect(verifyPaymentResponseSchema.parse(response.body).receipt.verification_receipt.chain.via).toBe('node_api');
+  });
+
+  const noteFailures: Array<[NoteFailureCode, (quote: PremiumQuote) => Partial<Parameters<typeof noteBox>[0]> | 'absent']> = [
+    ['NOTE_NOT_FOUND', () => 'absent'],
+    ['NOTE_UNCONFIRMED', () => ({ inclusionHeight: undefined })],
+    ['NOTE_EXPIRED', (quote) => ({ expiryHeight: quote.noteExpiryMinHeight - 1 })],
+    ['RESERVE_MISMATCH', () => ({ reserveBoxId: 'b2'.repeat(32) })],
+    ['TASK_HASH_MISSING', () => ({ taskHash: undefined })],
+    ['TASK_HASH_MISMATCH', () => ({ taskHash: 'c3'.repeat(32) })],
+    ['INSUFFICIENT_VALUE', (quote) => ({ value: BigInt(quote.priceNanoErg) - 1n })],
+    ['NOTE_TOO_OLD', (quote) => ({ creationHeight: quote.issuedHeight - 11 })],
+  ];
+
+  it.each(noteFailures)('answers 402 %s and stores nothing', async (code, variant) => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const change = variant(quote);
+    const box = payNote(h, quote, change === 'absent' ? {} : change);
+    if (change === 'absent') h.deps.chain.boxes.delete(box.boxId);
+    const activityBefore = h.deps.store.activity.length;
+    const error = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code, note_code: error.extra.note_code }).toEqual({ status: 402, code: code.toLowerCase(), note_code: code });
+    expect(error.message.startsWith(`${code}: `)).toBe(true);
+    expect(Array.isArray(error.extra.checks)).toBe(true);
+    expect(h.deps.store.receipts).toEqual([]);
+    expect(h.deps.store.usedNotes.size).toBe(0);
+    expect(h.deps.store.tokens.size).toBe(0);
+    expect(h.deps.store.activity.length).toBe(activityBefore);
+  });
+
+  it('answers 402 note_already_used when the Note paid another quote', async () => {
+    const h = harness();
+    const { box } = await paidTurn(h);
+    const second = await premiumQuote(h);
+    // The same box cannot carry the second quote's task hash; make the chain claim it does, so only the used-Note rule can refuse it.
+    h.deps.chain.boxes.set(box.boxId, noteBox({ ...box, boxId: box.boxId, reserveBoxId: second.reserveBoxId, expiryHeight: second.noteExpiryMinHeight, taskHash: second.taskHash, registers: undefined }));
+    const error = await problem(h.verify(post({ quote: second, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code, note_code: error.extra.note_code }).toEqual({ status: 402, code: 'note_already_used', note_code: 'NOTE_ALREADY_USED' });
+    expect(h.deps.store.receipts).toHaveLength(1);
+    expect(h.deps.store.tokens.size).toBe(1);
+  });
+
+  it('gives exactly one 200 when two requests race with the same Note', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const request = () => h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
+    const outcomes = await Promise.allSettled([request(), request(), request()]);
+    const statuses = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as ProblemError).code));
+    expect(statuses.sort()).toEqual([200, 'note_already_used', 'note_already_used'].sort());
+    expect(h.deps.store.receipts).toHaveLength(1);
+  });
+
+  it('answers 400 quote_not_found for a quote this server never issued', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const error = await problem(h.verify(post({ quote: { ...quote, quoteId: 'q_forged' }, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'quote_not_found' });
+    expect(error.errors?.[0]?.path).toBe('/quote/quoteId');
+  });
+
+  it('trusts only its stored quote: a client copy with a lower price changes nothing', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote, { value: 1n });
+    const error = await problem(h.verify(post({ quote: { ...quote, priceNanoErg: '1', price: '0.000000001' }, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect(error.code).toBe('insufficient_value');
+  });
+
+  it('answers 400 question_mismatch when the question is not the quoted one', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const error = await problem(h.verify(post({ quote, question: `${LONG_QUESTION}!`, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'question_mismatch' });
+    expect(h.deps.store.receipts).toEqual([]);
+  });
+
+  it('answers 410 quote_expired once the clock passes expiresAt, even for a good Note', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    h.deps.fakeClock.advance(15 * 60 * 1000 - 1);
+    h.deps.store.unavailable = false;
+    const justInTime = await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
+    expect(justInTime.status).toBe(200);
+
+    const late = await premiumQuote(h);
+    const lateBox = payNote(h, late);
+    h.deps.fakeClock.advance(15 * 60 * 1000);
+    const error = await problem(h.verify(post({ quote: late, question: LONG_QUESTION, noteBoxId: lateBox.boxId })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 410, code: 'quote_expired' });
+    expect(h.deps.store.usedNotes.has(lateBox.boxId)).toBe(false);
+  });
+
+  it('answers 503 chain_unavailable when the chain does not answer, storing nothing', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    h.deps.chain.unavailable = true;
+    const error = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'chain_unavailable' });
+    expect(h.deps.store.receipts).toEqual([]);
+  });
+
+  it('answers 503 receipt_storage_unavailable when the store is down', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    h.deps.store.unavailable = true;
+    const error = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'receipt_storage_unavailable' });
+  });
+
+  it('answers 429 once the verification limit is used up, before reading anything', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    h.deps.limiter.points = 0;
+    const reads = h.deps.chain.reads;
+    const error = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect(error.headers['retry-after']).toBe('42');
+    expect(h.deps.chain.reads).toBe(reads);
+  });
+});
+
+describe('POST /api/assistant/chat', () => {
+  it('answers a free turn and counts it only once answered', async () => {
+    const h = harness({ config: { freeTier: { maxCharacters: 200, dailyLimit: 2 } } });
+    h.deps.model.failure = 'unavailable';
+    await problem(h.chat(post({ messages: [{ role: 'user', content: 'What is a Note?' }] })));
+    expect([...h.deps.store.freeUsage.values()]).toEqual([]);
+    h.deps.model.failure = undefined;
+    const response = await h.chat(post({ messages: [{ role: 'user', content: 'What is a Note?' }] }));
+    const chat = chatResponseSchema.parse(response.body);
+    expect(chat).toMatchObject({ tier: 'free', receiptId: null, answer: 'Answer to: What is a Note?' });
+    expect([...h.deps.store.freeUsage.values()]).toEqual([1]);
+    expect(h.deps.store.activity.at(-1)).toEqual({ kind: 'turn_answered', at: new Date('2026-11-23T12:00:00.000Z') });
+  });
+
+  it('answers 402 payment_required with the quote URL for a premium question without a token', async () => {
+    const h = harness();
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }] })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 402, code: 'payment_required' });
+    expect(error.extra.quote_url).toMatch(/\/api\/assistant\/quote$/);
+    expect(h.deps.model.requests).toEqual([]);
+  });
+
+  it('answers a paid turn once, with its receipt id; the token cannot be used again', async () => {
+    const h = harness();
+    const { verified, quote } = await paidTurn(h);
+    const messages = [
+      { role: 'user' as const, content: 'earlier' },
+      { role: 'assistant' as const, content: 'earlier answer' },
+      { role: 'user' as const, content: LONG_QUESTION },
+    ];
+    const response = await h.chat(post({ messages, paymentToken: verified.paymentToken }));
+    const chat = chatResponseSchema.parse(response.body);
+    expect(chat).toMatchObject({ tier: 'premium', receiptId: verified.receiptId });
+    expect(h.deps.model.requests.at(-1)).toEqual({ question: LONG_QUESTION, messages });
+    expect(h.deps.store.activity.at(-1)).toMatchObject({ kind: 'turn_answered', receiptId: verified.receiptId, taskHash: quote.taskHash });
+
+    const again = await problem(h.chat(post({ messages, paymentToken: verified.paymentToken })));
+    expect({ status: again.status, code: again.code }).toEqual({ status: 402, code: 'payment_token_used' });
+  });
+
+  it('answers 402 payment_token_question_mismatch for another question, leaving the token unspent', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: `${LONG_QUESTION} And more?` }], paymentToken: verified.paymentToken })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 402, code: 'payment_token_question_mismatch' });
+    const response = await h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken }));
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 402 payment_token_expired once the token lifetime has passed', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    h.deps.fakeClock.advance(30 * 60 * 1000);
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 402, code: 'payment_token_expired' });
+  });
+
+  it('answers 402 payment_token_invalid for a token never issued, malformed ones without asking the model', async () => {
+    const h = harness();
+    const unknown = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: 'A'.repeat(43) })));
+    expect(unknown.code).toBe('payment_token_invalid');
+    const asked = h.deps.model.requests.length;
+    const malformed = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: 'short' })));
+    expect(malformed.code).toBe('payment_token_invalid');
+    expect(h.deps.model.requests.length).toBe(asked);
+  });
+
+  it.each([
+    ['not_configured', 503, 'model_provider_not_configured'],
+    ['unavailable', 503, 'model_provider_unavailable'],
+    ['bad_response', 502, 'model_provider_bad_response'],
+  ] as const)('answers %s as %i %s and never spends the token', async (failure, status, code) => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    h.deps.model.failure = failure;
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken })));
+    expect({ status: error.status, code: error.code }).toEqual({ status, code });
+    h.deps.model.failure = undefined;
+    const response = await h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken }));
+    expect(response.status).toBe(200);
+  });
+
+  it('gives exactly one answer when two requests race with one token', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    const request = () => h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken }));
+    const outcomes = await Promise.allSettled([request(), request()]);
+    const results = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as ProblemError).code)).sort();
+    expect(results).toEqual([200, 'payment_token_used'].sort());
+  });
+
+  it('answers 400 when no turn is a user turn', async () => {
+    const h = harness();
+    const error = await problem(h.chat(post({ messages: [{ role: 'assistant', content: 'hello' }] })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(error.errors?.[0]?.path).toBe('/messages');
+  });
+
+  it('answers 429 once the question limit is used up', async () => {
+    const h = harness();
+    h.deps.limiter.points = 0;
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: 'hi?' }] })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect(error.headers['retry-after']).toBe('42');
+  });
+
+  it('answers 503 receipt_storage_unavailable when the token cannot be spent, and the answer is not given', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    h.deps.store.unavailable = true;
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'receipt_storage_unavailable' });
+    h.deps.store.unavailable = false;
+    expect((await h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken }))).status).toBe(200);
+  });
+});
+
+describe('GET /api/assistant/activity and /api/assistant/receipt/{id}', () => {
+  it('lists quote, payment and answer events newest first, with no question, token or client address', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    await h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken }));
+    const response = await createActivityHandler(h.deps)(get());
+    const feed = activitySchema.parse(response.body);
+    expect(feed.events.map((event) => event.kind)).toEqual(['turn_answered', 'payment_verified', 'quote_issued']);
+    expect(feed.events[1]).toMatchObject({ amountNanoErg: '10000000', receiptId: verified.receiptId });
+    const text = JSON.stringify(response.body);
+    for (const secret of [LONG_QUESTION.slice(0, 30), verified.paymentToken, '203.0.113.7']) expect(text).not.toContain(secret);
+  });
+
+  it('answers 503 when the store is down', async () => {
+    const h = harness();
+    h.deps.store.unavailable = true;
+    expect((await problem(createActivityHandler(h.deps)(get()))).status).toBe(503);
+  });
+
+  it('finds a receipt by receipt id or settlement transaction id, in either case; 404 otherwise', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    const lookup = createReceiptHandler(h.deps);
+    for (const id of [verified.receiptId, verified.settlementTxId, verified.receiptId.toUpperCase()]) {
+      const response = await lookup(get({ id }));
+      expect(response.status).toBe(200);
+      expect(receiptBundleSchema.parse(response.body)).toEqual(verified.receipt);
+    }
+    const error = await problem(lookup(get({ id: 'no-such-receipt' })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 404, code: 'receipt_not_found' });
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The faucet's proof of work, its single-use memory, the solver behind `npm run faucet:solve`, and
+ * the payout flow's order of checks run in-process against fakes of the limiter and the backend.
+ * (Over HTTP, against the built server and a real backend on loopback: tests/integration/faucet.)
+ */
+import { blake2b256, hex, utf8 } from '@fleet-sdk/crypto';
+import { describe, expect, it } from 'vitest';
+import { faucetPayoutSchema } from '../../schemas/faucet.ts';
+import { solveFaucetChallenge } from '../../src/cli/faucet-solve.ts';
+import { loadFaucetConfig, FAUCET_EPOCH_SECONDS, type FaucetConfig } from '../../src/config/faucet.ts';
+import { challengePreimage, epochAt, leadingZeroBits, solveChallenge, verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
+import type { ApiRequest } from '../../src/lib/api.ts';
+import { ProblemError } from '../../src/lib/problem-error.ts';
+import { createFaucetPayoutHandler, type FaucetDeps } from '../../src/routes/faucet/payout.ts';
+import { FaucetBackendError, type FaucetBackend } from '../../src/services/faucet/backend-client.ts';
+import { MemorySpentTokens } from '../../src/services/faucet/spent-tokens.ts';
+import type { RateLimitDecision, RateLimiter } from '../../src/services/ports.ts';
+import { FLEET_ADDRESSES } from '../fixtures/ergo-reference-vectors.ts';
+
+const ADDRESS = FLEET_ADDRESSES.testnetP2pk;
+const NOW = new Date('2026-11-23T12:00:00Z');
+const EPOCH = epochAt(NOW, FAUCET_EPOCH_SECONDS);
+const params = { bits: 10, epochSeconds: FAUCET_EPOCH_SECONDS };
+
+describe('proof of work', () => {
+  it('counts leading zero bits across bytes', () => {
+    expect(leadingZeroBits(Uint8Array.from([0x80]))).toBe(0);
+    expect(leadingZeroBits(Uint8Array.from([0x01, 0xff]))).toBe(7);
+    expect(leadingZeroBits(Uint8Array.from([0x00, 0x00, 0x10]))).toBe(19);
+    expect(leadingZeroBits(new Uint8Array(32))).toBe(256);
+  });
+
+  it('accepts a solved token for its epoch and the next, bound to the address, with its expiry', () => {
+    const token = solveChallenge(ADDRESS, EPOCH, params.bits)!;
+    const [, nonce] = token.split(':');
+    const digest = blake2b256(utf8.decode(challengePreimage(ADDRESS, EPOCH, nonce!)));
+    expect(leadingZeroBits(digest)).toBeGreaterThanOrEqual(params.bits);
+    const verdict = verifyChallengeToken(ADDRESS, token, params, NOW);
+    expect(verdict).toEqual({ ok: true, epoch: EPOCH, nonce, digest: hex.encode(digest), expiresAt: new Date((EPOCH + 2) * FAUCET_EPOCH_SECONDS * 1000) });
+    expect(verifyChallengeToken(ADDRESS, token, params, new Date(NOW.getTime() + FAUCET_EPOCH_SECONDS * 1000)).ok).toBe(true);
+  });
+
+  it.each([
+    ['missing', undefined, NOW],
+    ['malformed', 'abc', NOW],
+    ['expired', 'solved', new Date(NOW.getTime() + 2 * FAUCET_EPOCH_SECONDS * 1000)],
+    ['not_yet_valid', 'solved', new Date(NOW.getTime() - FAUCET_EPOCH_SECONDS * 1000)],
+  ])('refuses a token that is %s', (reason, token, at) => {
+    const given = token === 'solved' ? solveChallenge(ADDRESS, EPOCH, params.bits) : token;
+    expect(verifyChallengeToken(ADDRESS, given, params, at)).toMatchObject({ ok: false, reason });
+  });
+
+  it('refuses a token solved for another address or with too little work', () => {
+    const other = FLEET_ADDRESSES.feeTestnet;
+    const forOther = solveChallenge(other, EPOCH, 16)!;
+    expect(verifyChallengeToken(ADDRESS, forOther, { ...params, bits: 16 }, NOW)).toMatchObject({ ok: false, reason: 'insufficient_work' });
+    const weak = Array.from({ length: 5000 }, (_, index) => `${EPOCH}:${index.toString(36)}`).find(
+      (candidate) => leadingZeroBits(blake2b256(utf8.decode(`${ADDRESS}:${candidate}`))) === 0,
+    )!;
+    expect(verifyChallengeToken(ADDRESS, weak, params, NOW)).toMatchObject({ ok: false, reason: 'insufficient_work' });
+    expect(verifyChallengeToken(ADDRESS, weak, { ...params, bits: 0 }, NOW).ok).toBe(true);
+  });
+
+  it('solves through the CLI function, refusing what the faucet would refuse', () => {
+    const solved = solveFaucetChallenge(ADDRESS, { bits: 8, now: NOW });
+    expect(solved.epoch).toBe(EPOCH);
+    expect(verifyChallengeToken(ADDRESS, solved.challengeToken, { bits: 8, epochSeconds: FAUCET_EPOCH_SECONDS }, NOW).ok).toBe(true);
+    expect(() => solveFaucetChallenge(FLEET_ADDRESSES.mainnetP2pk.address, { bits: 8 })).toThrow(/mainnet address/);
+    expect(() => solveFaucetChallenge(FLEET_ADDRESSES.testnetP2pkTypo, { bits: 8 })).toThrow(/checksum/);
+  });
+});
+
+describe('configuration', () => {
+  it('bounds the backend timeout and names the variable when it is wrong', () => {
+    expect(loadFaucetConfig({}).backendTimeoutMs).toBe(10_000);
+    expect(loadFaucetConfig({ FAUCET_BACKEND_TIMEOUT_MS: '600' }).backendTimeoutMs).toBe(600);
+    for (const wrong of ['50', '60001', '1.5', 'soon']) expect(() => loadFaucetConfig({ FAUCET_BACKEND_TIMEOUT_MS: wrong })).toThrow(/FAUCET_BACKEND_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000/);
+  });
+});
+
+describe('spent tokens', () => {
+  it('accepts a token once until it expires, and forgets it afterwards', () => {
+    const spent = new MemorySpentTokens();
+    const expires = new Date(NOW.getTime() + 60_000);
+    expect(spent.claim('digest-a', expires, NOW)).toBe(true);
+    expect(spent.claim('digest-a', expires, new Date(NOW.getTime() + 59_999))).toBe(false);
+    expect(spent.claim('digest-b', expires, NOW)).toBe(true);
+    spent.sweep(new Date(NOW.getTime() + 60_000));
+    expect(spent.size).toBe(0);
+  });
+});
+
+describe('payout flow (in-process, fake limiter and backend)', () => {
+  const allowed: RateLimitDecision = { allowed: true, limit: 1, remaining: 0, retryAfterSeconds: 0, resetSeconds: 86_400 };
+  const config = (overrides: Record<string, string> = {}): FaucetConfig =>
+    loadFaucetConfig({ FAUCET_ENABLED: 'true', FAUCET_BACKEND_URL: 'http://127.0.0.1:9/payout', FAUCET_POW_BITS: '8', ...overrides });
+
+  function setup(options: { config?: FaucetConfig; limiter?: (bucket: string) => RateLimitDecision; backend?: FaucetBackend['requestPayout'] } = {}) {
+    const calls: string[] = [];
+    const limiter: RateLimiter = {
+      mode: () => 'memory',
+      consume: async (bucket, key) => {
+        calls.push(`limit ${bucket} ${key}`);
+        return options.limiter?.(bucket) ?? allowed;
+      },
+    };
+    const deps: FaucetDeps = {
+      config: () => options.config ?? config(),
+      limiter: () => limiter,
+      spentTokens: new MemorySpentTokens(),
+      backend: () => ({
+        requestPayout: async (payout) => {
+          calls.push(`backend ${payout.address} ${payout.amount_nanoerg}`);
+          return options.backend ? options.backend(payout) : { transactionId: 'ab'.repeat(32), reference: 'ref-1' };
+        },
+      }),
+      clock: () => NOW,
+      newRequestId: () => '00000000-0000-4000-8000-000000000000',
+    };
+    const handler = createFaucetPayoutHandler(deps);
+    const post = (body: Record<string, unknown>) =>
+      handler({ method: 'POST', path: '/api/dev/faucet', params: {}, query: new URLSearchParams(), headers: {}, body, clientIp: '127.0.0.9' } as ApiRequest);
+    return { post, calls };
+  }
+
+  const problemOf = async (promise: unknown): Promise<ProblemError> => {
+    try {
+      await promise;
+    } catch (error) {
+      expect(error).toBeInstanceOf(ProblemError);
+      return error as ProblemError;
+    }
+    throw new Error('expected a problem');
+  };
+  const token = () => solveChallenge(ADDRESS, EPOCH, 8)!;
+
+  it('pays a valid request once, after the limits, and refuses the replayed token', async () => {
+    const { post, calls } = setup();
+    const challengeToken = token();
+    const answer = await post({ address: ADDRESS, challengeToken });
+    expect(answer.status).toBe(200);
+    expect(faucetPayoutSchema.parse(answer.body)).toMatchObject({ status: 'accepted_by_backend', address: ADDRESS, transaction_id: 'ab'.repeat(32), backend_reference: 'ref-1', amount: { nanoerg: '1000000000', erg: '1.000000000' } });
+    expect(calls).toEqual([`limit faucet_address ${ADDRESS}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`]);
+    const replay = await problemOf(post({ address: ADDRESS, challengeToken }));
+    expect(replay).toMatchObject({ status: 400, code: 'challenge_token_used' });
+    expect(calls).toHaveLength(3);
+  });
+
+  it('checks the address before anything else, even while payouts are guarded', async () => {
+    const guarded = setup({ config: loadFaucetConfig({}) });
+    expect(await problemOf(guarded.post({ address: FLEET_ADDRESSES.mainnetP2pk.address }))).toMatchObject({ status: 400, code: 'not_testnet_address', errors: [{ path: '/address', code: 'network' }] });
+    expect(await problemOf(guarded.post({ address: FLEET_ADDRESSES.testnetP2pkTypo }))).toMatchObject({ status: 400, code: 'invalid_address', errors: [{ path: '/address', code: 'checksum' }] });
+    const off = await problemOf(guarded.post({ address: ADDRESS }));
+    expect(off).toMatchObject({ status: 503, code: 'faucet_payouts_guarded', extra: { public_fallback_url: 'https://tn-faucet.ergohost.io' } });
+    expect(guarded.calls).toEqual([]);
+  });
+
+  it('requires the proof of work before counting against the limits', async () => {
+    const { post, calls } = setup();
+    expect(await problemOf(post({ address: ADDRESS }))).toMatchObject({ status: 400, code: 'invalid_challenge_token', errors: [{ path: '/challengeToken', code: 'missing' }] });
+    expect(calls).toEqual([]);
+    const noWork = setup({ config: config({ FAUCET_POW_BITS: '0' }) });
+    expect((await noWork.post({ address: ADDRESS })).status).toBe(200);
+  });
+
+  it('answers 429 with Retry-After when a limit is used up, without calling the backend', async () => {
+    const { post, calls } = setup({ limiter: (bucket) => (bucket === 'faucet_ip' ? { allowed: false, limit: 3, remaining: 0, retryAfterSeconds: 4_000.2, resetSeconds: 4_001 } : allowed) });
+    const refused = await problemOf(post({ address: ADDRESS, challengeToken: token() }));
+    expect(refused).toMatchObject({ status: 429, code: 'faucet_limit_reached', headers: { 'retry-after': '4001' } });
+    expect(calls.some((call) => call.startsWith('backend'))).toBe(false);
+  });
+
+  it.each([
+    [new FaucetBackendError('timeout', 'slow'), 502, 'faucet_backend_timeout'],
+    [new FaucetBackendError('unreachable', 'refused'), 502, 'faucet_backend_unreachable'],
+    [new FaucetBackendError('rejected', 'the payout backend answered 500', { status: 500 }), 502, 'faucet_backend_error'],
+    [new FaucetBackendError('unavailable', 'the payout backend answered 503', { status: 503, retryAfterSeconds: 30 }), 503, 'faucet_backend_unavailable'],
+  ])('maps a backend failure (%s) to its documented status', async (failure, status, code) => {
+    const { post } = setup({ backend: async () => Promise.reject(failure) });
+    const problem = await problemOf(post({ address: ADDRESS, challengeToken: token() }));
+    expect(problem).toMatchObject({ status, code });
+    if (status === 503) expect(problem.headers['retry-after']).toBe('30');
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Live status over fake parts: every probe runs at once under its own timeout (so hung dependencies
+ * cost one timeout, not their sum), a required probe failing turns `ok` false, the rate limiter's
+ * Redis fallback is reported without failing the whole status, results are shared for a few seconds,
+ * and the latest full receipt id is the newest testnet one.
+ */
+import { describe, expect, it } from 'vitest';
+import { liveStatusSchema } from '../../schemas/live.ts';
+import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import { CHAIN_LAG_LIMIT_BLOCKS, PROBE_TIMEOUT_MS } from '../../src/services/live-probes.ts';
+import { createLiveStatus, type LiveSources } from '../../src/services/live-status.ts';
+import { noModelProvider } from '../../src/services/model/provider.ts';
+import type { RateLimiter } from '../../src/services/ports.ts';
+import { FakeChain, FakeLimiter, FakeModel, FakeStore } from '../helpers/fakes.ts';
+import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
+
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+function sources(overrides: Partial<{ store: FakeStore; chain: FakeChain; limiter: RateLimiter; model: LiveSources['model'] }> = {}) {
+  const parts = {
+    store: overrides.store ?? new FakeStore(),
+    chain: overrides.chain ?? new FakeChain(5_000, 'testnet'),
+    limiter: overrides.limiter ?? new FakeLimiter(),
+  };
+  return async (): Promise<LiveSources> => ({
+    store: () => parts.store,
+    chain: () => parts.chain,
+    limiter: () => parts.limiter,
+    model: overrides.model ?? (() => new FakeModel()),
+  });
+}
+
+describe('live status', () => {
+  it('is ok when every required probe passes, and names the surfaces that are live', async () => {
+    const status = liveStatusSchema.parse(await createLiveStatus(sources())());
+    expect(status.ok).toBe(true);
+    expect(status.probes.receipt_storage).toMatchObject({ ok: true, required: true, backend: 'pglite' });
+    expect(status.probes.chain).toMatchObject({ ok: true, source: 'testnet', height: 5_000, lag_blocks: 0 });
+    expect(status.probes.assistant).toMatchObject({ ok: true, status: 'answering' });
+    expect(status.probes.rate_limiter).toMatchObject({ ok: true, mode: 'memory', required: false });
+    expect(status.probes.payment_widget.ok).toBe(true);
+    expect(status.summary.gates_live).toEqual(expect.arrayContaining(['assistant', 'receipt_storage', 'chain', 'payment_widget', 'wallet_agent']));
+    expect(status.summary.mainnet_gate_status).toBe('closed');
+    expect(status.posture.mainnet_ready).toBe(false);
+  });
+
+  it('answers within about one probe timeout when the store, the chain and the model all hang', async () => {
+    const store = Object.assign(new FakeStore(), { ping: never, listReceipts: never });
+    const chain = Object.assign(new FakeChain(1, 'testnet'), { height: never });
+    const hungModel = Object.assign(new FakeModel(), { answer: never });
+    const started = performance.now();
+    const status = await createLiveStatus(sources({ store, chain, model: () => hungModel }))();
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeLessThan(PROBE_TIMEOUT_MS * 2);
+    expect(status.ok).toBe(false);
+    for (const name of ['receipt_storage', 'chain', 'assistant'] as const) expect(status.probes[name]).toMatchObject({ ok: false, status: 'timeout' });
+    expect(status.latest_full_receipt_id).toBeNull();
+    expect(status.probes.payment_widget).toMatchObject({ ok: false, status: 'blocked' });
+  });
+
+  it('reports a part that cannot be built as a failing probe rather than an error', async () => {
+    const broken = async (): Promise<LiveSources> => ({
+      ...(await sources()()),
+      store: () => {
+        throw new Error('store configuration: DATABASE_URL must be a postgres:// URL');
+      },
+    });
+    const status = await createLiveStatus(broken)();
+    expect(status.ok).toBe(false);
+    expect(status.probes.receipt_storage).toMatchObject({ ok: false, status: 'unavailable', backend: null });
+    expect(status.probes.receipt_storage.detail).toContain('DATABASE_URL');
+  });
+
+  it('fails the assistant probe when no model provider is configured', async () => {
+    const status = await createLiveStatus(sources({ model: () => noModelProvider }))();
+    expect(status.probes.assistant).toMatchObject({ ok: false, status: 'unconfigured', required: true });
+    expect(status.ok).toBe(false);
+  });
+
+  it('reports the Redis fallback of the rate limiter without failing the whole status', async () => {
+    const limiter = Object.assign(new FakeLimiter(), { mode: () => 'memory_fallback' as const });
+    const status = await createLiveStatus(sources({ limiter }))();
+    expect(status.probes.rate_limiter).toMatchObject({ ok: false, mode: 'memory_fallback', required: false });
+    expect(status.ok).toBe(true);
+    expect(status.summary.gates_live).not.toContain('rate_limiter');
+  });
+
+  it('asks Redis once under its own key before reporting the mode, so the mode is current', async () => {
+    let answeredByRedis = false;
+    const keys: string[] = [];
+    const limiter = Object.assign(new FakeLimiter(), {
+      mode: () => (answeredByRedis ? ('redis' as const) : ('memory_fallback' as const)),
+      consume: async (bucket: 'quote', key: string) => {
+        keys.push(key);
+        answeredByRedis = true;
+        return new FakeLimiter().consume(bucket, key);
+      },
+    });
+    const status = await createLiveStatus(sources({ limiter }))();
+    expect(status.probes.rate_limiter).toMatchObject({ ok: true, mode: 'redis' });
+    expect(keys).toEqual(['live-status-probe']);
+  });
+
+  it('shares one run between readers for a few seconds', async () => {
+    const store = new FakeStore();
+    let pings = 0;
+    store.ping = async () => void pings++;
+    const read = createLiveStatus(sources({ store }));
+    const [first, second] = await Promise.all([read(), read()]);
+    const third = await read();
+    expect(pings).toBe(1);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+  });
+
+  it('calls a chain source lagging when its height falls far behind what it reported before', async () => {
+    const chain = new FakeChain(10_000, 'testnet');
+    const read = createLiveStatus(sources({ chain }));
+    expect((await read()).probes.chain.ok).toBe(true);
+    chain.currentHeight = 10_000 - CHAIN_LAG_LIMIT_BLOCKS - 1;
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    const lagging = await read();
+    expect(lagging.probes.chain).toMatchObject({ ok: false, status: 'lagging', lag_blocks: CHAIN_LAG_LIMIT_BLOCKS + 1 });
+  }, 10_000);
+
+  it('names the newest full receipt settled on the testnet, skipping sandbox ones', async () => {
+    const store = new FakeStore();
+    const testnet: ReceiptBundle = makeReceipt(makeQuote(), hex32(), { chain: 'testnet' });
+    const sandbox: ReceiptBundle = makeReceipt(makeQuote(), hex32(), { chain: 'sandbox' });
+    // Newest first, as the store lists them: the sandbox receipt is newer.
+    store.listReceipts = async () => [sandbox, testnet];
+    const status = await createLiveStatus(sources({ store }))();
+    expect(status.latest_full_receipt_id).toBe(testnet.receiptId);
+    expect(status.summary.latest_full_receipt_id).toBe(testnet.receiptId);
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The proof explorer over fake ports: testnet receipts become proofs with every check recomputed
+ * (a tampered bundle or a chain that disagrees fails its check), sandbox receipts are listed apart
+ * and never counted, chain reads share a bounded budget, and the conformance proofs report what
+ * the policy engine and the build's schema report really say.
+ */
+import { describe, expect, it } from 'vitest';
+import { proofExplorerSchema } from '../../schemas/live.ts';
+import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import type { SchemaConformanceReport } from '../../src/build/schema-conformance-report.ts';
+import { judgePolicyCase, policyConformanceCases, policyConformanceChecks } from '../../src/domain/policy-conformance.ts';
+import { computeReceiptId } from '../../src/domain/receipt-id.ts';
+import { settlementCheck } from '../../src/domain/receipt-proof.ts';
+import { StoreUnavailableError, type ChainBox } from '../../src/services/ports.ts';
+import { createProofExplorer } from '../../src/services/proof-explorer.ts';
+import { FakeChain, FakeStore, noteBox } from '../helpers/fakes.ts';
+import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
+
+/** A bundle as the service stores it: its receiptId is the hash of the rest. */
+function storedReceipt(chain: 'testnet' | 'sandbox'): ReceiptBundle {
+  const { receiptId: _ignored, ...rest } = makeReceipt(makeQuote(), hex32(), { chain });
+  return { receiptId: computeReceiptId(rest), ...rest } as ReceiptBundle;
+}
+
+/** The Note box exactly as the bundle recorded it. */
+function boxOf(bundle: ReceiptBundle, change: Partial<ChainBox> = {}): ChainBox {
+  const settlement = bundle.settlement_receipt;
+  return {
+    ...noteBox({
+      boxId: bundle.noteBoxId,
+      transactionId: bundle.settlementTxId,
+      value: BigInt(settlement.valueNanoErg),
+      reserveBoxId: settlement.registers.R4.value,
+      expiryHeight: settlement.registers.R5.value,
+      taskHash: settlement.registers.R6.value,
+      creationHeight: settlement.creationHeight,
+      inclusionHeight: settlement.inclusionHeight,
+    }),
+    ...change,
+  };
+}
+
+const passingReport: SchemaConformanceReport = {
+  generated_at: '2026-11-23T10:00:00.000Z',
+  validator: 'ajv',
+  checks: [{ id: 'jobs', ok: true, detail: '/api/jobs validates.', document: '/api/jobs', schema: '/agent-economy/agent-jobs.schema.v0.json' }],
+};
+
+function explorer(store: FakeStore, chain: FakeChain, options: { report?: SchemaConformanceReport | undefined; chainBudgetMs?: number } = {}) {
+  return createProofExplorer(async () => ({ store, chain }), { report: () => ('report' in options ? options.report : passingReport), chainBudgetMs: options.chainBudgetMs ?? 1000 });
+}
+
+describe('proof explorer', () => {
+  it('lists a stored testnet receipt as a proof whose every recomputed check passes, and counts it', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const bundle = storedReceipt('testnet');
+    store.receipts.push(bundle);
+    chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
+    const board = proofExplorerSchema.parse(await explorer(store, chain).proofs());
+    expect(board.summary).toMatchObject({ proof_count: 3, receipt_proofs: 1, conformance_proofs: 2, sandbox_receipts_excluded: 0, mainnet_gate_status: 'closed' });
+    const proof = board.proofs.find((candidate) => candidate.id === bundle.receiptId)!;
+    expect(proof.kind).toBe('testnet_receipt');
+    expect(proof.checks.map((check) => check.id)).toEqual(expect.arrayContaining(['receipt_id', 'note_binding', 'task_hash_agrees', 'settlement_tx']));
+    expect(proof.checks.filter((check) => !check.ok)).toEqual([]);
+    expect(board.posture.mainnet_ready).toBe(false);
+  });
+
+  it('lists sandbox receipts apart and never counts them', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'sandbox');
+    const bundle = storedReceipt('sandbox');
+    store.receipts.push(bundle);
+    chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
+    const board = proofExplorerSchema.parse(await explorer(store, chain).proofs());
+    expect(board.summary.proof_count).toBe(2);
+    expect(board.summary.receipt_proofs).toBe(0);
+    expect(board.summary.sandbox_receipts_excluded).toBe(1);
+    expect(board.proofs.map((proof) => proof.kind)).toEqual(['conformance', 'conformance']);
+    expect(board.sandbox_receipts).toHaveLength(1);
+    expect(board.sandbox_receipts[0]!.kind).toBe('sandbox_receipt');
+    expect(board.sandbox_receipts[0]!.checks.every((check) => check.ok)).toBe(true);
+  });
+
+  it('fails the receipt id check of a bundle altered after its id was computed', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const bundle = storedReceipt('testnet');
+    chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
+    store.receipts.push({ ...bundle, issued_at: '2027-01-01T00:00:00.000Z' });
+    const board = await explorer(store, chain).proofs();
+    const failing = board.proofs[0]!.checks.filter((check) => !check.ok).map((check) => check.id);
+    expect(failing).toEqual(['receipt_id']);
+  });
+
+  it('fails the settlement check when the chain disagrees with the bundle or does not know the Note', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const moved = storedReceipt('testnet');
+    const missing = storedReceipt('testnet');
+    store.receipts.push(moved, missing);
+    chain.boxes.set(moved.noteBoxId, boxOf(moved, { transactionId: hex32() }));
+    const board = await explorer(store, chain).proofs();
+    const settlement = (id: string) => board.proofs.find((proof) => proof.id === id)!.checks.find((check) => check.id === 'settlement_tx')!;
+    expect(settlement(moved.receiptId)).toMatchObject({ ok: false });
+    expect(settlement(moved.receiptId).detail).toContain(`not ${moved.settlementTxId}`);
+    expect(settlement(missing.receiptId)).toMatchObject({ ok: false });
+    expect(settlement(missing.receiptId).detail).toContain('does not know');
+  });
+
+  it('answers within the chain budget when the chain hangs, and asks the chain again next time', async () => {
+    const store = new FakeStore();
+    const bundle = storedReceipt('testnet');
+    store.receipts.push(bundle);
+    let reads = 0;
+    const hanging = Object.assign(new FakeChain(1_100, 'testnet'), {
+      getBox: () => {
+        reads++;
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const service = createProofExplorer(async () => ({ store, chain: hanging }), { report: () => passingReport, chainBudgetMs: 200 });
+    const started = performance.now();
+    const board = await service.proofs();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const check = board.proofs[0]!.checks.find((item) => item.id === 'settlement_tx')!;
+    expect(check.ok).toBe(false);
+    expect(check.detail).toContain('200 ms');
+    expect(reads).toBe(1);
+  });
+
+  it('remembers a fully verified receipt instead of reading the chain for it again', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const bundle = storedReceipt('testnet');
+    store.receipts.push(bundle);
+    chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
+    const service = createProofExplorer(async () => ({ store, chain }), { report: () => passingReport });
+    await service.proofs();
+    const readsAfterFirst = chain.reads;
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    await service.proofs();
+    expect(chain.reads).toBe(readsAfterFirst);
+  }, 10_000);
+
+  it('reports a missing build report as a failing conformance check, and the report as given otherwise', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const missing = await explorer(store, chain, { report: undefined }).proofs();
+    const schemas = missing.proofs.find((proof) => proof.id === 'published-schemas-validate-descriptors')!;
+    expect(schemas.checks).toEqual([expect.objectContaining({ id: 'build_report', ok: false })]);
+    const failing = await explorer(store, chain, { report: { ...passingReport, checks: [{ ...passingReport.checks[0]!, ok: false, detail: 'broken' }] } }).proofs();
+    expect(failing.proofs.find((proof) => proof.id === 'published-schemas-validate-descriptors')!.checks).toEqual([{ id: 'jobs', ok: false, detail: 'broken' }]);
+  });
+
+  it('rejects while the store is down and tries again on the next call', async () => {
+    const store = new FakeStore();
+    store.unavailable = true;
+    const service = explorer(store, new FakeChain(1_100, 'testnet'));
+    await expect(service.proofs()).rejects.toBeInstanceOf(StoreUnavailableError);
+    store.unavailable = false;
+    await expect(service.proofs()).resolves.toMatchObject({ ok: true });
+  });
+});
+
+describe('settlement check', () => {
+  it('names every difference between the recorded Note and the chain', () => {
+    const bundle = storedReceipt('testnet');
+    const box = boxOf(bundle, { value: 1n, inclusionHeight: undefined, address: '3WxSomeoneElse' });
+    const check = settlementCheck(bundle, box, { name: 'testnet', explorerUrl: 'http://explorer.test' });
+    expect(check.ok).toBe(false);
+    expect(check.detail).toContain('holds 1 nanoERG');
+    expect(check.detail).toContain('unconfirmed');
+    expect(check.detail).toContain('pays 3WxSomeoneElse');
+  });
+});
+
+describe('policy engine conformance', () => {
+  it('passes on this engine: the example allowed and each unsafe variant denied with its own reason', () => {
+    const checks = policyConformanceChecks(new Date('2026-11-23T12:00:00Z'));
+    expect(checks.map((check) => check.id)).toEqual(['example_allowed', 'over_cap_amount_denied', 'wrong_recipient_denied', 'stale_expiry_denied', 'missing_receipt_denied']);
+    expect(checks.filter((check) => !check.ok)).toEqual([]);
+  });
+
+  it('fails a case when an engine allows an unsafe variant or denies for another reason', () => {
+    const [example, overCap] = policyConformanceCases();
+    expect(judgePolicyCase(overCap!, { allowed: true, summary: 'policy_allows_exact_testnet_action', reasons: [] }).ok).toBe(false);
+    expect(judgePolicyCase(overCap!, { allowed: false, summary: 'policy_denies_action', reasons: [{ code: 'fee_over_max_fee' }] }).ok).toBe(false);
+    expect(judgePolicyCase(example!, { allowed: false, summary: 'policy_denies_action', reasons: [{ code: 'recipient_not_allowed' }] }).ok).toBe(false);
+  });
+});
