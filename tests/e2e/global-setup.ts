@@ -25,6 +25,7 @@ async function startSandboxIfPresent(): Promise<{ sandbox?: Sandbox; reason?: st
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'issue8-e2e-'));
+  let stopping = false;
   const { sandbox, reason } = await startSandboxIfPresent();
   const { RECEIVER, RESERVE } = await import('../helpers/paid-turn.ts').catch(() => ({ RECEIVER: '', RESERVE: '' }));
   const server = await startBuiltServer({
@@ -42,6 +43,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         }
       : {}),
   });
+  let stderrTail = '';
+  server.process.stderr?.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString()).slice(-4000)));
+  server.process.once('exit', (code, signal) => {
+    if (!stopping) console.error(`e2e: the built server exited early (code ${code}, signal ${signal}); its last output:\n${stderrTail}`);
+  });
   // The embedded store opens in the background after `listening`; let it finish before browsers
   // start competing for the CPU, so the first page of every worker is not the one that waits.
   for (const path of ['/', '/api/agent-economy/live', '/api/agent-economy/proofs']) await (await fetch(`${server.url}${path}`)).arrayBuffer();
@@ -49,6 +55,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (sandbox) process.env.E2E_SANDBOX_URL = sandbox.url;
   else process.env.E2E_SANDBOX_SKIP_REASON = reason ?? 'the sandbox chain is not part of this build';
   return async () => {
+    stopping = true;
     await server.stop();
     await sandbox?.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from './built-server.ts';
-import { closedPort } from './services.ts';
 
 export const RECEIVER = '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt';
 export const RESERVE = '5a'.repeat(32);
@@ -45,19 +44,25 @@ export async function postJson(url: string, body: unknown): Promise<{ status: nu
 export async function startStack(options: { withMcp?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
   const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'issue7-stack-'));
-  const mcpPort = options.withMcp ? await closedPort() : undefined;
-  const server = await startBuiltServer({
+  const env = {
     DATA_DIR: dataDir,
     CHAIN_SOURCE: 'sandbox',
     ERGO_EXPLORER_URL: sandbox.url,
     ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
     ASSISTANT_RESERVE_BOX_ID: RESERVE,
     LOG_LEVEL: 'warn',
-    ...(mcpPort ? { MCP_WITH_SITE: 'true', MCP_PORT: String(mcpPort), SITE_MCP_URL: `http://127.0.0.1:${mcpPort}` } : {}),
     ...options.env,
-  });
-  const mcpUrl = mcpPort ? `http://127.0.0.1:${mcpPort}` : undefined;
-  if (mcpUrl) await waitForHealth(mcpUrl);
+  };
+  let server: RunningServer;
+  let mcpUrl: string | undefined;
+  if (options.withMcp) {
+    // The MCP host in the site process, on a port of its own choosing (MCP_PORT=0): both listening lines name the URLs.
+    const started = await startBuiltProcess(`${DIST_DIR}/server/fast-entry.mjs`, { ...env, PORT: '0', MCP_WITH_SITE: 'true', MCP_PORT: '0' }, ['listening', 'mcp listening']);
+    server = { url: started.urls['listening']!, process: started.process, stop: started.stop };
+    mcpUrl = started.urls['mcp listening']!;
+  } else {
+    server = await startBuiltServer(env);
+  }
   return {
     sandbox,
     server,
@@ -69,19 +74,6 @@ export async function startStack(options: { withMcp?: boolean; env?: Record<stri
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function waitForHealth(mcpUrl: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${mcpUrl}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the MCP host at ${mcpUrl} did not answer /health within 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Quote, pay on the sandbox, verify: a stored receipt and an unspent payment token. */
@@ -109,15 +101,22 @@ export interface McpProcess {
 
 /** The built standalone MCP host (`npm run mcp`) on a free loopback port. */
 export async function startBuiltMcp(env: Record<string, string> = {}): Promise<McpProcess> {
-  const child = spawn(process.execPath, [`${DIST_DIR}/server/mcp.mjs`], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', MCP_PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const started = await startBuiltProcess(`${DIST_DIR}/server/mcp.mjs`, { MCP_PORT: '0', LOG_LEVEL: 'warn', ...env }, ['mcp listening']);
+  return { url: started.urls['mcp listening']!, process: started.process, stop: started.stop };
+}
+
+/** Spawns a built entry on loopback and waits for each of `messages` as a JSON log line with a `url`. */
+async function startBuiltProcess(
+  entry: string,
+  env: Record<string, string>,
+  messages: string[],
+): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the MCP host did not start within 15 s: ${stderr}`)), 15_000);
+  const urls: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not print ${messages.join(', ')} within 30 s: ${stderr}`)), 30_000);
     let buffered = '';
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -126,22 +125,23 @@ export async function startBuiltMcp(env: Record<string, string> = {}): Promise<M
       for (const line of lines) {
         try {
           const record = JSON.parse(line) as { msg?: string; url?: string };
-          if (record.msg !== 'mcp listening' || !record.url) continue;
-          clearTimeout(timer);
-          child.stdout!.off('data', onData);
-          child.stdout!.resume();
-          resolve(record.url);
-          return;
+          if (record.msg && record.url && messages.includes(record.msg)) urls[record.msg] = record.url;
         } catch {
           // not a JSON line
         }
       }
+      if (messages.every((message) => urls[message])) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve();
+      }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the MCP host exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${stderr}`)));
   });
   return {
-    url,
+    urls,
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
