@@ -5,6 +5,7 @@
  * refuses a used Note with NoteAlreadyUsedError, spendToken spends once, and any of them can be
  * switched to "unavailable" to throw the port's own error.
  */
+import { ErgoAddress } from '@fleet-sdk/core';
 import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { loadPaidTurnConfig, type PaidTurnConfig } from '../../src/config/assistant.ts';
@@ -220,6 +221,8 @@ export interface NoteBoxOptions {
   inclusionHeight: number | undefined;
   /** Raw serialized registers replacing the ones built from the fields above. */
   registers?: ChainBox['registers'];
+  /** ErgoTree the value is locked to; the test receiver's by default. */
+  ergoTree?: string;
 }
 
 /** A Note box as a chain source reports it, registers serialized by the Fleet SDK as a wallet would. */
@@ -232,7 +235,7 @@ export function noteBox(options: NoteBoxOptions): ChainBox {
     boxId: options.boxId,
     transactionId: options.transactionId ?? options.boxId.split('').reverse().join(''),
     value: options.value,
-    ergoTree: '0008cd03' + '11'.repeat(32) + '11',
+    ergoTree: options.ergoTree ?? ErgoAddress.decode(TEST_RECEIVER_ADDRESS).ergoTree,
     address: undefined,
     creationHeight: options.creationHeight,
     inclusionHeight: options.inclusionHeight,

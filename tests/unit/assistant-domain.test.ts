@@ -84,6 +84,7 @@ describe('Note registers', () => {
 });
 
 const terms: NoteTerms = {
+  receiverAddress: TEST_RECEIVER_ADDRESS,
   reserveBoxId: TEST_RESERVE_BOX_ID,
   taskHash: 'cd'.repeat(32),
   priceNanoErg: 10_000_000n,
@@ -127,6 +128,8 @@ describe('checkNote', () => {
     ['TASK_HASH_MISSING', goodNote({ taskHash: undefined }), {}],
     ['TASK_HASH_MISSING', goodNote({ taskHash: 'cd'.repeat(31) }), {}],
     ['TASK_HASH_MISMATCH', goodNote({ taskHash: 'ce'.repeat(32) }), {}],
+    // A box carrying the right registers but locked to the payer's own key pays nobody.
+    ['RECEIVER_MISMATCH', goodNote({ ergoTree: '0008cd03' + '11'.repeat(32) }), {}],
     ['INSUFFICIENT_VALUE', goodNote({ value: 9_999_999n }), {}],
     ['NOTE_TOO_OLD', goodNote({ creationHeight: 989 }), {}],
     ['NOTE_ALREADY_USED', goodNote(), { used: true }],

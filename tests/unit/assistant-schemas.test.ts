@@ -72,6 +72,7 @@ const CHECK_CODES = [
   'reserve_matches',
   'task_hash_present',
   'task_hash_matches',
+  'pays_receiver',
   'value_covers_price',
   'created_after_quote',
   'note_unused',

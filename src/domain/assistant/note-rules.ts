@@ -6,12 +6,15 @@
  * receipt records the whole list.
  */
 import { NOTE_CHECKS, NOTE_FAILURE_CODES, type NoteFailureCode } from '../../../schemas/assistant.ts';
+import { ErgoAddress } from '@fleet-sdk/core';
 import type { ChainBox } from '../../services/ports.ts';
 import { formatNanoErg } from '../money.ts';
 import { decodeNoteRegisters, type DecodedRegister, type NoteRegisters } from './note-registers.ts';
 
 /** The quote terms a Note is judged against (all from the server's own stored quote). */
 export interface NoteTerms {
+  /** The quote's pay-to address: the Note's value must be locked to its ErgoTree. */
+  receiverAddress: string;
   reserveBoxId: string;
   taskHash: string;
   priceNanoErg: bigint;
@@ -66,6 +69,7 @@ export function checkNote(
   const confirmations = box.inclusionHeight === undefined ? 0 : Math.max(0, height - box.inclusionHeight + 1);
   const { R4, R5, R6 } = registers;
   const oldestCreation = terms.issuedHeight - creationHeightToleranceBlocks;
+  const receiverTree = receiverErgoTree(terms.receiverAddress);
 
   const outcomes: Record<NoteFailureCode, { ok: boolean; detail: string }> = {
     NOTE_NOT_FOUND: { ok: true, detail: `Box ${box.boxId} found, created by transaction ${box.transactionId}.` },
@@ -92,6 +96,13 @@ export function checkNote(
       ok: R6.status === 'ok' && R6.value === terms.taskHash,
       detail: `${registerText('R6 (task hash)', R6)}; the quote's task hash is ${terms.taskHash}.`,
     },
+    RECEIVER_MISMATCH: {
+      ok: receiverTree !== undefined && box.ergoTree.toLowerCase() === receiverTree,
+      detail:
+        receiverTree === undefined
+          ? `The quote's receiver address ${terms.receiverAddress} does not decode to an ErgoTree.`
+          : `The Note's ErgoTree is ${box.ergoTree.toLowerCase()}; the quote's receiver ${terms.receiverAddress} has ErgoTree ${receiverTree}.`,
+    },
     INSUFFICIENT_VALUE: {
       ok: box.value >= terms.priceNanoErg,
       detail: `Box value ${box.value} nanoERG (${formatNanoErg(box.value)} ERG); the price is ${terms.priceNanoErg} nanoERG.`,
@@ -109,4 +120,13 @@ export function checkNote(
   const checks = NOTE_FAILURE_CODES.map((code) => ({ code: NOTE_CHECKS[code].check, ...outcomes[code] }));
   const failure = NOTE_FAILURE_CODES.find((code) => !outcomes[code].ok);
   return { checks, failure, registers, confirmations };
+}
+
+/** ErgoTree hex of an address (Fleet SDK), or undefined when it does not decode. */
+function receiverErgoTree(address: string): string | undefined {
+  try {
+    return ErgoAddress.decode(address).ergoTree.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
