@@ -5,6 +5,7 @@
  */
 import { schemaUrl } from '../config/site.ts';
 import { bodySchemaOf } from '../routes/lookup.ts';
+import { pageHeading } from '../routes/page-titles.ts';
 import { allRoutes, routeById } from '../routes/table.ts';
 import type { Route } from '../routes/types.ts';
 import { staticDocuments } from './static-documents.ts';
@@ -60,7 +61,7 @@ export function humanPages(): HumanPage[] {
   const pages = new Map<string, HumanPage>();
   for (const route of allRoutes()) {
     if (!route.page) continue;
-    const page = pages.get(route.page) ?? { path: route.page, title: route.summary.replace(/ \(.*\)$/, ''), description: route.description, routes: [] };
+    const page = pages.get(route.page) ?? { path: route.page, ...pageHeading(route.page, route), routes: [] };
     page.routes.push(pageRoute(route));
     pages.set(route.page, page);
   }

@@ -54,6 +54,8 @@ export function localHref(url: string, baseUrl: string): string {
 
 /** Strings shown as copyable commands rather than prose. */
 export function isCommand(key: string, value: string): boolean {
+  // Prose that quotes a command (`npm install ...`) is prose.
+  if (value.includes('`')) return false;
   return /(^|_)(command|curl|install|commands)$/.test(key) || /^(curl|npx|npm|node|RECEIPT_ID=|QUOTE=) /.test(value);
 }
 

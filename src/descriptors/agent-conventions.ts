@@ -9,6 +9,7 @@ import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../domain/policy-codes.ts';
 import { DESCRIPTION_VERSION } from '../routes/openapi.ts';
 import { bodySchemaOf, pageUrl, routeUrl } from '../routes/lookup.ts';
+import { pageHeading } from '../routes/page-titles.ts';
 import { allRoutes } from '../routes/table.ts';
 import type { Route } from '../routes/types.ts';
 import { MAINNET_BLOCKERS } from './common.ts';
@@ -40,7 +41,7 @@ function pageGroups(): PageGroup[] {
   const groups = new Map<string, PageGroup>();
   for (const route of allRoutes()) {
     if (!route.page) continue;
-    const group = groups.get(route.page) ?? { page: route.page, title: route.summary.replace(/ \(.*\)$/, ''), description: route.description, routes: [] };
+    const group = groups.get(route.page) ?? { page: route.page, ...pageHeading(route.page, route), routes: [] };
     group.routes.push(route);
     groups.set(route.page, group);
   }

@@ -5,6 +5,7 @@
  * verify, continue the turn with the token, and open the receipt page, which must show the stored
  * bundle with every check passing. The element itself never signs.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
@@ -47,6 +48,9 @@ test('the assistant page completes a paid turn against the sandbox chain (receip
   await expect(answer).toBeVisible({ timeout: 60_000 });
   await expect(answer.locator('.answer')).not.toBeEmpty();
 
+  // Every state the element went through is still on the page: none may break accessibility.
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
+
   await answer.getByRole('link', { name: 'Open the receipt' }).click();
   await expect(page).toHaveURL(/\/receipt\/[0-9a-f]{64}$/);
   const output = page.locator('[data-receipt] [data-output]');
@@ -54,6 +58,7 @@ test('the assistant page completes a paid turn against the sandbox chain (receip
   await expect(output).toContainText(paid[0]!);
   await expect(output.getByRole('group', { name: 'Payment checks' })).not.toContainText('fail');
   await expect(output.getByRole('group', { name: 'Recomputed in this browser' })).toContainText('pass');
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('receipt-page-paid-turn.png'), fullPage: true });
   await testInfo.attach('receipt-page-paid-turn', { path: testInfo.outputPath('receipt-page-paid-turn.png'), contentType: 'image/png' });
 });

@@ -7,6 +7,7 @@
 import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import { expect, test } from '@playwright/test';
 import { receiptBundleSchema, type ReceiptBundle } from '../../schemas/receipt.ts';
+import { typeName } from '../../src/config/site.ts';
 import { blake2b256Hex } from '../../src/domain/canonical-hash.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 
@@ -21,7 +22,7 @@ function fixtureBundle(): ReceiptBundle {
   const noteBoxId = hexOf('note');
   const settlementTxId = hexOf('tx');
   const quote = {
-    type: 'svc.agent_economy.assistant_quote.v0',
+    type: typeName('agent_economy.assistant_quote.v0'),
     tier: 'premium' as const,
     quoteId: 'q_fixture_0001',
     taskHash,
@@ -39,7 +40,7 @@ function fixtureBundle(): ReceiptBundle {
       R6: { type: 'Coll[Byte]' as const, meaning: 'Task hash.', value: taskHash },
     },
   };
-  const checkCodes = ['question_matches_quote', 'note_found', 'note_confirmed', 'note_not_expired', 'reserve_matches', 'task_hash_present', 'task_hash_matches', 'value_covers_price', 'created_after_quote', 'note_unused'];
+  const checkCodes = ['question_matches_quote', 'note_found', 'note_confirmed', 'note_not_expired', 'reserve_matches', 'task_hash_present', 'task_hash_matches', 'pays_receiver', 'value_covers_price', 'created_after_quote', 'note_unused'];
   const withoutId = {
     version: 'v0' as const,
     receipt_type: 'full_receipt_bundle' as const,

@@ -134,6 +134,22 @@ test.describe('axe-core finds no violation', () => {
   }
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('every page fits the screen without sideways scrolling', async ({ page }) => {
+    test.setTimeout(300_000);
+    const wide: string[] = [];
+    for (const path of [...PAGES, UNKNOWN_RECEIPT_PATH]) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (overflow > 0) wide.push(`${path}: ${overflow}px wider than the screen`);
+    }
+    expect(wide).toEqual([]);
+  });
+});
+
 test('the start page shows the five-minute path (screenshot kept)', async ({ page }, testInfo) => {
   await page.goto('/');
   const steps = page.locator('section[aria-labelledby="five-minutes"] > ol > li');

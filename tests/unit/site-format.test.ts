@@ -37,6 +37,7 @@ describe('format', () => {
     expect(isCommand('curl', 'anything')).toBe(true);
     expect(isCommand('label', 'curl -sS https://x')).toBe(true);
     expect(isCommand('label', 'Read the curl output')).toBe(false);
+    expect(isCommand('install', 'In a checkout run `npm install ./packages/x`.')).toBe(false);
   });
 
   it('tables only flat arrays of objects with few columns', () => {

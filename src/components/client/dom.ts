@@ -27,13 +27,20 @@ export function link(url: string, baseUrl: string, text?: string): HTMLAnchorEle
   return el('a', { href }, text ?? href);
 }
 
+/** Text as the descriptors write it: `backticked` words become code (mirrors Prose.astro). */
+export function prose(text: string): Node {
+  const span = el('span');
+  text.split('`').forEach((part, index) => span.append(index % 2 === 1 ? el('code', {}, part) : part));
+  return span;
+}
+
 /** Mirrors JsonView.astro: objects as definition lists, flat object arrays as tables, URLs as links. */
 export function renderValue(value: unknown, baseUrl: string, name = ''): Node {
   if (value === null || value === undefined) return el('span', { class: 'muted' }, 'none');
   if (typeof value === 'string') {
     if (isLinkable(value)) return link(value, baseUrl);
     if (isCommand(name, value)) return el('pre', { tabindex: '0' }, el('code', {}, value));
-    return document.createTextNode(value);
+    return prose(value);
   }
   if (typeof value === 'number' || typeof value === 'boolean') return el('code', {}, String(value));
   if (Array.isArray(value)) {
