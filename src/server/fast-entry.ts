@@ -56,6 +56,8 @@ const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEA
 
 /** Request id of each response in flight, echoed in `x-request-id` and logged. */
 const requestIds = new WeakMap<http.ServerResponse, string>();
+/** Responses answered from the in-memory static files. */
+const staticHits = new WeakSet<http.ServerResponse>();
 
 /** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
 function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
@@ -98,8 +100,12 @@ export function createRequestListener(options: ServerOptions) {
     const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
     requestIds.set(res, requestId);
     res.once('finish', () => {
-      // Path only: query strings may carry ids a client considers private.
-      logger.info({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      // Static files are logged at debug: they are the CDN's to log, and an info line per file hit
+      // cost a third of the static path's throughput. Path only: query strings may carry ids a
+      // client considers private.
+      const level = staticHits.has(res) ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level]({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     });
     let target: ReturnType<typeof parseTarget>;
     try {
@@ -129,9 +135,11 @@ export function createRequestListener(options: ServerOptions) {
       const entry = files.get(path);
       if (entry) {
         if (req.headers['if-none-match'] === entry.etag) {
+          staticHits.add(res);
           res.writeHead(304, [...entry.rawHeaders.notModified, 'x-request-id', requestId]);
           return void res.end();
         }
+        staticHits.add(res);
         const variant = negotiateEncoding(entry, req.headers['accept-encoding']);
         res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
         return void res.end(method === 'HEAD' ? undefined : variant.body);

@@ -8,7 +8,8 @@ import { pino } from 'pino';
 export const logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { service: 'agent-economy' },
-  timestamp: pino.stdTimeFunctions.isoTime,
+  // Epoch milliseconds: formatting an ISO date for every line showed in the static path's profile.
+  timestamp: pino.stdTimeFunctions.epochTime,
   formatters: { level: (label) => ({ level: label }) },
 }, pino.destination({ sync: false, minLength: 4096 }));
 
