@@ -153,25 +153,30 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'sandbox pay': {
-    usage: 'agent-economy sandbox pay <quote.json | - | JSON> [--sandbox-url URL] [--json]',
+    usage: 'agent-economy sandbox pay <quoteId | quote.json | - | JSON> [--base URL] [--sandbox-url URL] [--json]',
     summary: 'Pay a premium quote on the local sandbox chain; prints the Note box id.',
     help: [
       'Mints on the sandbox chain the Note a premium quote asks for (value = price, R4 reserve box id,',
       'R5 expiry, R6 task hash) and mines its confirmations, then prints the Note box id for verify-payment.',
-      'The quote is the body POST /api/assistant/quote answered: a file, - for stdin, or the JSON itself',
-      "(a quote id alone is not enough: the service never hands its stored quotes out). Refuses any",
-      'server that does not identify as the sandbox, so it can never spend on a real chain.',
+      'A quoteId is read back from the service (GET /api/assistant/quote/{id} at --base); a file, - for',
+      'stdin, or the JSON itself is the body POST /api/assistant/quote answered and needs no service.',
+      'Refuses any server that does not identify as the sandbox, so it can never spend on a real chain.',
       '',
       'Options:',
+      `  --base URL         service that issued the quote (default ${site.base_url})`,
       '  --sandbox-url URL  the sandbox chain (default SANDBOX_URL, or http://127.0.0.1:SANDBOX_PORT)',
       '  --json             print the whole payment as JSON instead of the Note box id',
       '',
-      'Exit status: 0 paid, 1 the sandbox refused or is not there, 2 bad usage.',
+      'Exit status: 0 paid, 1 the quote or the sandbox is not there or refused, 2 bad usage.',
     ].join('\n'),
-    options: { 'sandbox-url': { type: 'string' }, ...jsonOption },
+    options: { ...baseOption, 'sandbox-url': { type: 'string' }, ...jsonOption },
     positionals: ['quote'],
     run: ([quote], values, output) =>
-      sandboxPay(quote!, { sandboxUrl: typeof values['sandbox-url'] === 'string' ? values['sandbox-url'] : loadSandboxConfig().url, json: Boolean(values.json) }, output),
+      sandboxPay(
+        quote!,
+        { sandboxUrl: typeof values['sandbox-url'] === 'string' ? values['sandbox-url'] : loadSandboxConfig().url, base: baseOf(values), json: Boolean(values.json) },
+        output,
+      ),
   },
 };
 

@@ -1,24 +1,33 @@
 /**
- * `agent-economy sandbox pay <quote>`: pays a premium quote on the local sandbox chain with the
+ * `agent-economy sandbox pay <quoteId>`: pays a premium quote on the local sandbox chain with the
  * sandbox's own `payQuote` (which refuses any server that does not say it is the sandbox) and prints
- * the Note box id, ready for verify-payment. The service never hands out a stored quote, so the
- * quote is the body the client received from POST /api/assistant/quote: a file, `-` for stdin, or
- * the JSON itself; a bare quote id is refused with that explanation.
+ * the Note box id, ready for verify-payment. A quote id is read back from the service at `--base`
+ * (GET /api/assistant/quote/{id}); the quote body itself (a file, `-` for stdin, or the JSON) pays
+ * without asking the service.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { quoteId as quoteIdSchema } from '../../schemas/assistant.ts';
+import { routePath } from '../routes/lookup.ts';
 import { payQuote } from '../sandbox/pay.ts';
-import { CliError, EXIT_FAILED, type Output } from './output.ts';
+import { CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 
-function readQuote(argument: string, readStdin: () => string): unknown {
+/** The quote the service stored under `id`, or a one-line reason it has none. */
+async function fetchQuote(base: string, id: string): Promise<unknown> {
+  const url = `${base}${routePath('assistant-quote-read').replace('{id}', encodeURIComponent(id))}`;
+  const answer = (await fetchJson(url))!;
+  if (answer.status === 200) return answer.body;
+  const detail = (answer.body as { detail?: unknown }).detail;
+  throw new CliError(`${url} answered HTTP ${answer.status}${typeof detail === 'string' ? `: ${detail}` : ''}`, EXIT_FAILED);
+}
+
+/** The quote an argument names: a quote id (read from the service at `base`), `-` (stdin), inline JSON or a file. */
+export async function readQuoteArgument(argument: string, base: string, readStdin: () => string = () => readFileSync(0, 'utf8')): Promise<unknown> {
   let text: string;
   if (argument === '-') text = readStdin();
   else if (argument.trimStart().startsWith('{')) text = argument;
   else if (existsSync(argument)) text = readFileSync(argument, 'utf8');
-  else if (/^[A-Za-z0-9_-]{1,128}$/.test(argument)) {
-    throw new CliError(
-      `"${argument}" is a quote id, but paying needs the quote itself (the service never hands stored quotes out): save the answer of POST /api/assistant/quote to a file and pass it, or pipe it in with -`,
-    );
-  } else throw new CliError(`no file ${argument}; pass the quote JSON as a file, as -, or inline`);
+  else if (quoteIdSchema.safeParse(argument).success) return fetchQuote(base, argument);
+  else throw new CliError(`"${argument}" is neither a quote id nor a file; pass a quoteId, a quote JSON file, - or the JSON inline`);
   try {
     return JSON.parse(text);
   } catch {
@@ -28,11 +37,11 @@ function readQuote(argument: string, readStdin: () => string): unknown {
 
 export async function sandboxPay(
   argument: string,
-  options: { sandboxUrl: string; json: boolean },
+  options: { sandboxUrl: string; base: string; json: boolean },
   output: Output,
   readStdin: () => string = () => readFileSync(0, 'utf8'),
 ): Promise<number> {
-  const quote = readQuote(argument, readStdin);
+  const quote = await readQuoteArgument(argument, options.base, readStdin);
   let payment;
   try {
     payment = await payQuote(quote, { sandboxUrl: options.sandboxUrl });

@@ -33,6 +33,18 @@ const PUBLISHED_BODIES: Record<string, () => unknown> = {
   'assistant-chat': () => ({ messages: [{ role: 'user', content: EXAMPLE_QUESTION }] }),
 };
 
+/** The shell variable that fills a GET route's `{id}`, and where a caller finds a value for it. */
+const PATH_IDS: Record<string, { variable: string; note: string }> = {
+  'assistant-receipt': {
+    variable: 'RECEIPT_ID',
+    note: 'Set RECEIPT_ID to a receipt id or settlement transaction id, for example `summary.latest_full_receipt_id` of the live status.',
+  },
+  'assistant-quote-read': {
+    variable: 'QUOTE_ID',
+    note: 'Set QUOTE_ID to the `quoteId` of a premium quote from POST /api/assistant/quote.',
+  },
+};
+
 function checkedBody(route: Route, body: unknown): unknown {
   if (route.kind !== 'dynamic' || !route.request) return body;
   const parsed = route.request.schema.safeParse(body);
@@ -51,10 +63,8 @@ export function requestExample(routeId: string): RequestExample | undefined {
   if (route.method === 'GET') {
     const [prefix, suffix] = url.split('{id}');
     if (suffix === undefined) return { command: curlGet(url) };
-    return {
-      command: `curl -sS ${shellQuote(prefix!)}"$RECEIPT_ID"${suffix ? shellQuote(suffix) : ''}`,
-      note: 'Set RECEIPT_ID to a receipt id or settlement transaction id, for example `summary.latest_full_receipt_id` of the live status.',
-    };
+    const { variable, note } = PATH_IDS[routeId] ?? { variable: 'ID', note: 'Set ID to the id the path names.' };
+    return { command: `curl -sS ${shellQuote(prefix!)}"$${variable}"${suffix ? shellQuote(suffix) : ''}`, note };
   }
   const published = PUBLISHED_BODIES[routeId];
   if (published) return { command: curlPostJson(url, checkedBody(route, published())) };

@@ -29,7 +29,11 @@ export class FindingList {
   private readonly errorList: Finding[] = [];
   private readonly warningList: Finding[] = [];
 
-  constructor(private readonly catalog: readonly CodeEntry[]) {}
+  private readonly catalog: readonly CodeEntry[];
+
+  constructor(catalog: readonly CodeEntry[]) {
+    this.catalog = catalog;
+  }
 
   add(code: string, path: string, message: string): void {
     const { severity } = codeEntry(this.catalog, code);

@@ -1,43 +1,26 @@
 /**
  * `npm run sandbox:pay`: pays a premium quote on the running sandbox chain.
  *
+ *   npm run -s sandbox:pay -- <quoteId>           reads the quote back from the service (--api) and
+ *                                                 pays it; prints the Note box id
  *   npm run -s sandbox:pay -- quote.json          pays the quote in the file (`-`: stdin; or the JSON
  *                                                 itself) and prints the Note box id
  *   npm run -s sandbox:pay -- --question "..."    asks the service for a quote first, pays it, and
  *                                                 prints the verify-payment request body, ready to POST
  *
- * Details go to stderr, so stdout can be captured or piped (`| curl ... -d @-`). A quote id alone is
- * not enough: the service never hands its stored quotes out, and the client already holds the
- * quote it was given.
+ * Details go to stderr, so stdout can be captured or piped (`| curl ... -d @-`).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readQuoteArgument } from '../cli/sandbox-pay.ts';
 import { loadSandboxConfig } from '../config/sandbox.ts';
 import { site } from '../config/site.ts';
 import { payQuote, requestQuote } from './pay.ts';
 
 const USAGE = [
-  'usage: npm run -s sandbox:pay -- <quote.json | - | JSON>       pay a premium quote, print the Note box id',
+  'usage: npm run -s sandbox:pay -- <quoteId | quote.json | - | JSON> [--api URL]  pay a premium quote, print the Note box id',
   '       npm run -s sandbox:pay -- --question TEXT [--api URL]  ask for a quote, pay it, print the verify-payment body',
   `(the sandbox is found at SANDBOX_URL; --api defaults to ${site.base_url})`,
 ].join('\n');
-
-function readQuote(argument: string | undefined): unknown {
-  let text: string;
-  if (argument === undefined || argument === '-') text = readFileSync(0, 'utf8');
-  else if (argument.trimStart().startsWith('{')) text = argument;
-  else if (existsSync(argument)) text = readFileSync(argument, 'utf8');
-  else if (/^[A-Za-z0-9_-]{1,128}$/.test(argument)) {
-    throw new Error(
-      `"${argument}" looks like a quote id, but the quote itself is needed: save the answer of POST /api/assistant/quote (e.g. curl ... > quote.json) and pass that file, pipe it in with -, or use --question`,
-    );
-  } else throw new Error(`no file ${argument}\n${USAGE}`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(`the quote is not JSON\n${USAGE}`);
-  }
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -57,7 +40,7 @@ async function main(): Promise<void> {
       return;
     }
     quote = answer;
-  } else quote = readQuote(positionals[0]);
+  } else quote = await readQuoteArgument(positionals[0] ?? '-', values.api ?? site.base_url);
   const payment = await payQuote(quote, { sandboxUrl: config.url });
   process.stderr.write(
     `paid quote ${payment.quoteId} on the sandbox at ${config.url}: Note ${payment.noteBoxId} (${payment.valueNanoErg} nanoERG, R5 ${payment.expiryHeight}) in transaction ${payment.transactionId}, ${payment.confirmations} confirmation(s) at height ${payment.height}\n`,

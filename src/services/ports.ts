@@ -48,8 +48,11 @@ export type SpendTokenResult =
 
 /** Thrown by settlePayment when the Note already paid a quote (the unique constraint fired). */
 export class NoteAlreadyUsedError extends Error {
-  constructor(readonly noteBoxId: string) {
+  readonly noteBoxId: string;
+
+  constructor(noteBoxId: string) {
     super(`Note ${noteBoxId} already paid another quote`);
+    this.noteBoxId = noteBoxId;
     this.name = 'NoteAlreadyUsedError';
   }
 }

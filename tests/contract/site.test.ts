@@ -138,7 +138,7 @@ describe('agent conventions', () => {
 
 describe('the API reference commands work', () => {
   const routes = allRoutes().filter((route) => route.host !== 'mcp');
-  const variables = { RECEIPT_ID: 'no-such-receipt', TESTNET_ADDRESS: '3WwXpssaZwcNzaGMv3AgxBdTPJQBt5gCmqBsg3DykQ39bYdhJBsN', NOTE_BOX_ID: '0'.repeat(64) };
+  const variables = { RECEIPT_ID: 'no-such-receipt', QUOTE_ID: 'no-such-quote', TESTNET_ADDRESS: '3WwXpssaZwcNzaGMv3AgxBdTPJQBt5gCmqBsg3DykQ39bYdhJBsN', NOTE_BOX_ID: '0'.repeat(64) };
 
   it.each(routes.map((route) => [route.id] as const))('%s: the curl command answers a documented status', async (id) => {
     const route = routes.find((candidate) => candidate.id === id)!;

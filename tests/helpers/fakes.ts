@@ -111,10 +111,12 @@ export class FakeChain implements ChainClient {
   readonly boxes = new Map<string, ChainBox>();
   unavailable = false;
   reads = 0;
-  constructor(
-    public currentHeight: number,
-    readonly source: 'testnet' | 'sandbox' = 'sandbox',
-  ) {}
+  currentHeight: number;
+  readonly source: 'testnet' | 'sandbox';
+  constructor(currentHeight: number, source: 'testnet' | 'sandbox' = 'sandbox') {
+    this.currentHeight = currentHeight;
+    this.source = source;
+  }
   async height(): Promise<number> {
     this.reads++;
     if (this.unavailable) throw new ChainUnavailableError('fake chain switched off');
@@ -131,10 +133,12 @@ export class FakeChain implements ChainClient {
 /** Allows `points` requests per bucket and client, then refuses for `retryAfterSeconds`. */
 export class FakeLimiter implements RateLimiter {
   readonly counts = new Map<string, number>();
-  constructor(
-    public points = 1_000,
-    public retryAfterSeconds = 42,
-  ) {}
+  points: number;
+  retryAfterSeconds: number;
+  constructor(points = 1_000, retryAfterSeconds = 42) {
+    this.points = points;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
   mode(): 'memory' {
     return 'memory';
   }
@@ -171,7 +175,10 @@ export class FakeModel implements ModelProvider {
 
 /** A clock a test moves by hand. */
 export class FakeClock {
-  constructor(public now: Date) {}
+  now: Date;
+  constructor(now: Date) {
+    this.now = now;
+  }
   readonly read = (): Date => new Date(this.now.getTime());
   advance(milliseconds: number): void {
     this.now = new Date(this.now.getTime() + milliseconds);

@@ -127,23 +127,29 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     expectOneLineError(await runCli(['policy-check', invalidFile]), 2, '/proposed_action');
   });
 
-  it('pays a premium quote on the sandbox and prints the Note box id for verify-payment', async () => {
+  it('pays a premium quote by its id on the sandbox and prints the Note box id for verify-payment', async () => {
     const question = `${PREMIUM_QUESTION} (second turn)`;
     const quote = await postJson(`${stack.server.url}/api/assistant/quote`, { question });
-    const quoteFile = join(dir, 'quote.json');
-    writeFileSync(quoteFile, JSON.stringify(quote.body));
-    const paid = await runCli(['sandbox', 'pay', quoteFile, '--sandbox-url', stack.sandbox.url]);
+    const quoteId = String(quote.body.quoteId);
+    const paid = await runCli(['sandbox', 'pay', quoteId, '--base', stack.server.url, '--sandbox-url', stack.sandbox.url]);
     expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stderr).toContain(`paid quote ${quoteId}`);
     const noteBoxId = paid.stdout.trim();
     expect(noteBoxId).toMatch(/^[0-9a-f]{64}$/);
-    const verified = await postJson(`${stack.server.url}/api/assistant/verify-payment`, { quote: quote.body, question, noteBoxId });
+    const verified = await postJson(`${stack.server.url}/api/assistant/verify-payment`, { quote: { quoteId }, question, noteBoxId });
     expect(verified.status).toBe(200);
 
+    // The quote body itself pays without asking the service: from a file and from stdin.
+    const quoteFile = join(dir, 'quote.json');
+    writeFileSync(quoteFile, JSON.stringify((await postJson(`${stack.server.url}/api/assistant/quote`, { question: `${question}?` })).body));
+    const fromFile = await runCli(['sandbox', 'pay', quoteFile, '--sandbox-url', stack.sandbox.url]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
     const fromStdin = await runCli(['sandbox', 'pay', '-', '--sandbox-url', stack.sandbox.url, '--json'], JSON.stringify((await postJson(`${stack.server.url}/api/assistant/quote`, { question: `${question}!` })).body));
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     expect(JSON.parse(fromStdin.stdout)).toMatchObject({ noteBoxId: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
-    expectOneLineError(await runCli(['sandbox', 'pay', String(quote.body.quoteId), '--sandbox-url', stack.sandbox.url]), 2, 'quote id');
+    expectOneLineError(await runCli(['sandbox', 'pay', 'no-such-quote', '--base', stack.server.url, '--sandbox-url', stack.sandbox.url]), 1, 'HTTP 404');
+    expectOneLineError(await runCli(['sandbox', 'pay', 'not a quote!', '--base', stack.server.url]), 2, 'neither a quote id nor a file');
     expectOneLineError(await runCli(['sandbox', 'pay', quoteFile, '--sandbox-url', stack.server.url]), 1, 'not the sandbox');
   });
 

@@ -187,7 +187,7 @@ describe('sandbox commands', () => {
     return { child, exited, output: () => ({ stdout, stderr }) };
   }
 
-  it('`npm run sandbox` listens on loopback, and `npm run sandbox:pay` pays a quote read from stdin', async () => {
+  it('`npm run sandbox` listens on loopback, and `npm run sandbox:pay` pays a quote from stdin, by id or by question', async () => {
     const server = run('src/sandbox/main.ts', [], { SANDBOX_PORT: '0', SANDBOX_START_HEIGHT: '9000' });
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -212,13 +212,19 @@ describe('sandbox commands', () => {
       const explorer = (await (await fetch(`${url}/api/v1/boxes/${noteBoxId}`)).json()) as { value: number };
       expect(BigInt(explorer.value)).toBe(quote.priceNanoErg);
 
-      const byId = run('src/sandbox/pay-command.ts', [quote.quoteId], { SANDBOX_URL: url });
-      expect(await byId.exited).toBe(1);
-      expect(byId.output().stderr).toMatch(/looks like a quote id, but the quote itself is needed/);
-
       // --question: asks the service for the quote, pays it, prints the verify-payment body.
       const api = await startFakeServer();
       try {
+        // A quote id: the quote is read back from the service (GET /api/assistant/quote/{id}).
+        const stored = makeQuote({ issuedHeight: 9000 });
+        api.set(`/api/assistant/quote/${stored.quoteId}`, { status: 200, body: JSON.stringify(stored.quote) });
+        const byId = run('src/sandbox/pay-command.ts', [stored.quoteId, '--api', api.url], { SANDBOX_URL: url });
+        expect(await byId.exited).toBe(0);
+        expect(byId.output().stderr).toContain(`paid quote ${stored.quoteId}`);
+        const unknown = run('src/sandbox/pay-command.ts', ['no-such-quote', '--api', api.url], { SANDBOX_URL: url });
+        expect(await unknown.exited).toBe(1);
+        expect(unknown.output().stderr).toMatch(/no-such-quote answered HTTP 404/);
+
         const premium = makeQuote({ issuedHeight: 9000 }).quote;
         api.set('/api/assistant/quote', { status: 200, body: JSON.stringify(premium) });
         const asked = run('src/sandbox/pay-command.ts', ['--question', 'What does a receipt prove?', '--api', api.url], { SANDBOX_URL: url });

@@ -2,7 +2,7 @@
  * The assistant's handlers driven through every documented status with in-memory ports: quote
  * (free, premium, 429, 503), verify-payment (200, 400, 402 with each Note code, 410, 429, 503,
  * nothing stored on failure, one 200 for a raced Note), chat (free, paid, 402 for each token
- * problem, 429, 503/502 without spending the token), activity and receipt lookup.
+ * problem, 429, 503/502 without spending the token), activity, quote and receipt lookup.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,7 +20,7 @@ import type { ApiRequest, ApiResponse, Handler } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
-import { createActivityHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
+import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
 import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
 import type { ChainBox } from '../../src/services/ports.ts';
 import { fakeDeps, noteBox, TEST_RESERVE_BOX_ID, type FakeDeps } from '../helpers/fakes.ts';
@@ -471,5 +471,35 @@ describe('GET /api/assistant/activity and /api/assistant/receipt/{id}', () => {
     }
     const error = await problem(lookup(get({ id: 'no-such-receipt' })));
     expect({ status: error.status, code: error.code }).toEqual({ status: 404, code: 'receipt_not_found' });
+  });
+});
+
+describe('GET /api/assistant/quote/{id}', () => {
+  it('reads back a premium quote exactly as it was issued, until it expires', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const read = createQuoteReadHandler(h.deps);
+    const response = await read(get({ id: quote.quoteId }));
+    expect(response.status).toBe(200);
+    expect(response.headers?.['cache-control']).toBe('no-store');
+    expect(response.body).toEqual(quote);
+    expect(JSON.stringify(response.body)).not.toContain(LONG_QUESTION.slice(0, 30));
+
+    h.deps.fakeClock.advance(15 * 60 * 1000);
+    const expired = await problem(read(get({ id: quote.quoteId })));
+    expect({ status: expired.status, code: expired.code }).toEqual({ status: 410, code: 'quote_expired' });
+  });
+
+  it('answers 404 for an unknown id, 400 naming the id for a malformed one, 503 when the store is down', async () => {
+    const h = harness();
+    const read = createQuoteReadHandler(h.deps);
+    const missing = await problem(read(get({ id: 'no-such-quote' })));
+    expect({ status: missing.status, code: missing.code }).toEqual({ status: 404, code: 'quote_not_found' });
+    for (const id of ['', 'a/b', 'x'.repeat(129), 'quote id']) {
+      const bad = await problem(read(get({ id })));
+      expect({ status: bad.status, code: bad.code, path: bad.errors?.[0]?.path }).toEqual({ status: 400, code: 'invalid_request', path: '/id' });
+    }
+    h.deps.store.unavailable = true;
+    expect((await problem(read(get({ id: 'some-quote' })))).status).toBe(503);
   });
 });

@@ -334,6 +334,7 @@ describe('route table', () => {
     'assistant-activity': { method: 'GET', path: '/api/assistant/activity', statuses: [200, 503], handler: true },
     'assistant-signer-health': { method: 'GET', path: '/api/assistant/signer-health', statuses: [200, 503], handler: true },
     'assistant-receipt': { method: 'GET', path: '/api/assistant/receipt/{id}', statuses: [200, 404, 503], handler: true },
+    'assistant-quote-read': { method: 'GET', path: '/api/assistant/quote/{id}', statuses: [200, 400, 404, 410, 503], handler: true },
   };
 
   it.each(Object.entries(expected))('%s documents its method, path and every status of the spec', (id, want) => {
@@ -365,6 +366,7 @@ describe('route table', () => {
         'assistant-activity.schema.v0.json:output',
         'assistant-chat-request.schema.v0.json:input',
         'assistant-chat.schema.v0.json:output',
+        'assistant-premium-quote.schema.v0.json:output',
         'assistant-quote-request.schema.v0.json:input',
         'assistant-quote.schema.v0.json:output',
         'assistant-receipt.schema.v0.json:output',

@@ -1,9 +1,10 @@
 /**
- * GET /api/assistant/activity and GET /api/assistant/receipt/{id}: what the store holds, read back.
+ * GET /api/assistant/activity, GET /api/assistant/quote/{id} and GET /api/assistant/receipt/{id}:
+ * what the store holds, read back.
  * Activity events carry only times, amounts, task hashes and receipt ids: the store never holds
  * question text, tokens or client addresses, and nothing else is copied out of it.
  */
-import type { Activity } from '../../../schemas/assistant.ts';
+import { quoteId as quoteIdSchema, type Activity } from '../../../schemas/assistant.ts';
 import { receiptBundleSchema } from '../../../schemas/receipt.ts';
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
@@ -48,5 +49,31 @@ export function createReceiptHandler({ store }: { store: AssistantStore }): Hand
     // schema is still served as stored.
     const ordered = receiptBundleSchema.safeParse(receipt);
     return json(200, ordered.success ? ordered.data : receipt);
+  };
+}
+
+/**
+ * A premium quote as it was issued, by its id: a client that kept only the id (a wallet, the
+ * `agent-economy sandbox pay` command) reads the Note request back. The body is the stored copy of
+ * the answer to POST /api/assistant/quote, which holds a hash of the question, never its text.
+ */
+export function createQuoteReadHandler({ store, clock }: { store: AssistantStore; clock: () => Date }): Handler {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const id = request.params.id ?? '';
+    const noStore = { 'cache-control': 'no-store' };
+    if (!quoteIdSchema.safeParse(id).success) {
+      throw new ProblemError(400, 'invalid_request', 'Invalid quote id', 'A quote id is 1 to 128 URL-safe characters (A-Z, a-z, 0-9, _ or -).', {
+        errors: [{ path: '/id', code: 'invalid_format', message: 'must be 1 to 128 URL-safe characters' }],
+        headers: noStore,
+      });
+    }
+    const stored = await fromStore(() => store.getQuote(id));
+    if (!stored) {
+      throw new ProblemError(404, 'quote_not_found', 'Quote not found', `No quote was issued with quoteId "${id}".`, { headers: noStore });
+    }
+    if (stored.expiresAt.getTime() <= clock().getTime()) {
+      throw new ProblemError(410, 'quote_expired', 'Quote expired', `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}; ask for a new quote.`, { headers: noStore });
+    }
+    return json(200, stored.quote, noStore);
   };
 }

@@ -9,6 +9,7 @@ import {
   chatResponseSchema,
   NOTE_CHECKS,
   NOTE_FAILURE_CODES,
+  premiumQuoteSchema,
   problemCodeOfNoteFailure,
   QUESTION_MAX_CHARACTERS,
   quoteRequestSchema,
@@ -25,13 +26,14 @@ import { SIGNER_HEALTH_CACHE_MS, signerHealth } from '../../services/signer-heal
 import { createChatHandler } from '../assistant/chat.ts';
 import type { AssistantDeps } from '../assistant/deps.ts';
 import { createQuoteHandler } from '../assistant/quote.ts';
-import { ACTIVITY_LIMIT, createActivityHandler, createReceiptHandler } from '../assistant/records.ts';
+import { ACTIVITY_LIMIT, createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../assistant/records.ts';
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
 import { publish } from '../published.ts';
 import type { ResponseDoc, Route } from '../types.ts';
 
 const quoteRequest = publish('assistant-quote-request.schema.v0.json', 'AssistantQuoteRequest', 'Assistant quote request', quoteRequestSchema, 'input');
 const quoteResponse = publish('assistant-quote.schema.v0.json', 'AssistantQuote', 'Assistant quote or free-tier decision', quoteResponseSchema);
+const storedQuote = publish('assistant-premium-quote.schema.v0.json', 'AssistantPremiumQuote', 'Assistant premium quote as issued', premiumQuoteSchema);
 const chatRequest = publish('assistant-chat-request.schema.v0.json', 'AssistantChatRequest', 'Assistant chat request', chatRequestSchema, 'input');
 const chatResponse = publish('assistant-chat.schema.v0.json', 'AssistantChat', 'Assistant chat answer', chatResponseSchema);
 const verifyRequest = publish(
@@ -125,6 +127,26 @@ export function assistantRoutes(): Route[] {
         },
       },
       handler: withRuntime(createQuoteHandler),
+      page: '/assistant/',
+    },
+    {
+      id: 'assistant-quote-read',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/assistant/quote/{id}',
+      tag: 'Assistant',
+      summary: 'A premium quote as it was issued, by quote id',
+      description:
+        'Reads back the stored premium quote with `quoteId` = `id` (1 to 128 URL-safe characters), byte for byte the body POST /api/assistant/quote answered, ' +
+        'so a wallet or tool that kept only the id can build the Note. It holds the question\'s hash, never its text. Free-tier decisions are not stored.',
+      responses: {
+        200: { description: 'The premium quote, unchanged since it was issued.', schema: storedQuote },
+        400: { description: 'The id is not 1 to 128 URL-safe characters (code `invalid_request`).' },
+        404: { description: 'No quote was issued with this id (code `quote_not_found`).' },
+        410: { description: 'The quote expired (code `quote_expired`): ask for a new quote.' },
+        503: { description: 'The store holding quotes is unavailable (code `receipt_storage_unavailable`).' },
+      },
+      handler: withRuntime(createQuoteReadHandler),
       page: '/assistant/',
     },
     {
