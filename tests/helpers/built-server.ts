@@ -27,15 +27,29 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does).`);
   // PGlite serves one process per DATA_DIR: each server gets its own unless the test names one.
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'agent-economy-data-'));
-  const child = spawn(process.execPath, [ENTRY], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const started = await startBuiltProcess(ENTRY, { PORT: '0', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env }, ['listening']);
+  const url = started.urls['listening']!;
+  const child = started.process;
+  if (ownDataDir) child.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));
+  if (options.warmStore) await (await fetch(`${url}/api/agent-economy/live`, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
+  return { url, process: child, stop: started.stop };
+}
+
+/**
+ * Spawns a built entry on loopback and waits for each of `messages` as a JSON log line with a
+ * `url` (the site prints `listening`, the MCP host `mcp listening`); the rest of its log is drained unread.
+ */
+export async function startBuiltProcess(
+  entry: string,
+  env: Record<string, string>,
+  messages: string[],
+): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 15 s: ${stderr}`)), 15_000);
+  const urls: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not print ${messages.join(', ')} within 30 s: ${stderr}`)), 30_000);
     let buffered = '';
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -44,25 +58,23 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
       for (const line of lines) {
         try {
           const record = JSON.parse(line) as { msg?: string; url?: string };
-          if (record.msg !== 'listening' || !record.url) continue;
-          clearTimeout(timer);
-          // Drain the request log unread from here on.
-          child.stdout!.off('data', onData);
-          child.stdout!.resume();
-          resolve(record.url);
-          return;
+          if (record.msg && record.url && messages.includes(record.msg)) urls[record.msg] = record.url;
         } catch {
           // a log line that is not JSON: keep waiting
         }
       }
+      if (messages.every((message) => urls[message])) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve();
+      }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${stderr}`)));
   });
-  if (ownDataDir) child.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));
-  if (options.warmStore) await (await fetch(`${url}/api/agent-economy/live`, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
   return {
-    url,
+    urls,
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {

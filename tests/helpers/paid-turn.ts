@@ -4,13 +4,13 @@
  * way a client does it (quote, Note minted on the sandbox, verify-payment), so a real receipt
  * bundle is stored. Also the standalone built MCP host (`dist/server/mcp.mjs`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from './built-server.ts';
+import { DIST_DIR, startBuiltProcess, startBuiltServer, type RunningServer } from './built-server.ts';
 
 export const RECEIVER = '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt';
 export const RESERVE = '5a'.repeat(32);
@@ -103,51 +103,4 @@ export interface McpProcess {
 export async function startBuiltMcp(env: Record<string, string> = {}): Promise<McpProcess> {
   const started = await startBuiltProcess(`${DIST_DIR}/server/mcp.mjs`, { MCP_PORT: '0', LOG_LEVEL: 'warn', ...env }, ['mcp listening']);
   return { url: started.urls['mcp listening']!, process: started.process, stop: started.stop };
-}
-
-/** Spawns a built entry on loopback and waits for each of `messages` as a JSON log line with a `url`. */
-async function startBuiltProcess(
-  entry: string,
-  env: Record<string, string>,
-  messages: string[],
-): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const urls: Record<string, string> = {};
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not print ${messages.join(', ')} within 30 s: ${stderr}`)), 30_000);
-    let buffered = '';
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        try {
-          const record = JSON.parse(line) as { msg?: string; url?: string };
-          if (record.msg && record.url && messages.includes(record.msg)) urls[record.msg] = record.url;
-        } catch {
-          // not a JSON line
-        }
-      }
-      if (messages.every((message) => urls[message])) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${stderr}`)));
-  });
-  return {
-    urls,
-    process: child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }

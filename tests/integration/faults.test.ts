@@ -1,0 +1,380 @@
+/**
+ * Outside failures while the built server is under a stream of requests, and recovery without a
+ * restart (issue: hold up under faults). PostgreSQL is stopped and started in the middle of a
+ * stream of verifications; Redis is shut down and started again in the middle of a stream of
+ * rate-limited quotes; the chain source hangs, answers garbage and answers the wrong shape; the
+ * model provider hangs, errors and answers garbage. Each gives its documented 503 or 502 within a
+ * bounded time, writes nothing half, and the same process serves normally once the part is back.
+ *
+ * PostgreSQL and Redis are servers of this suite's own (tests/helpers/disposable-services.ts):
+ * stopping the shared ones would break the suites running beside it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.ts';
+import { problemSchema } from '../../schemas/problem.ts';
+import { payQuote } from '../../src/sandbox/pay.ts';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import {
+  postgresBinariesAvailable,
+  redisBinaryAvailable,
+  startDisposablePostgres,
+  startDisposableRedis,
+  type DisposablePostgres,
+  type DisposableRedis,
+} from '../helpers/disposable-services.ts';
+import { startFakeServer } from '../helpers/fake-http.ts';
+
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 150_000 });
+
+/** The bound on any one answer while a part is failing: its timeout plus generous slack for a loaded machine. */
+const ANSWER_BOUND_MS = 10_000;
+const RECEIVER = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
+const RESERVE = 'c3'.repeat(32);
+
+let sandbox: RunningSandbox;
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, startHeight: 5_000 });
+  cleanups.push(() => sandbox.close());
+});
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+function serverEnv(overrides: Record<string, string>): Record<string, string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'faults-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return {
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    ERGO_EXPLORER_URL: sandbox.url,
+    ERGO_NODE_URL: '',
+    CHAIN_SOURCE: 'sandbox',
+    ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
+    ASSISTANT_RESERVE_BOX_ID: RESERVE,
+    ASSISTANT_MIN_CONFIRMATIONS: '1',
+    ASSISTANT_MODEL_PROVIDER: 'docs',
+    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
+    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
+    RATE_LIMIT_VERIFY_PER_MINUTE: '100000',
+    ...overrides,
+  };
+}
+
+async function server(overrides: Record<string, string>, options: { warmStore?: boolean } = {}): Promise<RunningServer> {
+  const running = await startBuiltServer(serverEnv(overrides), options);
+  cleanups.push(() => running.stop());
+  return running;
+}
+
+interface Answer {
+  status: number;
+  body: Record<string, any>;
+  headers: Headers;
+  ms: number;
+}
+
+async function call(base: string, path: string, body?: unknown): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, {
+    ...(body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(ANSWER_BOUND_MS * 3),
+  });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as Record<string, any>, headers: response.headers, ms: performance.now() - started };
+}
+
+function expectProblem(answer: Answer, status: number, code: string): void {
+  expect({ status: answer.status, code: answer.body.code }, JSON.stringify(answer.body)).toEqual({ status, code });
+  expect(answer.headers.get('content-type')).toContain('application/problem+json');
+  expect(problemSchema.safeParse(answer.body).success).toBe(true);
+  expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+}
+
+/** Polls `read` until `done` holds (live status is cached for a few seconds), or fails after `ms`. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not reached within ${ms} ms; last value ${JSON.stringify(value).slice(0, 600)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const live = async (base: string) => (await call(base, '/api/agent-economy/live')).body;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const premiumQuestion = (label: string) => `${label}: which registers must a Note carry, and how does verify-payment check each of them before it stores a receipt? `.repeat(2);
+
+async function premiumQuote(base: string, question: string): Promise<PremiumQuote> {
+  const answer = await call(base, '/api/assistant/quote', { question });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return premiumQuoteSchema.parse(answer.body);
+}
+
+describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started during a stream of verifications', () => {
+  let db: DisposablePostgres;
+
+  beforeAll(async () => {
+    db = await startDisposablePostgres();
+    cleanups.push(() => db.destroy());
+  });
+
+  it('answers 503 receipt_storage_unavailable while it is down, writes nothing half, and settles every payment once it is back', async () => {
+    const base = (await server({ DATABASE_URL: db.url, STORE_CONNECT_TIMEOUT_MS: '1000', STORE_STATEMENT_TIMEOUT_MS: '2000' })).url;
+    const payments: Array<{ quote: PremiumQuote; question: string; noteBoxId: string; transactionId: string }> = [];
+    for (let index = 0; index < 60; index++) {
+      const question = premiumQuestion(`stream ${index}`);
+      const quote = await premiumQuote(base, question);
+      const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
+      payments.push({ quote, question, noteBoxId: paid.noteBoxId, transactionId: paid.transactionId });
+    }
+
+    // Three clients verify in a stream, each retrying a payment that was not settled, until all are.
+    const answers: Array<{ index: number; status: number; code?: string; sentAt: number; ms: number }> = [];
+    const settled = new Set<number>();
+    const pending = payments.map((_, index) => index);
+    const clientDeadline = Date.now() + 120_000;
+    const client = async () => {
+      while (settled.size < payments.length && Date.now() < clientDeadline) {
+        const index = pending.shift();
+        if (index === undefined) {
+          await sleep(50);
+          continue;
+        }
+        const payment = payments[index]!;
+        const sentAt = performance.now();
+        const answer = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: payment.quote.quoteId }, question: payment.question, noteBoxId: payment.noteBoxId });
+        answers.push({ index, status: answer.status, ...(answer.body.code ? { code: answer.body.code } : {}), sentAt, ms: answer.ms });
+        if (answer.status === 200 || answer.body.code === 'note_already_used') settled.add(index);
+        else pending.push(index);
+        await sleep(100);
+      }
+    };
+    const stream = Promise.all([client(), client(), client()]);
+
+    await eventually(async () => settled.size, (count) => count >= 6);
+    await db.stop();
+    const downAt = performance.now();
+    await eventually(async () => answers.filter((answer) => answer.sentAt > downAt).length, (count) => count >= 6);
+    // While it is down: the live status says so, and a quote (which stores itself first) is refused too.
+    const status = await eventually(() => live(base), (body) => body.probes.receipt_storage.ok === false);
+    expect(status.ok).toBe(false);
+    expectProblem(await call(base, '/api/assistant/quote', { question: premiumQuestion('while down') }), 503, 'receipt_storage_unavailable');
+    const upAt = performance.now();
+    await db.start();
+    await stream;
+
+    expect(settled.size, 'every payment settled after PostgreSQL came back, without a restart').toBe(payments.length);
+    for (const answer of answers) {
+      expect([200, 503, 402], JSON.stringify(answer)).toContain(answer.status);
+      if (answer.status === 503) expect(answer.code).toBe('receipt_storage_unavailable');
+      // A 402 is only a settlement that committed as the connection died: its receipt is checked below.
+      if (answer.status === 402) expect(answer.code).toBe('note_already_used');
+      expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+    }
+    const duringOutage = answers.filter((answer) => answer.sentAt > downAt && answer.sentAt + answer.ms < upAt);
+    expect(duringOutage.length).toBeGreaterThanOrEqual(6);
+    expect(duringOutage.every((answer) => answer.status === 503)).toBe(true);
+
+    // Nothing half-written: every Note used has its receipt and its token, and every payment has both.
+    for (const payment of payments) {
+      const receipt = await call(base, `/api/assistant/receipt/${payment.transactionId}`);
+      expect(receipt.status, `receipt of Note ${payment.noteBoxId}`).toBe(200);
+      expect(receipt.body.noteBoxId).toBe(payment.noteBoxId);
+    }
+    const client2 = new pg.Client({ connectionString: db.url });
+    await client2.connect();
+    try {
+      const counts = await client2.query<{ notes: string; receipts: string; tokens: string }>(
+        'SELECT (SELECT count(*) FROM used_notes) AS notes, (SELECT count(*) FROM receipts) AS receipts, (SELECT count(*) FROM payment_tokens) AS tokens',
+      );
+      expect(counts.rows[0]).toEqual({ notes: String(payments.length), receipts: String(payments.length), tokens: String(payments.length) });
+    } finally {
+      await client2.end();
+    }
+    const recovered = await eventually(() => live(base), (body) => body.probes.receipt_storage.ok === true);
+    expect(recovered.probes.receipt_storage.backend).toBe('postgres');
+  });
+});
+
+describe.skipIf(!redisBinaryAvailable())('Redis shut down during a stream of rate-limited requests', () => {
+  let redis: DisposableRedis;
+
+  beforeAll(async () => {
+    redis = await startDisposableRedis();
+    cleanups.push(() => redis.stop());
+  });
+
+  it('falls back to per-instance limits and says so in live status, then shares counters again once Redis is back', async () => {
+    const prefix = `faults-${process.pid}`;
+    const limit = 4;
+    const base = (
+      await server({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '300', RATE_LIMIT_REDIS_PREFIX: prefix, RATE_LIMIT_QUOTE_PER_MINUTE: String(limit) }, { warmStore: true })
+    ).url;
+    await eventually(() => live(base), (body) => body.probes.rate_limiter.mode === 'redis');
+    const quoteKeys = async () => (await redis.cli('--scan', '--pattern', `${prefix}:quote:*`)).split('\n').filter(Boolean);
+
+    // One client asks for quotes every 50 ms the whole time; only the phase boundaries are set from outside.
+    const answers: Array<{ status: number; phase: string; ms: number; retryAfter: string | null; code?: string }> = [];
+    let phase = 'redis';
+    let running = true;
+    const stream = (async () => {
+      while (running) {
+        const answer = await call(base, '/api/assistant/quote', { question: 'What is a Note?' });
+        answers.push({ status: answer.status, phase, ms: answer.ms, retryAfter: answer.headers.get('retry-after'), ...(answer.body.code ? { code: answer.body.code } : {}) });
+        await sleep(50);
+      }
+    })();
+    const inPhase = (name: string) => answers.filter((answer) => answer.phase === name);
+
+    await eventually(async () => inPhase('redis').length, (count) => count >= limit + 3);
+    expect((await quoteKeys()).length, 'counted in Redis').toBeGreaterThan(0);
+    phase = 'stopping';
+    await redis.stop();
+    phase = 'down';
+    await eventually(async () => inPhase('down').length, (count) => count >= limit + 4);
+    const fallback = await eventually(() => live(base), (body) => body.probes.rate_limiter.mode === 'memory_fallback');
+    expect(fallback.probes.rate_limiter).toMatchObject({ ok: false, status: 'memory_fallback' });
+    expect(fallback.probes.rate_limiter.detail).toContain('memory');
+
+    phase = 'restarting';
+    await redis.start();
+    const back = await eventually(() => live(base), (body) => body.probes.rate_limiter.mode === 'redis');
+    expect(back.probes.rate_limiter.ok).toBe(true);
+    phase = 'back';
+    await eventually(async () => inPhase('back').length, (count) => count >= 3);
+    running = false;
+    await stream;
+
+    for (const answer of answers) {
+      expect([200, 429], JSON.stringify(answer)).toContain(answer.status);
+      if (answer.status === 429) {
+        expect(answer.code).toBe('rate_limited');
+        expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      }
+      expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+    }
+    // Shared budget first: exactly the limit, then refusals.
+    expect(inPhase('redis').slice(0, limit + 3).map((answer) => answer.status)).toEqual([...Array(limit).fill(200), 429, 429, 429]);
+    // Redis gone: this instance counts alone, from a fresh budget, and still refuses past the limit.
+    const down = inPhase('down').map((answer) => answer.status);
+    expect(down.filter((status) => status === 200).length).toBeLessThanOrEqual(limit);
+    expect(down.slice(-2)).toEqual([429, 429]);
+    // Redis back (empty, it keeps nothing): counted there again.
+    expect((await quoteKeys()).length, 'counted in Redis again').toBeGreaterThan(0);
+  });
+});
+
+/** An explorer in front of the sandbox that can be told to hang or answer garbage. */
+async function startFaultyExplorer(upstream: string) {
+  let mode: 'pass' | 'hang' | 'not-json' | 'wrong-shape' | 'error' = 'pass';
+  const hanging = new Set<http.ServerResponse>();
+  const proxy = http.createServer(async (req, res) => {
+    if (mode === 'hang') {
+      hanging.add(res);
+      return;
+    }
+    if (mode === 'not-json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('<html>502 Bad Gateway</html>');
+    if (mode === 'wrong-shape') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":"not what you asked for","height":"tall"}');
+    if (mode === 'error') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
+    const answer = await fetch(`${upstream}${req.url}`);
+    // Only what a client reads: fetch has already undone the upstream's framing and encoding.
+    const headers = Object.fromEntries([...answer.headers].filter(([name]) => name === 'content-type' || name.startsWith('x-ergo')));
+    res.writeHead(answer.status, headers).end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+    set: (next: typeof mode) => {
+      mode = next;
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+    },
+    close: () => new Promise<void>((resolve) => (proxy.closeAllConnections(), proxy.close(() => resolve()))),
+  };
+}
+
+describe('the chain source hanging and answering garbage', () => {
+  it('answers 503 chain_unavailable within its timeout for each fault, uses no Note, and verifies once the chain answers again', async () => {
+    const explorer = await startFaultyExplorer(sandbox.url);
+    cleanups.push(() => explorer.close());
+    const base = (await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1' }, { warmStore: true })).url;
+    const question = premiumQuestion('chain faults');
+    const quote = await premiumQuote(base, question);
+    const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
+    const verify = () => call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });
+
+    for (const fault of ['hang', 'not-json', 'wrong-shape', 'error'] as const) {
+      explorer.set(fault);
+      const refused = await verify();
+      expectProblem(refused, 503, 'chain_unavailable');
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expectProblem(await call(base, '/api/assistant/quote', { question: premiumQuestion(`quote while ${fault}`) }), 503, 'chain_unavailable');
+    }
+    const status = await eventually(() => live(base), (body) => body.probes.chain.ok === false);
+    expect(status.ok).toBe(false);
+
+    explorer.set('pass');
+    const verified = await verify();
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    expect((await call(base, `/api/assistant/receipt/${verified.body.receiptId}`)).status).toBe(200);
+  });
+});
+
+describe('the model provider hanging, failing and answering garbage', () => {
+  it('answers 503 or 502 within its timeout, spends no token and counts no free turn, and answers once it is back', async () => {
+    const model = await startFakeServer();
+    cleanups.push(() => model.close());
+    const base = (
+      await server(
+        { ASSISTANT_MODEL_PROVIDER: 'openai', OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'fault-model', MODEL_TIMEOUT_MS: '600', ASSISTANT_FREE_DAILY_LIMIT: '2' },
+        { warmStore: true },
+      )
+    ).url;
+    const completion = { choices: [{ message: { role: 'assistant', content: 'A Note carries R4, R5 and R6.' } }] };
+
+    // A premium turn paid before the provider fails: its token must survive every failure.
+    const question = premiumQuestion('model faults');
+    const quote = await premiumQuote(base, question);
+    const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
+    const verified = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    const paidChat = () => call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }], paymentToken: verified.body.paymentToken });
+    const freeChat = () => call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: 'What is a Note?' }] });
+
+    const faults = [
+      { behaviour: { hang: true as const }, status: 503, code: 'model_provider_unavailable' },
+      { behaviour: { status: 500, body: '{"error":"overloaded"}' }, status: 502, code: 'model_provider_bad_response' },
+      { behaviour: { status: 200, body: 'this is not json' }, status: 502, code: 'model_provider_bad_response' },
+      { behaviour: { status: 200, body: '{"choices":[]}' }, status: 502, code: 'model_provider_bad_response' },
+    ];
+    for (const fault of faults) {
+      model.set('/chat/completions', fault.behaviour);
+      expectProblem(await paidChat(), fault.status, fault.code);
+      expectProblem(await freeChat(), fault.status, fault.code);
+    }
+    model.set('/chat/completions', { status: 200, body: '{"choices":[]}' });
+    const status = await eventually(() => live(base), (body) => body.probes.assistant.ok === false);
+    expect(status.ok).toBe(false);
+
+    model.set('/chat/completions', { status: 200, body: JSON.stringify(completion) });
+    const answered = await paidChat();
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    expectProblem(await paidChat(), 402, 'payment_token_used');
+    // Both free turns of the day are still there after eight failed ones, and the third is refused.
+    expect((await freeChat()).status).toBe(200);
+    expect((await freeChat()).status).toBe(200);
+    expectProblem(await freeChat(), 402, 'payment_required');
+  });
+});
