@@ -1,5 +1,7 @@
 // `npm run bench`: load figures for the built server beside a bare node:http server, in one run.
 // Not part of `npm test`: the machines are shared and noisy, so figures are printed, never asserted.
+// `ratio` is throughput against the bare server; `cpu ratio` is the bare server's CPU time per
+// request over ours (1.0 = no more work than bare node:http), steadier on a busy machine.
 // BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 32) tune the runs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,6 +61,12 @@ function start(script, env = {}) {
 function rssKiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+/** CPU time (user + system) the process has used so far, in microseconds (clock ticks of 10 ms). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function load(url, options = {}) {
@@ -125,17 +133,27 @@ const cases = [
 ];
 
 const rows = [];
+// Throughput ratios move with whatever else the shared machine runs (the load generator shares its
+// cores too); the server's own CPU time per request does not, so both are printed.
+const measured = async (pid, options) => {
+  const before = cpuMicros(pid);
+  const result = await load(options.url, options);
+  return { result, cpuPerRequest: (cpuMicros(pid) - before) / Math.max(1, result.requests.total) };
+};
 for (const { name, ours, bare: yardstick } of cases) {
-  const a = await load(ours.url, ours);
-  const b = await load(yardstick.url, yardstick);
+  const a = await measured(server.child.pid, ours);
+  const b = await measured(bare.child.pid, yardstick);
   rows.push({
     case: name,
-    'req/s': Math.round(a.requests.average),
-    'p50 ms': a.latency.p50,
-    'p99 ms': a.latency.p99,
-    'errors+non2xx': a.errors + a.non2xx,
-    'bare req/s': Math.round(b.requests.average),
-    ratio: Number((a.requests.average / b.requests.average).toFixed(2)),
+    'req/s': Math.round(a.result.requests.average),
+    'p50 ms': a.result.latency.p50,
+    'p99 ms': a.result.latency.p99,
+    'errors+non2xx': a.result.errors + a.result.non2xx,
+    'bare req/s': Math.round(b.result.requests.average),
+    ratio: Number((a.result.requests.average / b.result.requests.average).toFixed(2)),
+    'cpu us/req': Math.round(a.cpuPerRequest),
+    'bare cpu us/req': Math.round(b.cpuPerRequest),
+    'cpu ratio': Number((b.cpuPerRequest / a.cpuPerRequest).toFixed(2)),
   });
 }
 const rssAfter = rssKiB(server.child.pid);
