@@ -5,7 +5,7 @@
  * `content/*.json` uses instead of writing a host.
  */
 import { z } from 'zod';
-import { absoluteUrl, isoDate } from './common.ts';
+import { absoluteUrl, isoDate, postureSchema } from './common.ts';
 
 /** Lower-case kebab-case identifier, the form of service ids, capability ids and predicate ids. */
 export const slug = z
@@ -87,6 +87,17 @@ export const nextStepSchema = z
     href: absoluteUrl.optional().describe('Where to do it, when it is a URL.'),
   })
   .describe('A recommended next action.');
+
+/**
+ * The fields every validation result (publish, job acceptance, job quote) ends with, in this order,
+ * on 200 and on 400 alike: the findings, what to do next and the site's posture.
+ */
+export const validationOutcomeShape = {
+  errors: z.array(validationIssueSchema).describe('Blocking findings; empty when no check blocks the submission.'),
+  warnings: z.array(validationIssueSchema).describe('Non-blocking findings the operator will also see.'),
+  next_steps: z.array(nextStepSchema).describe('What to do next: the following step when nothing blocks, how to fix the submission otherwise.'),
+  posture: postureSchema,
+};
 
 export const validationCodeSchema = z
   .object({

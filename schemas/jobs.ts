@@ -19,7 +19,7 @@ import {
   validationCheckContentSchema,
   validationCheckSchema,
   validationEndpointSchema,
-  validationIssueSchema,
+  validationOutcomeShape,
 } from './agent-common.ts';
 import { digestHex } from './assistant.ts';
 import { agreementSchema } from './receipt.ts';
@@ -186,10 +186,7 @@ export const jobAcceptanceResultSchema = z
     agent_id: z.string().nullable().describe('The `agent_id` of the submission when it is a string; null otherwise.'),
     assigned: z.literal(false).describe('Constant false: validation never assigns a job.'),
     checked_at: isoDateTime.describe('When the validation ran.'),
-    errors: z.array(validationIssueSchema).describe('Blocking findings; empty when accepted.'),
-    warnings: z.array(validationIssueSchema).describe('Non-blocking findings.'),
-    next_steps: z.array(nextStepSchema).describe('What to do next (after acceptance: request a quote scaffold).'),
-    posture: postureSchema,
+    ...validationOutcomeShape,
   })
   .describe('Job acceptance result: accepted for operator review or blocked, with every finding.');
 export type JobAcceptanceResult = z.infer<typeof jobAcceptanceResultSchema>;
@@ -297,10 +294,7 @@ export const jobQuoteResultSchema = z
       })
       .nullable()
       .describe('The quote scaffold; null when blocked.'),
-    errors: z.array(validationIssueSchema).describe('Blocking findings; empty when ready.'),
-    warnings: z.array(validationIssueSchema).describe('Non-blocking findings.'),
-    next_steps: z.array(nextStepSchema).describe('What to do next.'),
-    posture: postureSchema,
+    ...validationOutcomeShape,
   })
   .describe('Job quote result: a quote scaffold (agreement draft and settlement handoff) or the findings that block it.');
 export type JobQuoteResult = z.infer<typeof jobQuoteResultSchema>;

@@ -19,7 +19,7 @@ import {
   validationCheckContentSchema,
   validationCheckSchema,
   validationEndpointSchema,
-  validationIssueSchema,
+  validationOutcomeShape,
 } from './agent-common.ts';
 import { absoluteUrl, descriptorStatus, ergDecimal, isoDate, isoDateTime, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
@@ -134,10 +134,7 @@ export const publishResultSchema = z
     service_id: z.string().nullable().describe('The `id` of the submitted manifest when it is a string; null otherwise.'),
     published: z.literal(false).describe('Constant false: validation never publishes.'),
     checked_at: isoDateTime.describe('When the validation ran.'),
-    errors: z.array(validationIssueSchema).describe('Blocking findings; empty when accepted.'),
-    warnings: z.array(validationIssueSchema).describe('Non-blocking findings the operator will also see.'),
-    next_steps: z.array(nextStepSchema).describe('What to do next.'),
-    posture: postureSchema,
+    ...validationOutcomeShape,
   })
   .describe('Publish validation result: accepted for operator review or blocked, with every finding.');
 export type PublishResult = z.infer<typeof publishResultSchema>;

@@ -23,7 +23,7 @@ import { formatNanoErg } from '../domain/money.ts';
 import { ACCEPTANCE_CODES, QUOTE_CODES } from '../domain/validation-codes.ts';
 import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
-import { resolveLink, resolveStep } from './links.ts';
+import { resolveLink } from './links.ts';
 import {
   assertExampleAccepted,
   checksWithCodes,
@@ -33,6 +33,7 @@ import {
   payloadHeader,
   submissionContext,
   validationEndpoint,
+  validationOutcome,
 } from './validation-guides.ts';
 
 type JobsContent = z.infer<typeof jobsContentSchema>;
@@ -108,10 +109,7 @@ export function acceptanceValidation(body: unknown, now: Date): JobAcceptanceRes
     agent_id: outcome.agentId,
     assigned: false,
     checked_at: now.toISOString(),
-    errors: outcome.errors,
-    warnings: outcome.warnings,
-    next_steps: (accepted ? guide.accepted_next_steps : guide.blocked_next_steps).map(resolveStep),
-    posture: POSTURE,
+    ...validationOutcome(outcome, { passed: guide.accepted_next_steps, blocked: guide.blocked_next_steps }),
   };
 }
 
@@ -145,10 +143,7 @@ export function quoteValidation(body: unknown, now: Date): JobQuoteResult {
         statement: guide.settlement_statement,
       },
     },
-    errors: outcome.errors,
-    warnings: outcome.warnings,
-    next_steps: (draft ? guide.ready_next_steps : guide.blocked_next_steps).map(resolveStep),
-    posture: POSTURE,
+    ...validationOutcome(outcome, { passed: guide.ready_next_steps, blocked: guide.blocked_next_steps }),
   };
 }
 

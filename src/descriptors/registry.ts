@@ -22,7 +22,7 @@ import { checkServiceManifest } from '../domain/publish-validation.ts';
 import { PUBLISH_CODES } from '../domain/validation-codes.ts';
 import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
-import { resolveLink, resolveStep } from './links.ts';
+import { resolveLink } from './links.ts';
 import {
   assertExampleAccepted,
   checksWithCodes,
@@ -33,6 +33,7 @@ import {
   resultSchemaUrl,
   submissionContext,
   validationEndpoint,
+  validationOutcome,
 } from './validation-guides.ts';
 
 type RegistryContent = z.infer<typeof registryContentSchema>;
@@ -102,10 +103,7 @@ export function publishValidation(body: unknown, now: Date): PublishResult {
     service_id: outcome.serviceId,
     published: false,
     checked_at: now.toISOString(),
-    errors: outcome.errors,
-    warnings: outcome.warnings,
-    next_steps: (accepted ? content.accepted_next_steps : content.blocked_next_steps).map(resolveStep),
-    posture: POSTURE,
+    ...validationOutcome(outcome, { passed: content.accepted_next_steps, blocked: content.blocked_next_steps }),
   };
 }
 

@@ -8,6 +8,7 @@ import forbiddenClaimsContent from '../../content/forbidden-claims.json' with { 
 import {
   forbiddenClaimsListSchema,
   type ForbiddenClaimsList,
+  type LinkRef,
   type validationCheckContentSchema,
   type validationCheckSchema,
 } from '../../schemas/agent-common.ts';
@@ -17,6 +18,8 @@ import type { Finding, SubmissionContext } from '../domain/submission-findings.t
 import type { CodeEntry } from '../domain/validation-codes.ts';
 import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
 import { routeById } from '../routes/table.ts';
+import { POSTURE } from './common.ts';
+import { resolveStep } from './links.ts';
 
 let forbiddenClaims: ForbiddenClaimsList | undefined;
 let matcher: ClaimMatcher | undefined;
@@ -65,6 +68,23 @@ export function assertExampleAccepted(where: string, errors: readonly Finding[])
   if (errors.length === 0) return;
   const listed = errors.map((error) => `${error.code} at ${error.path || '(body)'}: ${error.message}`).join('\n  ');
   throw new Error(`${where} is rejected by the validation its endpoint runs:\n  ${listed}`);
+}
+
+/**
+ * The fields every validation result ends with (schemas/agent-common.ts `validationOutcomeShape`):
+ * the findings, the guide's steps for a submission that passed or for one that is blocked, the posture.
+ */
+export function validationOutcome<Step extends { link?: LinkRef | undefined }>(
+  outcome: { errors: Finding[]; warnings: Finding[] },
+  steps: { passed: readonly Step[]; blocked: readonly Step[] },
+) {
+  const passed = outcome.errors.length === 0;
+  return {
+    errors: outcome.errors,
+    warnings: outcome.warnings,
+    next_steps: (passed ? steps.passed : steps.blocked).map(resolveStep),
+    posture: POSTURE,
+  };
 }
 
 /** Absolute URL of the published schema of a dynamic route's 200 body. */
