@@ -269,7 +269,7 @@ export const NOTE_CHECKS = {
 } as const satisfies Record<NoteFailureCode, { check: string; rule: string }>;
 
 /** The problem `code` of a 402 from verify-payment: the Accord code in lower case, e.g. `note_not_found`. */
-export const problemCodeOfNoteFailure = (noteCode: NoteFailureCode): string => noteCode.toLowerCase();
+export const problemCodeOfNoteFailure = <Code extends NoteFailureCode>(noteCode: Code): Lowercase<Code> => noteCode.toLowerCase() as Lowercase<Code>;
 
 // ---------------------------------------------------------------------------------------------
 // GET /api/assistant/activity

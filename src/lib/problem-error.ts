@@ -6,15 +6,16 @@
 import type { z } from 'zod';
 import type { Problem, ProblemFieldError } from '../../schemas/problem.ts';
 import { siteUrl } from '../config/site.ts';
+import type { ProblemCode } from './problem-codes.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** Human explanation of each code lives on one page; the `type` URI points at its anchor. */
-export const problemTypeUrl = (code: string): string => siteUrl(`/problems/#${code}`);
+export const problemTypeUrl = (code: ProblemCode): string => siteUrl(`/problems/#${code}`);
 
 export class ProblemError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly title: string;
   readonly errors: ProblemFieldError[] | undefined;
   readonly headers: Record<string, string>;
@@ -22,7 +23,7 @@ export class ProblemError extends Error {
 
   constructor(
     status: number,
-    code: string,
+    code: ProblemCode,
     title: string,
     detail: string,
     options: { errors?: ProblemFieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCardSchema } from '../../schemas/agent-card.ts';
 import { site } from '../../src/config/site.ts';
 import { requestExample } from '../../src/descriptors/request-examples.ts';
+import { PROBLEM_CODES } from '../../src/lib/problem-codes.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import { DIST_DIR, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 
@@ -96,6 +97,22 @@ describe('headers on every kind of response', () => {
     const missing = await get('/no-such-page/');
     expect(missing.status).toBe(404);
     expectSecurityHeaders(missing, '404');
+  });
+});
+
+describe('the errors page', () => {
+  it('has one entry, at the anchor every problem type links to, for each code the service answers with', async () => {
+    const response = await get('/problems/');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const codes = PROBLEM_CODES.map((entry) => entry.code);
+    expect(new Set(codes).size, 'a code listed twice').toBe(codes.length);
+    for (const entry of PROBLEM_CODES) {
+      expect(html, entry.code).toContain(`id="${entry.code}"`);
+      expect(html).toContain(`(${entry.status}, ${entry.where.replaceAll('&', '&amp;')})`);
+    }
+    // The 402 of verify-payment names each Note rule.
+    expect(html).toContain('id="receiver_mismatch"');
   });
 });
 

@@ -9,6 +9,7 @@ import { typeName } from '../../config/site.ts';
 import { hashPaymentToken } from '../../domain/assistant/payment-token.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import type { ProblemCode } from '../../lib/problem-codes.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../services/model/provider.ts';
 import type { SpendTokenResult } from '../../services/ports.ts';
@@ -29,7 +30,7 @@ async function ask(model: ModelProvider, request: ModelRequest): Promise<ModelAn
   }
 }
 
-const TOKEN_REFUSALS: Record<Exclude<SpendTokenResult, { ok: true }>['reason'], { code: string; title: string; detail: string }> = {
+const TOKEN_REFUSALS: Record<Exclude<SpendTokenResult, { ok: true }>['reason'], { code: ProblemCode; title: string; detail: string }> = {
   unknown: { code: 'payment_token_invalid', title: 'Payment token invalid', detail: 'No payment token like this was issued; verify a Note payment to get one.' },
   used: { code: 'payment_token_used', title: 'Payment token already used', detail: 'This payment token already paid a turn; each token answers once.' },
   expired: { code: 'payment_token_expired', title: 'Payment token expired', detail: 'This payment token expired; ask for a new quote and pay again.' },

@@ -66,7 +66,8 @@ export function createSignerHealthHandler(probe: () => Promise<SignerHealth>): H
   return async (): Promise<ApiResponse> => {
     const health = await probe();
     if (health.ok) return json(200, health);
-    throw new ProblemError(503, `signer_${health.status}`, `Signer ${health.status}`, health.detail, {
+    const code = health.status === 'healthy' ? 'signer_degraded' : (`signer_${health.status}` as const);
+    throw new ProblemError(503, code, `Signer ${health.status}`, health.detail, {
       extra: { signer_health: health },
       headers: { 'cache-control': 'no-store' },
     });

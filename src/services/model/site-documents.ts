@@ -65,7 +65,7 @@ export function siteDocuments(): SiteDocument[] {
     id: 'page:/problems/',
     title: 'Errors',
     url: siteUrl('/problems/'),
-    text: PROBLEM_CODES.map((entry) => `${entry.code} (${entry.status}): ${entry.meaning}`).join('\n'),
+    text: PROBLEM_CODES.map((entry) => `${entry.code} (${entry.status}, ${entry.where}): ${entry.meaning}`).join('\n'),
   });
   return documents;
 }
