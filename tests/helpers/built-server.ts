@@ -17,6 +17,8 @@ export interface RunningServer {
   url: string;
   process: ChildProcess;
   stop: () => Promise<void>;
+  /** Everything the process wrote to stderr so far (crashes, warnings), for a failing test to show. */
+  stderr?: () => string;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
   const child = started.process;
   if (ownDataDir) child.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));
   if (options.warmStore) await (await fetch(`${url}/api/agent-economy/live`, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
-  return { url, process: child, stop: started.stop };
+  return { url, process: child, stop: started.stop, stderr: started.stderr };
 }
 
 /**
@@ -43,7 +45,7 @@ export async function startBuiltProcess(
   entry: string,
   env: Record<string, string>,
   messages: string[],
-): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void> }> {
+): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
   const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -76,6 +78,7 @@ export async function startBuiltProcess(
   return {
     urls,
     process: child,
+    stderr: () => stderr,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -30,7 +30,7 @@ import {
 } from '../helpers/disposable-services.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
 
-vi.setConfig({ testTimeout: 180_000, hookTimeout: 150_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 150_000 });
 
 /** The bound on any one answer while a part is failing: its timeout plus generous slack for a loaded machine. */
 const ANSWER_BOUND_MS = 10_000;
@@ -101,13 +101,16 @@ function expectProblem(answer: Answer, status: number, code: string): void {
   expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
 }
 
-/** Polls `read` until `done` holds (live status is cached for a few seconds), or fails after `ms`. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+/**
+ * Polls `read` until `done` holds (live status is cached for a few seconds), or fails after `ms`
+ * saying what it last read and, from `context`, what else a reader needs to see why.
+ */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 45_000, context: () => string = () => ''): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${ms} ms; last value ${JSON.stringify(value).slice(0, 600)}`);
+    if (Date.now() > deadline) throw new Error(`condition not reached within ${ms} ms; last value ${JSON.stringify(value).slice(0, 600)} ${context()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -131,7 +134,8 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
   });
 
   it('answers 503 receipt_storage_unavailable while it is down, writes nothing half, and settles every payment once it is back', async () => {
-    const base = (await server({ DATABASE_URL: db.url, STORE_CONNECT_TIMEOUT_MS: '1000', STORE_STATEMENT_TIMEOUT_MS: '2000' })).url;
+    const running = await server({ DATABASE_URL: db.url, STORE_CONNECT_TIMEOUT_MS: '2000', LOG_LEVEL: 'warn' });
+    const base = running.url;
     const payments: Array<{ quote: PremiumQuote; question: string; noteBoxId: string; transactionId: string }> = [];
     for (let index = 0; index < 60; index++) {
       const question = premiumQuestion(`stream ${index}`);
@@ -141,10 +145,11 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
     }
 
     // Three clients verify in a stream, each retrying a payment that was not settled, until all are.
+    // status 0: no HTTP answer at all (the connection failed); `code` then holds the transport error.
     const answers: Array<{ index: number; status: number; code?: string; sentAt: number; ms: number }> = [];
     const settled = new Set<number>();
     const pending = payments.map((_, index) => index);
-    const clientDeadline = Date.now() + 120_000;
+    const clientDeadline = Date.now() + 150_000;
     const client = async () => {
       while (settled.size < payments.length && Date.now() < clientDeadline) {
         const index = pending.shift();
@@ -154,7 +159,9 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
         }
         const payment = payments[index]!;
         const sentAt = performance.now();
-        const answer = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: payment.quote.quoteId }, question: payment.question, noteBoxId: payment.noteBoxId });
+        const answer = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: payment.quote.quoteId }, question: payment.question, noteBoxId: payment.noteBoxId }).catch(
+          (error: Error) => ({ status: 0, body: { code: `${error.message}: ${String((error.cause as Error | undefined)?.message ?? '')}` }, ms: performance.now() - sentAt }),
+        );
         answers.push({ index, status: answer.status, ...(answer.body.code ? { code: answer.body.code } : {}), sentAt, ms: answer.ms });
         if (answer.status === 200 || answer.body.code === 'note_already_used') settled.add(index);
         else pending.push(index);
@@ -162,11 +169,12 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
       }
     };
     const stream = Promise.all([client(), client(), client()]);
+    const why = () => `answers so far: ${JSON.stringify(answers.slice(-8))}; server ${running.process.exitCode === null ? 'running' : `exited ${running.process.exitCode}`}; its stderr: ${running.stderr?.().slice(-1500)}`;
 
-    await eventually(async () => settled.size, (count) => count >= 6);
+    await eventually(async () => settled.size, (count) => count >= 6, 60_000, why);
     await db.stop();
     const downAt = performance.now();
-    await eventually(async () => answers.filter((answer) => answer.sentAt > downAt).length, (count) => count >= 6);
+    await eventually(async () => answers.filter((answer) => answer.sentAt > downAt).length, (count) => count >= 6, 60_000, why);
     // While it is down: the live status says so, and a quote (which stores itself first) is refused too.
     const status = await eventually(() => live(base), (body) => body.probes.receipt_storage.ok === false);
     expect(status.ok).toBe(false);
@@ -175,7 +183,7 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
     await db.start();
     await stream;
 
-    expect(settled.size, 'every payment settled after PostgreSQL came back, without a restart').toBe(payments.length);
+    expect(settled.size, `every payment settled after PostgreSQL came back, without a restart; ${why()}`).toBe(payments.length);
     for (const answer of answers) {
       expect([200, 503, 402], JSON.stringify(answer)).toContain(answer.status);
       if (answer.status === 503) expect(answer.code).toBe('receipt_storage_unavailable');

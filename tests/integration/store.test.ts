@@ -386,6 +386,33 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
     }
   });
 
+  it('survives PostgreSQL ending a connection in the middle of a transaction: StoreUnavailableError, nothing written, the next one works', async () => {
+    const database = openPostgres({ connectionString: POSTGRES_URL, schema: undefined, poolSize: 1, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    const table = `ended_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      await database.exec(`CREATE TABLE ${table} (n integer)`);
+      // Ended between two statements, as a restart or an operator's pg_terminate_backend does: without a
+      // listener on the checked-out connection, its 'error' event would end this process.
+      const ended = database.transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${table} VALUES (1)`);
+        const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.query(`INSERT INTO ${table} VALUES (2)`);
+      });
+      await expect(ended).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(0);
+      await database.transaction(async (tx) => void (await tx.query(`INSERT INTO ${table} VALUES (3)`)));
+      expect((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(1);
+    } finally {
+      await admin.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await admin.end();
+      await database.close();
+    }
+  });
+
   it('a statement running past the statement timeout is cancelled as StoreUnavailableError', async () => {
     const database = openPostgres({ connectionString: POSTGRES_URL, schema: undefined, poolSize: 1, statementTimeoutMs: 200, connectTimeoutMs: 2_000 });
     try {

@@ -72,6 +72,14 @@ export function openPostgres(options: PostgresOptions): Database {
       const client = await guard(pool.connect());
       const tx = clientQueryable(client);
       let destroy = false;
+      // A checked-out connection has no pool listener: the server ending it between two statements
+      // (a restart, an admin's terminate) emits 'error' on the client, which unheard ends the process.
+      // Heard, it only marks the connection for destruction; the next statement fails and rolls back.
+      const onConnectionError = (error: Error) => {
+        destroy = true;
+        logger.warn({ err: error }, 'store: PostgreSQL ended a connection in use; its transaction is rolled back');
+      };
+      client.on('error', onConnectionError);
       try {
         await tx.exec('BEGIN');
         const result = await work(tx);
@@ -88,6 +96,7 @@ export function openPostgres(options: PostgresOptions): Database {
         }
         throw error;
       } finally {
+        client.off('error', onConnectionError);
         // Destroying a connection whose state is unknown makes the server roll its transaction back.
         client.release(destroy);
       }
