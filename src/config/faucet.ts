@@ -24,6 +24,12 @@ export const DEFAULT_FAUCET_POW_BITS = 18;
 
 /** Fixed anti-abuse parameters; documented in the faucet descriptor. */
 export const FAUCET_EPOCH_SECONDS = 600;
+/**
+ * A challenge token is valid for its own epoch and the next, so a spent one is remembered this long
+ * (through the rate limiter, shared by every instance when REDIS_URL is set); after that the epoch
+ * check refuses it anyway.
+ */
+export const FAUCET_TOKEN_MEMORY_SECONDS = 2 * FAUCET_EPOCH_SECONDS;
 export const FAUCET_PER_ADDRESS_LIMIT = Object.freeze({ max_payouts: 1, window_seconds: 86_400 });
 export const FAUCET_PER_IP_LIMIT = Object.freeze({ max_payouts: 3, window_seconds: 86_400 });
 /** How long a payout waits for the backend by default; FAUCET_BACKEND_TIMEOUT_MS overrides it. */

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { integerVariable, readEnvironment } from './env.ts';
-import { FAUCET_PER_ADDRESS_LIMIT, FAUCET_PER_IP_LIMIT } from './faucet.ts';
+import { FAUCET_PER_ADDRESS_LIMIT, FAUCET_PER_IP_LIMIT, FAUCET_TOKEN_MEMORY_SECONDS } from './faucet.ts';
 
-export const RATE_LIMIT_BUCKETS = ['quote', 'chat', 'verify', 'faucet_ip', 'faucet_address'] as const;
+/** `faucet_token` is one use per proof-of-work token: the set of spent tokens, kept where the limits are. */
+export const RATE_LIMIT_BUCKETS = ['quote', 'chat', 'verify', 'faucet_ip', 'faucet_address', 'faucet_token'] as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[number];
 
 export const RATE_LIMIT_DEFAULTS = { quote: 30, chat: 20, verify: 20 } as const;
@@ -54,6 +55,7 @@ export function loadRateLimitConfig(env: Record<string, string | undefined> = pr
       // The faucet's limits are part of its published anti-abuse posture, fixed in config/faucet.ts.
       faucet_ip: { points: FAUCET_PER_IP_LIMIT.max_payouts, durationSeconds: FAUCET_PER_IP_LIMIT.window_seconds },
       faucet_address: { points: FAUCET_PER_ADDRESS_LIMIT.max_payouts, durationSeconds: FAUCET_PER_ADDRESS_LIMIT.window_seconds },
+      faucet_token: { points: 1, durationSeconds: FAUCET_TOKEN_MEMORY_SECONDS },
     },
   };
 }

@@ -5,6 +5,7 @@
  * Redis-backed limits with REDIS_URL, the Explorer API at ERGO_EXPLORER_URL).
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import type { RateLimitBucket } from '../config/rate-limit.ts';
 
 /** A quote as the server issued and stored it; verification trusts only this, never the client's copy. */
 export interface StoredQuote {
@@ -136,5 +137,10 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** `redis` when shared; `memory` by configuration; `memory_fallback` while Redis is unreachable. */
   mode(): 'redis' | 'memory' | 'memory_fallback';
-  consume(bucket: 'quote' | 'chat' | 'verify' | 'faucet_ip' | 'faucet_address', key: string): Promise<RateLimitDecision>;
+  consume(bucket: RateLimitBucket, key: string): Promise<RateLimitDecision>;
+  /**
+   * Gives back one request counted for `key` (a faucet payout that paid nothing). Best effort: a
+   * refund that cannot be written is logged, never thrown.
+   */
+  refund(bucket: RateLimitBucket, key: string): Promise<void>;
 }

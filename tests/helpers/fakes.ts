@@ -142,6 +142,10 @@ export class FakeLimiter implements RateLimiter {
   mode(): 'memory' {
     return 'memory';
   }
+  async refund(bucket: string, key: string): Promise<void> {
+    const count = this.counts.get(`${bucket}/${key}`) ?? 0;
+    if (count > 0) this.counts.set(`${bucket}/${key}`, count - 1);
+  }
   async consume(bucket: string, key: string): Promise<RateLimitDecision> {
     const count = (this.counts.get(`${bucket}/${key}`) ?? 0) + 1;
     this.counts.set(`${bucket}/${key}`, count);

@@ -18,6 +18,9 @@ import { FAUCET_EPOCH_SECONDS } from '../../src/config/faucet.ts';
 import { epochAt, leadingZeroBits, solveChallenge, verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import { FLEET_ADDRESSES } from '../fixtures/ergo-reference-vectors.ts';
 import { ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+
+const withRedis = await redisAvailable();
 
 /** A PostgreSQL URL on a closed loopback port: the store is never reached, and nothing here needs it. */
 const NO_STORE = 'postgres://no-store@127.0.0.1:1/none';
@@ -34,6 +37,9 @@ const ADDRESSES = {
   overIpLimit: testnetAddress('025fb675cfd8a58210d6b7dbb56d02c3b5fd37431fa50f600e21d0977e4c32f6c4'),
   outOfFunds: testnetAddress('03ce25569fa8f219c6411159f22820940553e53b1e3993f2d18ceda4e36f51a2e9'),
   solverFlow: testnetAddress('0371ae73c460c888d224bf268622f80563032b5f5a6c746f73d9f58543e8afe728'),
+  // secp256k1's generator G and 2G: two more keys the backend pays.
+  alsoAccepts: testnetAddress('0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798'),
+  sharedToken: testnetAddress('02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5'),
 };
 
 interface BackendCall {
@@ -58,6 +64,8 @@ beforeAll(async () => {
       switch (body.address) {
         case ADDRESSES.accepts:
         case ADDRESSES.solverFlow:
+        case ADDRESSES.alsoAccepts:
+        case ADDRESSES.sharedToken:
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ transaction_id: 'AB'.repeat(32), reference: `payout-${calls.length}` }));
           return;
         case ADDRESSES.fails:
@@ -167,11 +175,14 @@ describe('payouts enabled, backend on loopback', () => {
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('maps a failing backend to 502 without passing its text on', async () => {
+  it('maps a failing backend to 502 without passing its text on, and does not count the payout that failed', async () => {
     const answer = await payout(enabled, { address: ADDRESSES.fails, challengeToken: tokenFor(ADDRESSES.fails) });
     expect(answer.status).toBe(502);
     expect(answer.body.code).toBe('faucet_backend_error');
     expect(JSON.stringify(answer.body)).not.toMatch(/exploded|secrets/);
+    // Nothing was paid, so the address (one payout a day) may ask again at once.
+    const again = await payout(enabled, { address: ADDRESSES.fails, challengeToken: tokenFor(ADDRESSES.fails) });
+    expect(again.body.code).toBe('faucet_backend_error');
   });
 
   it('answers 502 within the timeout when the backend hangs', async () => {
@@ -182,7 +193,9 @@ describe('payouts enabled, backend on loopback', () => {
     expect(answer.elapsedMs).toBeLessThan(TIMEOUT_MS + 2_000);
   });
 
-  it('limits payouts per client IP: the fourth forwarded request from one IP answers 429', async () => {
+  it('limits payouts per client IP: the fourth counted request from one IP answers 429', async () => {
+    // Counted so far from this IP: the paid one and the timed-out one (failures that paid nothing are given back).
+    expect((await payout(enabled, { address: ADDRESSES.alsoAccepts, challengeToken: tokenFor(ADDRESSES.alsoAccepts) })).status).toBe(200);
     const before = calls.length;
     const answer = await payout(enabled, { address: ADDRESSES.overIpLimit, challengeToken: tokenFor(ADDRESSES.overIpLimit) });
     expect(answer.status).toBe(429);
@@ -247,6 +260,35 @@ describe('a newcomer\'s end-to-end try', () => {
     expect(leadingZeroBits(blake2b256(utf8.decode(`${ADDRESSES.solverFlow}:${epoch}:${nonce}`)))).toBeGreaterThanOrEqual(POW_BITS);
     const answer = await payout(enabled, { address: ADDRESSES.solverFlow, challengeToken }, { dispatcher: from('127.0.0.3') });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  });
+});
+
+describe.skipIf(!withRedis)('two instances sharing Redis', () => {
+  it('refuse on one instance the token spent on the other, and count one per-address limit between them', async () => {
+    // A prefix of this run's own, so no earlier run's day-long windows are in the way.
+    const shared = {
+      LOG_LEVEL: 'silent',
+      REDIS_URL,
+      RATE_LIMIT_REDIS_PREFIX: `faucet-test-${process.pid}-${randomInt(0, 1e9)}`,
+      DATABASE_URL: NO_STORE,
+      STORE_CONNECT_TIMEOUT_MS: '200',
+      FAUCET_ENABLED: 'true',
+      FAUCET_BACKEND_URL: backendUrl,
+      FAUCET_POW_BITS: String(POW_BITS),
+      FAUCET_BACKEND_TIMEOUT_MS: String(TIMEOUT_MS),
+    };
+    const [first, second] = await Promise.all([startBuiltServer(shared), startBuiltServer(shared)]);
+    try {
+      const challengeToken = tokenFor(ADDRESSES.sharedToken);
+      expect((await payout(first, { address: ADDRESSES.sharedToken, challengeToken }, { dispatcher: from('127.0.0.6') })).status).toBe(200);
+      const replay = await payout(second, { address: ADDRESSES.sharedToken, challengeToken }, { dispatcher: from('127.0.0.6') });
+      expect(replay.body.code).toBe('challenge_token_used');
+      const again = await payout(second, { address: ADDRESSES.sharedToken, challengeToken: tokenFor(ADDRESSES.sharedToken) }, { dispatcher: from('127.0.0.6') });
+      expect(again.status).toBe(429);
+      expect(again.body.detail).toMatch(/this address/);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
   });
 });
 

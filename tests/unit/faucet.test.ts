@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { faucetPayoutSchema } from '../../schemas/faucet.ts';
 import { solveFaucetChallenge } from '../../src/cli/faucet-solve.ts';
 import { loadFaucetConfig, FAUCET_EPOCH_SECONDS, type FaucetConfig } from '../../src/config/faucet.ts';
+import { loadRateLimitConfig } from '../../src/config/rate-limit.ts';
 import { challengePreimage, epochAt, leadingZeroBits, solveChallenge, verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import type { ApiRequest } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createFaucetPayoutHandler, type FaucetDeps } from '../../src/routes/faucet/payout.ts';
 import { FaucetBackendError, type FaucetBackend } from '../../src/services/faucet/backend-client.ts';
-import { MemorySpentTokens } from '../../src/services/faucet/spent-tokens.ts';
 import type { RateLimitDecision, RateLimiter } from '../../src/services/ports.ts';
+import { createRateLimiter } from '../../src/services/rate-limit/limiter.ts';
 import { FLEET_ADDRESSES } from '../fixtures/ergo-reference-vectors.ts';
 
 const ADDRESS = FLEET_ADDRESSES.testnetP2pk;
@@ -78,18 +79,6 @@ describe('configuration', () => {
   });
 });
 
-describe('spent tokens', () => {
-  it('accepts a token once until it expires, and forgets it afterwards', () => {
-    const spent = new MemorySpentTokens();
-    const expires = new Date(NOW.getTime() + 60_000);
-    expect(spent.claim('digest-a', expires, NOW)).toBe(true);
-    expect(spent.claim('digest-a', expires, new Date(NOW.getTime() + 59_999))).toBe(false);
-    expect(spent.claim('digest-b', expires, NOW)).toBe(true);
-    spent.sweep(new Date(NOW.getTime() + 60_000));
-    expect(spent.size).toBe(0);
-  });
-});
-
 describe('payout flow (in-process, fake limiter and backend)', () => {
   const allowed: RateLimitDecision = { allowed: true, limit: 1, remaining: 0, retryAfterSeconds: 0, resetSeconds: 86_400 };
   const config = (overrides: Record<string, string> = {}): FaucetConfig =>
@@ -97,17 +86,23 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
 
   function setup(options: { config?: FaucetConfig; limiter?: (bucket: string) => RateLimitDecision; backend?: FaucetBackend['requestPayout'] } = {}) {
     const calls: string[] = [];
+    // The real in-memory limiter (spent tokens are one use per token there), recorded, with a limit's answer overridable.
+    const real = createRateLimiter(loadRateLimitConfig({}));
     const limiter: RateLimiter = {
       mode: () => 'memory',
       consume: async (bucket, key) => {
-        calls.push(`limit ${bucket} ${key}`);
-        return options.limiter?.(bucket) ?? allowed;
+        calls.push(`limit ${bucket} ${bucket === 'faucet_token' ? 'digest' : key}`);
+        const decision = await real.consume(bucket, key);
+        return (bucket === 'faucet_token' ? undefined : options.limiter?.(bucket)) ?? decision;
+      },
+      refund: async (bucket, key) => {
+        calls.push(`refund ${bucket} ${key}`);
+        await real.refund(bucket, key);
       },
     };
     const deps: FaucetDeps = {
       config: () => options.config ?? config(),
       limiter: () => limiter,
-      spentTokens: new MemorySpentTokens(),
       backend: () => ({
         requestPayout: async (payout) => {
           calls.push(`backend ${payout.address} ${payout.amount_nanoerg}`);
@@ -140,10 +135,11 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     const answer = await post({ address: ADDRESS, challengeToken });
     expect(answer.status).toBe(200);
     expect(faucetPayoutSchema.parse(answer.body)).toMatchObject({ status: 'accepted_by_backend', address: ADDRESS, transaction_id: 'ab'.repeat(32), backend_reference: 'ref-1', amount: { nanoerg: '1000000000', erg: '1.000000000' } });
-    expect(calls).toEqual([`limit faucet_address ${ADDRESS}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`]);
+    expect(calls).toEqual(['limit faucet_token digest', `limit faucet_address ${ADDRESS}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`]);
     const replay = await problemOf(post({ address: ADDRESS, challengeToken }));
     expect(replay).toMatchObject({ status: 400, code: 'challenge_token_used' });
-    expect(calls).toHaveLength(3);
+    // The replay is refused by the spent-token check alone: no limit is counted, the backend is not called.
+    expect(calls).toEqual(['limit faucet_token digest', `limit faucet_address ${ADDRESS}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`, 'limit faucet_token digest']);
   });
 
   it('checks the address before anything else, even while payouts are guarded', async () => {
@@ -168,6 +164,8 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     const refused = await problemOf(post({ address: ADDRESS, challengeToken: token() }));
     expect(refused).toMatchObject({ status: 429, code: 'faucet_limit_reached', headers: { 'retry-after': '4001' } });
     expect(calls.some((call) => call.startsWith('backend'))).toBe(false);
+    // The address was counted before the IP limit refused: that count is given back.
+    expect(calls.at(-1)).toBe(`refund faucet_address ${ADDRESS}`);
   });
 
   it.each([
@@ -176,9 +174,12 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     [new FaucetBackendError('rejected', 'the payout backend answered 500', { status: 500 }), 502, 'faucet_backend_error'],
     [new FaucetBackendError('unavailable', 'the payout backend answered 503', { status: 503, retryAfterSeconds: 30 }), 503, 'faucet_backend_unavailable'],
   ])('maps a backend failure (%s) to its documented status', async (failure, status, code) => {
-    const { post } = setup({ backend: async () => Promise.reject(failure) });
+    const { post, calls } = setup({ backend: async () => Promise.reject(failure) });
     const problem = await problemOf(post({ address: ADDRESS, challengeToken: token() }));
     expect(problem).toMatchObject({ status, code });
     if (status === 503) expect(problem.headers['retry-after']).toBe('30');
+    // Nothing was paid, so the limits are given back; after a timeout the payout may still arrive, so they are not.
+    const refunds = calls.filter((call) => call.startsWith('refund'));
+    expect(refunds).toEqual(code === 'faucet_backend_timeout' ? [] : [`refund faucet_address ${ADDRESS}`, 'refund faucet_ip 127.0.0.9']);
   });
 });

@@ -4,6 +4,11 @@
  * whether payouts are on at all (503 with the public fallback faucet when not); then the proof of
  * work and its single use; then the per-address and per-IP limits; only then is the request
  * forwarded to the dedicated backend wallet, within a bounded timeout. The site signs nothing.
+ *
+ * Spent tokens and both limits live in the rate limiter, so with REDIS_URL every instance sees the
+ * same ones. A payout that certainly paid nothing (backend unreachable, refusing or out of funds)
+ * gives its two limit counts back; a timeout does not, since that payout may still arrive. The
+ * token stays spent either way: it is the proof of work, not the payout, that it stands for.
  */
 import { randomUUID } from 'node:crypto';
 import type { FaucetRequest } from '../../../schemas/faucet.ts';
@@ -16,8 +21,8 @@ import { json, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { POSTURE } from '../../descriptors/common.ts';
 import { FaucetBackendError, type FaucetBackend } from '../../services/faucet/backend-client.ts';
-import type { SpentTokens } from '../../services/faucet/spent-tokens.ts';
 import { logger } from '../../services/logger.ts';
+import type { RateLimitBucket } from '../../config/rate-limit.ts';
 import type { RateLimiter } from '../../services/ports.ts';
 
 export interface FaucetDeps {
@@ -25,7 +30,6 @@ export interface FaucetDeps {
   config: () => FaucetConfig;
   /** Loaded on first use, like the rest of the runtime's outside connections. */
   limiter: () => RateLimiter | Promise<RateLimiter>;
-  spentTokens: SpentTokens;
   backend: (config: FaucetConfig) => FaucetBackend;
   clock: () => Date;
   newRequestId?: () => string;
@@ -64,7 +68,8 @@ function checkAddress(address: string): void {
   }
 }
 
-function checkProofOfWork(deps: FaucetDeps, config: FaucetConfig, body: FaucetRequest, now: Date): void {
+/** The proof of work checked and spent; nothing to do when the deployment asks for none. */
+async function spendProofOfWork(limiter: RateLimiter, config: FaucetConfig, body: FaucetRequest, now: Date): Promise<void> {
   if (config.powBits === 0) return;
   const verdict = verifyChallengeToken(body.address, body.challengeToken, { bits: config.powBits, epochSeconds: FAUCET_EPOCH_SECONDS }, now);
   if (!verdict.ok) {
@@ -72,26 +77,35 @@ function checkProofOfWork(deps: FaucetDeps, config: FaucetConfig, body: FaucetRe
       errors: [{ path: '/challengeToken', code: verdict.reason, message: verdict.message }],
     });
   }
-  if (!deps.spentTokens.claim(verdict.digest, verdict.expiresAt, now)) {
+  if (!(await limiter.consume('faucet_token', verdict.digest)).allowed) {
     const message = 'this challengeToken was already spent; each token unlocks one payout request. Solve a new challenge.';
     throw new ProblemError(400, 'challenge_token_used', 'Challenge token already used', message, { errors: [{ path: '/challengeToken', code: 'already_used', message }] });
   }
 }
 
-async function checkLimits(limiter: RateLimiter, address: string, clientIp: string): Promise<void> {
+type Counted = Array<readonly [RateLimitBucket, string]>;
+
+const refund = (limiter: RateLimiter, counted: Counted): Promise<unknown> => Promise.all(counted.map(([bucket, key]) => limiter.refund(bucket, key)));
+
+/** Counts the payout against the per-address and per-IP limits; a refusal gives back what was counted before it. */
+async function countLimits(limiter: RateLimiter, address: string, clientIp: string): Promise<Counted> {
+  const counted: Counted = [];
   for (const [bucket, key, what] of [
     ['faucet_address', address, 'payouts to this address'],
     ['faucet_ip', clientIp, 'payouts requested from this client'],
   ] as const) {
     const decision = await limiter.consume(bucket, key);
     if (!decision.allowed) {
+      await refund(limiter, counted);
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
       throw new ProblemError(429, 'faucet_limit_reached', 'Faucet limit reached', `The limit of ${decision.limit} ${what} per window is used up; retry in ${retryAfter} s.`, {
         headers: { 'retry-after': String(retryAfter), ratelimit: `limit=${decision.limit}, remaining=0, reset=${decision.resetSeconds}` },
         extra: { retry_after_seconds: retryAfter },
       });
     }
+    counted.push([bucket, key]);
   }
+  return counted;
 }
 
 function backendProblem(error: FaucetBackendError, config: FaucetConfig): ProblemError {
@@ -129,9 +143,9 @@ export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
         { extra: { public_fallback_url: config.fallbackUrl } },
       );
     }
-    const now = deps.clock();
-    checkProofOfWork(deps, config, body, now);
-    await checkLimits(await deps.limiter(), body.address, request.clientIp);
+    const limiter = await deps.limiter();
+    await spendProofOfWork(limiter, config, body, deps.clock());
+    const counted = await countLimits(limiter, body.address, request.clientIp);
 
     let accepted;
     try {
@@ -144,6 +158,7 @@ export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
     } catch (error) {
       if (!(error instanceof FaucetBackendError)) throw error;
       logger.warn({ kind: error.kind, status: error.status }, 'faucet payout backend failed');
+      if (error.kind !== 'timeout') await refund(limiter, counted);
       throw backendProblem(error, config);
     }
     return json(200, {

@@ -14,7 +14,6 @@ import { runDevTool, type ParsedDevToolRequest } from '../../domain/dev-tools.ts
 import { json, type ApiRequest, type ApiResponse } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { createFaucetBackend, type FaucetBackend } from '../../services/faucet/backend-client.ts';
-import { MemorySpentTokens } from '../../services/faucet/spent-tokens.ts';
 import { createFaucetPayoutHandler, faucetConfigOr503 } from '../faucet/payout.ts';
 import { publish } from '../published.ts';
 import type { Route } from '../types.ts';
@@ -45,7 +44,6 @@ const handleFaucetPayout = createFaucetPayoutHandler({
   config: faucetConfig,
   // Imported when first needed, as the assistant does: the runtime module pulls in the store drivers.
   limiter: async () => (await import('../../services/runtime.ts')).getRateLimiter(),
-  spentTokens: new MemorySpentTokens(),
   backend: faucetBackendFor,
   clock: () => new Date(),
 });

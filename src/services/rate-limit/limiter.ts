@@ -46,6 +46,7 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
     return {
       mode: () => 'memory',
       consume: (bucket, key) => consumeOne(limiters.get(bucket)!, key, config.limits[bucket].points),
+      refund: (bucket, key) => refundOne(limiters.get(bucket)!, bucket, key),
       close: async () => undefined,
     };
   }
@@ -100,6 +101,7 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
         lastAnsweredByRedis = answeredByInsurance() === before;
       }
     },
+    refund: (bucket, key) => refundOne(limiters.get(bucket)!, bucket, key),
     async close() {
       const bounded = (work: Promise<unknown>) => Promise.race([work, new Promise((resolve) => setTimeout(resolve, config.redisTimeoutMs).unref())]);
       const ended = new Promise((resolve) => (redis.status === 'end' ? resolve(undefined) : redis.once('end', resolve)));
@@ -108,6 +110,14 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
       await bounded(ended);
     },
   };
+}
+
+async function refundOne(limiter: RateLimiterAbstract, bucket: RateLimitBucket, key: string): Promise<void> {
+  try {
+    await limiter.reward(key, 1);
+  } catch (error) {
+    logger.warn({ err: error, bucket }, 'rate limits: a refund could not be written; the request stays counted');
+  }
 }
 
 async function consumeOne(limiter: RateLimiterAbstract, key: string, limit: number): Promise<RateLimitDecision> {
