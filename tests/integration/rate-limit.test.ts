@@ -123,6 +123,15 @@ describe.skipIf(!withRedis)('Redis rate limiter', () => {
     expect([first.mode(), second.mode()]).toEqual(['redis', 'redis']);
   });
 
+  it('counts in Redis from the first request of an instance that has just started', async () => {
+    const env = { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: freshPrefix(), RATE_LIMIT_VERIFY_PER_MINUTE: '1' };
+    // No wait for the connection: the first request of each waits for it (bounded by REDIS_TIMEOUT_MS).
+    const [first, second] = [limiterFor(env), limiterFor(env)];
+    expect((await first.consume('verify', '203.0.113.8')).allowed).toBe(true);
+    expect((await second.consume('verify', '203.0.113.8')).allowed).toBe(false);
+    expect([first.mode(), second.mode()]).toEqual(['redis', 'redis']);
+  });
+
   it('falls back to per-instance memory while Redis is cut off, and shares again once it is back', async () => {
     const relay = await startRelay(new URL(REDIS_URL));
     const limiter = limiterFor({ REDIS_URL: relay.url(), RATE_LIMIT_REDIS_PREFIX: freshPrefix(), RATE_LIMIT_CHAT_PER_MINUTE: '2' });

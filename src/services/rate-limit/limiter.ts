@@ -71,6 +71,17 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
     reportedDown = false;
   });
 
+  // Requests that arrive while the first connection is still being made wait for it (once, at most
+  // the Redis timeout), so an instance that just started counts in Redis from its first request
+  // instead of in its own memory. A refused or failed first connection ends the wait at once.
+  let firstConnection: Promise<void> | undefined = new Promise<void>((resolve) => {
+    const done = () => resolve();
+    redis.once('ready', done).once('error', done).once('end', done);
+    setTimeout(done, config.redisTimeoutMs).unref();
+  }).then(() => {
+    firstConnection = undefined;
+  });
+
   const insurances: InsuranceLimiter[] = [];
   const limiters = new Map<RateLimitBucket, RateLimiterAbstract>(
     RATE_LIMIT_BUCKETS.map((bucket) => {
@@ -94,6 +105,7 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
   return {
     mode: () => (redis.status === 'ready' && lastAnsweredByRedis ? 'redis' : 'memory_fallback'),
     async consume(bucket, key) {
+      if (firstConnection) await firstConnection;
       const before = answeredByInsurance();
       try {
         return await consumeOne(limiters.get(bucket)!, key, config.limits[bucket].points);
