@@ -56,8 +56,18 @@ const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEA
 
 /** Request id of each response in flight, echoed in `x-request-id` and logged. */
 const requestIds = new WeakMap<http.ServerResponse, string>();
-/** Responses answered from the in-memory static files. */
-const staticHits = new WeakSet<http.ServerResponse>();
+
+/**
+ * One log line per answered request, when `level` is enabled: static file hits log at debug (they
+ * are the CDN's to log; an info line per file hit cost a third of the static path's throughput),
+ * everything else at info. Path only: query strings may carry ids a client considers private.
+ */
+function logWhenFinished(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, started: number, level: 'debug' | 'info'): void {
+  if (!logger.isLevelEnabled(level)) return;
+  res.once('finish', () => {
+    logger[level]({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+  });
+}
 
 /** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
 function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
@@ -78,15 +88,15 @@ function send(res: http.ServerResponse, response: SerializedResponse, head = fal
  * The path of a request target. Plain targets (no percent-escapes or dot segments) are sliced
  * directly; anything else goes through WHATWG URL parsing so `/a/../b` and escapes normalise.
  */
-function parseTarget(target: string): { path: string; search: string; query: URLSearchParams } {
+function parseTarget(target: string): { path: string; search: string } {
   const q = target.indexOf('?');
   const rawPath = q === -1 ? target : target.slice(0, q);
   const search = q === -1 ? '' : target.slice(q);
   if (rawPath.startsWith('/') && !rawPath.includes('%') && !rawPath.includes('.') && !rawPath.includes('//') && !rawPath.includes('\\')) {
-    return { path: rawPath, search, query: new URLSearchParams(search) };
+    return { path: rawPath, search };
   }
   const url = new URL(target, 'http://local');
-  return { path: url.pathname, search: url.search, query: url.searchParams };
+  return { path: url.pathname, search: url.search };
 }
 
 export function createRequestListener(options: ServerOptions) {
@@ -99,25 +109,30 @@ export function createRequestListener(options: ServerOptions) {
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
     requestIds.set(res, requestId);
-    res.once('finish', () => {
-      // Static files are logged at debug: they are the CDN's to log, and an info line per file hit
-      // cost a third of the static path's throughput. Path only: query strings may carry ids a
-      // client considers private.
-      const level = staticHits.has(res) ? 'debug' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level]({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
-    });
     let target: ReturnType<typeof parseTarget>;
     try {
       target = parseTarget(req.url ?? '/');
     } catch {
+      logWhenFinished(req, res, requestId, started, 'info');
       return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
     }
     const { path } = target;
     const method = req.method ?? 'GET';
-    const host = (req.headers.host ?? '').toLowerCase();
+    const onHubHost = hubHost !== baseHost && (req.headers.host ?? '').toLowerCase() === hubHost;
+    const entry = !onHubHost && (method === 'GET' || method === 'HEAD') ? files.get(path) : undefined;
+    logWhenFinished(req, res, requestId, started, entry ? 'debug' : 'info');
 
-    if (host === hubHost && hubHost !== baseHost) {
+    if (entry) {
+      if (req.headers['if-none-match'] === entry.etag) {
+        res.writeHead(304, [...entry.rawHeaders.notModified, 'x-request-id', requestId]);
+        return void res.end();
+      }
+      const variant = negotiateEncoding(entry, req.headers['accept-encoding']);
+      res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
+      return void res.end(method === 'HEAD' ? undefined : variant.body);
+    }
+
+    if (onHubHost) {
       const canonical = resolveHubAlias(path);
       if (!canonical) {
         return send(res, problemResponse(new ProblemError(404, 'unknown_alias', 'Unknown alias', `No short alias ${path} on ${site.agent_hub_url}; the discovery descriptor lists them.`), path));
@@ -131,25 +146,10 @@ export function createRequestListener(options: ServerOptions) {
       return void res.end();
     }
 
-    if (method === 'GET' || method === 'HEAD') {
-      const entry = files.get(path);
-      if (entry) {
-        if (req.headers['if-none-match'] === entry.etag) {
-          staticHits.add(res);
-          res.writeHead(304, [...entry.rawHeaders.notModified, 'x-request-id', requestId]);
-          return void res.end();
-        }
-        staticHits.add(res);
-        const variant = negotiateEncoding(entry, req.headers['accept-encoding']);
-        res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
-        return void res.end(method === 'HEAD' ? undefined : variant.body);
-      }
-    }
-
     const dispatched = await dispatchApi({
       method,
       path,
-      query: target.query,
+      query: new URLSearchParams(target.search),
       headers: req.headers as Record<string, string | undefined>,
       clientIp: req.socket.remoteAddress ?? 'unknown',
       readBody: (limit) => readBody(req, limit),
