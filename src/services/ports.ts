@@ -70,7 +70,8 @@ export interface AssistantStore {
   readonly kind: 'pglite' | 'postgres';
   /** A real round trip (SELECT 1). */
   ping(): Promise<void>;
-  insertQuote(quote: StoredQuote): Promise<void>;
+  /** Stores a quote; with `issued`, also its activity event, in the same single statement (one round trip). */
+  insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void>;
   getQuote(quoteId: string): Promise<StoredQuote | undefined>;
   /**
    * ONE transaction: mark the Note used (unique on noteBoxId), store the receipt bundle, store the

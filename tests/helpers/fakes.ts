@@ -43,9 +43,10 @@ export class FakeStore implements AssistantStore {
   async ping(): Promise<void> {
     this.#check();
   }
-  async insertQuote(quote: StoredQuote): Promise<void> {
+  async insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void> {
     this.#check();
     this.quotes.set(quote.quoteId, structuredClone(quote));
+    if (issued) this.activity.push(issued);
   }
   async getQuote(quoteId: string): Promise<StoredQuote | undefined> {
     this.#check();

@@ -243,6 +243,19 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     ]);
   });
 
+  test('stores a quote with its activity event in one statement: both or neither', async () => {
+    const at = new Date(Date.now() + 20_000_000);
+    const quote = makeQuote();
+    const issued = { kind: 'quote_issued' as const, at, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash };
+    await store.insertQuote(quote, issued);
+    expect(await store.getQuote(quote.quoteId)).toEqual(quote);
+    expect((await store.listActivity(1))[0]).toEqual(issued);
+    // The same quote id again: the quote insert fails, so the event is not written either.
+    const later = { ...issued, at: new Date(at.getTime() + 1) };
+    await expect(store.insertQuote(quote, later)).rejects.toThrow();
+    expect((await store.listActivity(1))[0]).toEqual(issued);
+  });
+
   test('free-tier usage counts atomically per client and day', async () => {
     const client = `client-${hex32().slice(0, 8)}`;
     expect(await store.getFreeUsage(client, '2026-03-01')).toBe(0);

@@ -8,8 +8,9 @@ import { buildPremiumQuote, newQuoteId } from '../../domain/assistant/pricing.ts
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
+import type { StoredQuote } from '../../services/ports.ts';
 import { routeUrl } from '../lookup.ts';
-import { consumeRateLimit, decideFreeTier, fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+import { consumeRateLimit, decideFreeTier, fromChain, fromStore, type AssistantDeps } from './deps.ts';
 
 export function createQuoteHandler({ store, chain, limiter, clock, config }: AssistantDeps): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {
@@ -36,23 +37,22 @@ export function createQuoteHandler({ store, chain, limiter, clock, config }: Ass
     const height = await fromChain(() => chain.height());
     const quoteId = newQuoteId();
     const quote = buildPremiumQuote({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
-    await fromStore(() =>
-      store.insertQuote({
-        quoteId,
-        taskHash: quote.taskHash,
-        questionHash: hashQuestion(question),
-        priceNanoErg: config.priceNanoErg,
-        receiverAddress,
-        reserveBoxId,
-        noteExpiryMinHeight: quote.noteExpiryMinHeight,
-        minConfirmations: quote.minConfirmations,
-        issuedHeight: height,
-        issuedAt: now,
-        expiresAt: new Date(quote.expiresAt),
-        quote,
-      }),
-    );
-    await recordActivity(store, { kind: 'quote_issued', at: now, amountNanoErg: config.priceNanoErg, taskHash: quote.taskHash });
+    const stored: StoredQuote = {
+      quoteId,
+      taskHash: quote.taskHash,
+      questionHash: hashQuestion(question),
+      priceNanoErg: config.priceNanoErg,
+      receiverAddress,
+      reserveBoxId,
+      noteExpiryMinHeight: quote.noteExpiryMinHeight,
+      minConfirmations: quote.minConfirmations,
+      issuedHeight: height,
+      issuedAt: now,
+      expiresAt: new Date(quote.expiresAt),
+      quote,
+    };
+    // Stored with its activity event in one statement, before it is shown.
+    await fromStore(() => store.insertQuote(stored, { kind: 'quote_issued', at: now, amountNanoErg: config.priceNanoErg, taskHash: quote.taskHash }));
     return json(200, quote, headers);
   };
 }

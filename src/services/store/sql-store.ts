@@ -92,26 +92,35 @@ export class SqlAssistantStore implements AssistantStore {
     await (await this.ready()).query('SELECT 1');
   }
 
-  async insertQuote(quote: StoredQuote): Promise<void> {
+  async insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void> {
     const database = await this.ready();
-    await database.query(
-      `INSERT INTO quotes (quote_id, task_hash, question_hash, price_nano_erg, receiver_address, reserve_box_id,
+    const insert = `INSERT INTO quotes (quote_id, task_hash, question_hash, price_nano_erg, receiver_address, reserve_box_id,
                            note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at, quote)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb)`,
-      [
-        quote.quoteId,
-        quote.taskHash,
-        quote.questionHash,
-        quote.priceNanoErg.toString(),
-        quote.receiverAddress,
-        quote.reserveBoxId,
-        quote.noteExpiryMinHeight,
-        quote.minConfirmations,
-        quote.issuedHeight,
-        quote.issuedAt.toISOString(),
-        quote.expiresAt.toISOString(),
-        JSON.stringify(quote.quote),
-      ],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb)`;
+    const values = [
+      quote.quoteId,
+      quote.taskHash,
+      quote.questionHash,
+      quote.priceNanoErg.toString(),
+      quote.receiverAddress,
+      quote.reserveBoxId,
+      quote.noteExpiryMinHeight,
+      quote.minConfirmations,
+      quote.issuedHeight,
+      quote.issuedAt.toISOString(),
+      quote.expiresAt.toISOString(),
+      JSON.stringify(quote.quote),
+    ];
+    if (!issued) {
+      await database.query(insert, values);
+      return;
+    }
+    // One statement, so one round trip and one implicit transaction: the embedded engine runs each on
+    // the event loop, and a premium quote is the busiest write there is.
+    await database.query(
+      `WITH stored AS (${insert} RETURNING quote_id)
+       INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) SELECT $13, $14, $15, $16, $17 FROM stored`,
+      [...values, ...activityValues(issued)],
     );
   }
 
@@ -208,13 +217,7 @@ export class SqlAssistantStore implements AssistantStore {
 
   async recordActivity(event: ActivityEvent): Promise<void> {
     const database = await this.ready();
-    await database.query('INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) VALUES ($1, $2, $3, $4, $5)', [
-      event.kind,
-      event.at.toISOString(),
-      event.amountNanoErg === undefined ? null : event.amountNanoErg.toString(),
-      event.taskHash ?? null,
-      event.receiptId ?? null,
-    ]);
+    await database.query('INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) VALUES ($1, $2, $3, $4, $5)', activityValues(event));
   }
 
   async listActivity(limit: number): Promise<ActivityEvent[]> {
@@ -257,4 +260,9 @@ export class SqlAssistantStore implements AssistantStore {
     const database = await opening.catch(() => undefined);
     await database?.close();
   }
+}
+
+/** An activity event as the five values of an `activity` row. */
+function activityValues(event: ActivityEvent): unknown[] {
+  return [event.kind, event.at.toISOString(), event.amountNanoErg === undefined ? null : event.amountNanoErg.toString(), event.taskHash ?? null, event.receiptId ?? null];
 }
