@@ -35,6 +35,30 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
+/**
+ * The environment of a built server that takes Note payments on the sandbox at `sandboxUrl`: its own
+ * embedded store in `dataDir`, memory rate limits raised out of the way, the docs model provider,
+ * quiet logs. `overrides` set the rest (receiver, confirmations, a PostgreSQL, faults...).
+ */
+export function sandboxServerEnv(sandboxUrl: string, dataDir: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    ERGO_EXPLORER_URL: sandboxUrl,
+    ERGO_NODE_URL: '',
+    CHAIN_SOURCE: 'sandbox',
+    ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
+    ASSISTANT_RESERVE_BOX_ID: RESERVE,
+    ASSISTANT_MODEL_PROVIDER: 'docs',
+    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
+    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
+    RATE_LIMIT_VERIFY_PER_MINUTE: '100000',
+    ...overrides,
+  };
+}
+
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, any> }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, any> };

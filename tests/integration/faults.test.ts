@@ -29,13 +29,12 @@ import {
   type DisposableRedis,
 } from '../helpers/disposable-services.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
+import { sandboxServerEnv } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 150_000 });
 
 /** The bound on any one answer while a part is failing: its timeout plus generous slack for a loaded machine. */
 const ANSWER_BOUND_MS = 10_000;
-const RECEIVER = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
-const RESERVE = 'c3'.repeat(32);
 
 let sandbox: RunningSandbox;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -52,23 +51,7 @@ afterAll(async () => {
 function serverEnv(overrides: Record<string, string>): Record<string, string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'faults-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  return {
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    ERGO_EXPLORER_URL: sandbox.url,
-    ERGO_NODE_URL: '',
-    CHAIN_SOURCE: 'sandbox',
-    ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
-    ASSISTANT_RESERVE_BOX_ID: RESERVE,
-    ASSISTANT_MIN_CONFIRMATIONS: '1',
-    ASSISTANT_MODEL_PROVIDER: 'docs',
-    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
-    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
-    RATE_LIMIT_VERIFY_PER_MINUTE: '100000',
-    ...overrides,
-  };
+  return sandboxServerEnv(sandbox.url, dataDir, { ASSISTANT_MIN_CONFIRMATIONS: '1', ...overrides });
 }
 
 async function server(overrides: Record<string, string>, options: { warmStore?: boolean } = {}): Promise<RunningServer> {

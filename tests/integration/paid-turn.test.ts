@@ -20,6 +20,7 @@ import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { sandboxServerEnv } from '../helpers/paid-turn.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 
 const withPostgres = await postgresAvailable();
@@ -40,24 +41,13 @@ const servers: RunningServer[] = [];
 function serverEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paid-turn-'));
   dataDirs.push(dataDir);
-  return {
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    ERGO_EXPLORER_URL: sandbox.url,
-    ERGO_NODE_URL: '',
-    CHAIN_SOURCE: 'sandbox',
+  return sandboxServerEnv(sandbox.url, dataDir, {
     ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
     ASSISTANT_RESERVE_BOX_ID: RESERVE,
     ASSISTANT_MIN_CONFIRMATIONS: String(MIN_CONFIRMATIONS),
     ASSISTANT_CREATION_HEIGHT_TOLERANCE_BLOCKS: String(TOLERANCE),
-    ASSISTANT_MODEL_PROVIDER: 'docs',
-    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
-    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
-    RATE_LIMIT_VERIFY_PER_MINUTE: '100000',
     ...overrides,
-  };
+  });
 }
 
 async function server(overrides: Record<string, string> = {}): Promise<RunningServer> {
