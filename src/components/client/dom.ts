@@ -132,3 +132,22 @@ export function renderProblem(result: FetchedJson, what: string): HTMLElement {
 export function show(container: Element, ...nodes: Node[]): void {
   container.replaceChildren(...nodes);
 }
+
+/**
+ * Reads `path` into `section`: `[data-state]` says what is being read and then what was read (with
+ * the time when `stamp`), `[data-output]` shows `render` of a 2xx body, the problem of any other
+ * answer, or a notice when the site cannot be reached. Never throws.
+ */
+export async function loadInto(section: HTMLElement, path: string, render: (body: unknown, baseUrl: string) => Node[], stamp = false): Promise<void> {
+  const state = section.querySelector('[data-state]')!;
+  const output = section.querySelector('[data-output]')!;
+  state.textContent = `Reading ${path}…`;
+  try {
+    const result = await fetchJson(path);
+    state.textContent = stamp ? `Read ${path} at ${new Date().toISOString()}.` : `Read ${path}.`;
+    show(output, ...(result.ok ? render(result.body, baseUrlOf(section)) : [renderProblem(result, path)]));
+  } catch (error) {
+    state.textContent = '';
+    show(output, el('p', { class: 'notice' }, `Could not reach ${path}: ${String((error as Error)?.message ?? error)}`));
+  }
+}

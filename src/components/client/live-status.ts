@@ -1,7 +1,7 @@
 /** Renders `/api/agent-economy/live`: the overall verdict, the summary and one row per probe. */
 import type { LiveStatus } from '../../../schemas/live.ts';
 import { humanize } from '../format.ts';
-import { baseUrlOf, el, fetchJson, link, renderProblem, show } from './dom.ts';
+import { el, link, loadInto } from './dom.ts';
 
 function render(status: LiveStatus, baseUrl: string): Node[] {
   const latest = status.summary.latest_full_receipt_id;
@@ -44,24 +44,12 @@ function render(status: LiveStatus, baseUrl: string): Node[] {
 }
 
 for (const section of document.querySelectorAll<HTMLElement>('[data-live-status]')) {
-  const path = section.dataset.path!;
-  const state = section.querySelector('[data-state]')!;
-  const output = section.querySelector('[data-output]')!;
   const refresh = section.querySelector<HTMLButtonElement>('[data-refresh]')!;
   const load = async () => {
-    state.textContent = `Reading ${path}…`;
     refresh.disabled = true;
-    try {
-      const result = await fetchJson(path);
-      state.textContent = `Read ${path}.`;
-      show(output, ...(result.ok ? render(result.body as LiveStatus, baseUrlOf(section)) : [renderProblem(result, path)]));
-    } catch (error) {
-      state.textContent = '';
-      show(output, el('p', { class: 'notice' }, `Could not reach ${path}: ${String((error as Error)?.message ?? error)}`));
-    } finally {
-      refresh.disabled = false;
-      refresh.hidden = false;
-    }
+    await loadInto(section, section.dataset.path!, (body, baseUrl) => render(body as LiveStatus, baseUrl));
+    refresh.disabled = false;
+    refresh.hidden = false;
   };
   refresh.addEventListener('click', () => void load());
   void load();

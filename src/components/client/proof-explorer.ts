@@ -1,7 +1,7 @@
 /** Renders `/api/agent-economy/proofs`: counts, each proof and its checks, and how to reconcile them yourself. */
 import type { ProofExplorer } from '../../../schemas/live.ts';
 import { humanize } from '../format.ts';
-import { baseUrlOf, el, fetchJson, link, renderProblem, show } from './dom.ts';
+import { el, link, loadInto } from './dom.ts';
 
 type Proof = ProofExplorer['proofs'][number];
 
@@ -39,17 +39,5 @@ function render(board: ProofExplorer, baseUrl: string): Node[] {
 }
 
 for (const section of document.querySelectorAll<HTMLElement>('[data-proof-explorer]')) {
-  const path = section.dataset.path!;
-  const state = section.querySelector('[data-state]')!;
-  const output = section.querySelector('[data-output]')!;
-  state.textContent = `Reading ${path}…`;
-  fetchJson(path)
-    .then((result) => {
-      state.textContent = `Read ${path}.`;
-      show(output, ...(result.ok ? render(result.body as ProofExplorer, baseUrlOf(section)) : [renderProblem(result, path)]));
-    })
-    .catch((error: unknown) => {
-      state.textContent = '';
-      show(output, el('p', { class: 'notice' }, `Could not reach ${path}: ${String((error as Error)?.message ?? error)}`));
-    });
+  void loadInto(section, section.dataset.path!, (body, baseUrl) => render(body as ProofExplorer, baseUrl));
 }
