@@ -87,6 +87,28 @@ const networkStateSchema = z.looseObject({ height });
 /** Answers that may change if asked again: worth a retry while the deadline allows. */
 class TransientFailure extends Error {}
 
+/** The fields both sources give a box in, as our ChainBox; a source that answers another box than `id` is retried. */
+function chainBox(
+  id: string,
+  box: z.output<typeof nodeBoxSchema> | z.output<typeof explorerBoxSchema>,
+  source: string,
+  inclusionHeight: number | undefined,
+  via: ChainBox['via'],
+): ChainBox {
+  if (box.boxId.toLowerCase() !== id) throw new TransientFailure(`${source} answered box ${box.boxId} when asked for ${id}`);
+  return {
+    boxId: id,
+    transactionId: box.transactionId.toLowerCase(),
+    value: box.value,
+    ergoTree: box.ergoTree.toLowerCase(),
+    address: box.address ?? addressOf(box.ergoTree),
+    creationHeight: box.creationHeight,
+    inclusionHeight,
+    registers: box.additionalRegisters ?? {},
+    via,
+  };
+}
+
 interface Answer {
   status: number;
   body: unknown;
@@ -166,35 +188,13 @@ export class ExplorerChainClient implements ChainClient {
 
   #explorerBox(id: string, body: unknown): ChainBox {
     const box = this.#shape(explorerBoxSchema, body, `box ${id} from the explorer`);
-    if (box.boxId.toLowerCase() !== id) throw new TransientFailure(`the explorer answered box ${box.boxId} when asked for ${id}`);
-    return {
-      boxId: id,
-      transactionId: box.transactionId.toLowerCase(),
-      value: box.value,
-      ergoTree: box.ergoTree.toLowerCase(),
-      address: box.address ?? addressOf(box.ergoTree),
-      creationHeight: box.creationHeight,
-      // A box of a block that left the main chain is not settled, whatever height it was seen at.
-      inclusionHeight: box.mainChain === false ? undefined : box.settlementHeight,
-      registers: box.additionalRegisters ?? {},
-      via: 'explorer_api_v1',
-    };
+    // A box of a block that left the main chain is not settled, whatever height it was seen at.
+    return chainBox(id, box, 'the explorer', box.mainChain === false ? undefined : box.settlementHeight, 'explorer_api_v1');
   }
 
   #nodeBox(id: string, body: unknown, indexed: boolean): ChainBox {
     const box = this.#shape(nodeBoxSchema, body, `box ${id} from the node`);
-    if (box.boxId.toLowerCase() !== id) throw new TransientFailure(`the node answered box ${box.boxId} when asked for ${id}`);
-    return {
-      boxId: id,
-      transactionId: box.transactionId.toLowerCase(),
-      value: box.value,
-      ergoTree: box.ergoTree.toLowerCase(),
-      address: box.address ?? addressOf(box.ergoTree),
-      creationHeight: box.creationHeight,
-      inclusionHeight: indexed ? box.inclusionHeight : undefined,
-      registers: box.additionalRegisters ?? {},
-      via: 'node_api',
-    };
+    return chainBox(id, box, 'the node', indexed ? box.inclusionHeight : undefined, 'node_api');
   }
 
   #shape<T extends z.ZodType>(schema: T, body: unknown, what: string): z.output<T> {
