@@ -108,11 +108,11 @@ export function createRequestListener(options: ServerOptions) {
     const started = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
-    requestIds.set(res, requestId);
     let target: ReturnType<typeof parseTarget>;
     try {
       target = parseTarget(req.url ?? '/');
     } catch {
+      requestIds.set(res, requestId);
       logWhenFinished(req, res, requestId, started, 'info');
       return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
     }
@@ -131,6 +131,8 @@ export function createRequestListener(options: ServerOptions) {
       res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
       return void res.end(method === 'HEAD' ? undefined : variant.body);
     }
+    // Everything below answers through writeHead/send, which echo the id from here.
+    requestIds.set(res, requestId);
 
     if (onHubHost) {
       const canonical = resolveHubAlias(path);
