@@ -13,6 +13,9 @@ test.use({ baseURL: process.env.E2E_BASE_URL });
 const sandboxUrl = process.env.E2E_SANDBOX_URL;
 
 test('the assistant page completes a paid turn against the sandbox chain (receipt screenshot kept)', async ({ page }, testInfo) => {
+  // The one conditional skip of the browser tests: global-setup.ts starts the sandbox chain and sets
+  // E2E_SANDBOX_URL; only a build without src/sandbox, or a sandbox that cannot start, leaves it unset,
+  // and the reason it records is printed here. It ran in every clean-clone CI run.
   test.skip(!sandboxUrl, `Skipped: ${process.env.E2E_SANDBOX_SKIP_REASON ?? 'no sandbox chain'}. Run the stack with src/sandbox present.`);
   test.setTimeout(180_000);
   const { payQuote } = await import('../../src/sandbox/pay.ts');
