@@ -14,7 +14,7 @@ export const probeSchema = z.object({
 });
 
 export const storageProbeSchema = probeSchema.extend({
-  backend: z.enum(['pglite', 'postgres']).nullable().describe('`pglite`: the embedded store (one instance); `postgres`: PostgreSQL shared by every instance; null when not known.'),
+  backend: z.enum(['sqlite', 'postgres']).nullable().describe('`sqlite`: the embedded store, one file on this host; `postgres`: PostgreSQL shared by every instance; null when not known.'),
 });
 
 export const chainProbeSchema = probeSchema.extend({

@@ -28,4 +28,8 @@ if (changedAt > builtAt) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 const { main } = await import(entry);
-await main();
+await main().catch((error) => {
+  // A store this build cannot use, a port in use: one line that says what, not a stack trace.
+  console.error(`server: ${error?.message ?? error}`);
+  process.exit(1);
+});

@@ -11,6 +11,7 @@ import { integerVariable, readEnvironment } from './env.ts';
 export const ERGO_EXPLORER_URL_DEFAULT = 'https://api-testnet.ergoplatform.com';
 export const CHAIN_TIMEOUT_MS_DEFAULT = 5_000;
 export const CHAIN_RETRIES_DEFAULT = 1;
+export const CHAIN_HEIGHT_MAX_AGE_MS_DEFAULT = 5_000;
 
 const baseUrl = (example: string) =>
   z
@@ -22,6 +23,7 @@ const chainEnvironmentSchema = z.object({
   ERGO_NODE_URL: baseUrl('http://127.0.0.1:9052').optional(),
   CHAIN_TIMEOUT_MS: integerVariable(100, 120_000, 'milliseconds').default(CHAIN_TIMEOUT_MS_DEFAULT),
   CHAIN_RETRIES: integerVariable(0, 5, 'retries').default(CHAIN_RETRIES_DEFAULT),
+  CHAIN_HEIGHT_MAX_AGE_MS: integerVariable(0, 60_000, 'milliseconds').default(CHAIN_HEIGHT_MAX_AGE_MS_DEFAULT),
   CHAIN_SOURCE: z.enum(['testnet', 'sandbox'], { message: 'must be testnet or sandbox' }).default('testnet'),
 });
 
@@ -33,6 +35,8 @@ export interface ChainConfig {
   /** How many times a failed attempt (transport error, 5xx, malformed answer) is tried again within the timeout. */
   retries: number;
   source: 'testnet' | 'sandbox';
+  /** How old a chain height a premium quote may be issued at (0: read the chain for every quote). */
+  heightMaxAgeMs: number;
 }
 
 /** Reads the chain variables; throws naming the variable. */
@@ -44,5 +48,6 @@ export function loadChainConfig(env: Record<string, string | undefined> = proces
     timeoutMs: values.CHAIN_TIMEOUT_MS,
     retries: values.CHAIN_RETRIES,
     source: values.CHAIN_SOURCE,
+    heightMaxAgeMs: values.CHAIN_HEIGHT_MAX_AGE_MS,
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Where the assistant keeps its state (quotes, used Notes, receipts, payment tokens, activity,
- * free-tier counts). Embedded PGlite in `DATA_DIR` needs nothing installed and suits one instance;
- * `DATABASE_URL` switches to a real PostgreSQL that several instances share. Both run the same
- * migrations and queries. The timeouts bound every store call, so an unreachable database becomes a
+ * free-tier counts). Embedded SQLite (`node:sqlite`) in one file under `DATA_DIR` needs nothing
+ * installed and suits one host (several processes on it may share the file); `DATABASE_URL` switches
+ * to a PostgreSQL that instances on several hosts share. Both run the same migrations and queries. The timeouts bound every store call, so an unreachable database becomes a
  * 503 within a known time instead of a hung request.
  */
 import { resolve } from 'node:path';
@@ -30,14 +30,14 @@ const storeEnvironmentSchema = z.object({
 });
 
 interface StoreTimeouts {
-  /** Upper bound of one statement (PostgreSQL `statement_timeout`) and, for PGlite, of waiting for the engine. */
+  /** Upper bound of one statement (PostgreSQL `statement_timeout`) and, for SQLite, of waiting for another process's write lock. */
   statementTimeoutMs: number;
-  /** Upper bound of opening a connection (PostgreSQL) or the embedded engine (PGlite). */
+  /** Upper bound of opening a connection (PostgreSQL). */
   connectTimeoutMs: number;
 }
 
 export type StoreConfig =
-  | ({ driver: 'pglite'; dataDir: string } & StoreTimeouts)
+  | ({ driver: 'sqlite'; dataDir: string } & StoreTimeouts)
   | ({ driver: 'postgres'; connectionString: string; schema: string | undefined; poolSize: number } & StoreTimeouts);
 
 /** Reads the store variables; throws naming the variable. The connection URL is never echoed. */
@@ -47,5 +47,5 @@ export function loadStoreConfig(env: Record<string, string | undefined> = proces
   if (values.DATABASE_URL) {
     return { driver: 'postgres', connectionString: values.DATABASE_URL, schema: values.DATABASE_SCHEMA, poolSize: values.DATABASE_POOL_SIZE, ...timeouts };
   }
-  return { driver: 'pglite', dataDir: resolve(values.DATA_DIR), ...timeouts };
+  return { driver: 'sqlite', dataDir: resolve(values.DATA_DIR), ...timeouts };
 }

@@ -293,12 +293,12 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
 }
 
 /**
- * Starts the host and logs where it listens. Inside the site process (`ownsEmbeddedStore`) the site
- * handles signals; standalone, this process stops on SIGTERM/SIGINT after closing its sessions.
+ * Starts the host and logs where it listens. Inside the site process (MCP_WITH_SITE) the site
+ * handles signals; standalone (`main`), this process stops on SIGTERM/SIGINT after closing its sessions.
  */
-export async function launchMcpHost(options: { ownsEmbeddedStore: boolean }): Promise<McpHost> {
+export async function launchMcpHost(): Promise<McpHost> {
   const config = loadMcpConfig();
-  const host = await startMcpServer(config, createMcpToolServices(options));
+  const host = await startMcpServer(config, createMcpToolServices());
   const address = host.server.address();
   const shown = typeof address === 'object' && address ? `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}` : `${config.host}:${config.port}`;
   // Written directly, whatever LOG_LEVEL says: tests and supervisors wait for this line.
@@ -309,7 +309,7 @@ export async function launchMcpHost(options: { ownsEmbeddedStore: boolean }): Pr
 
 /** `npm run mcp`: the standalone host (src/mcp/main.ts is its entry). */
 export async function main(): Promise<void> {
-  const host = await launchMcpHost({ ownsEmbeddedStore: false });
+  const host = await launchMcpHost();
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     const deadline = setTimeout(() => process.exit(1), 10_000);

@@ -17,7 +17,7 @@ import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../routes/hub-aliases.ts';
 import { flushLogs, logger } from '../services/logger.ts';
-import { closeRuntime } from '../services/runtime.ts';
+import { closeRuntime, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => Promise<void>;
@@ -216,13 +216,14 @@ export async function main(): Promise<void> {
   const { handler } = (await import(new URL('./entry.mjs', import.meta.url).href)) as { handler: AstroHandler };
   const host = process.env.HOST || '127.0.0.1';
   const port = Number(process.env.PORT || 4321);
+  await openEmbeddedStoreAtStart();
   const server = await startServer({ distDir, astroHandler: handler, host, port });
   const address = server.address();
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
   // Written directly, whatever LOG_LEVEL says: tests, the bench and supervisors wait for this line.
   process.stdout.write(JSON.stringify({ level: 'info', msg: 'listening', url: `http://${shown}`, base_url: site.base_url }) + '\n');
-  // MCP_WITH_SITE: the MCP host in this process, where it may share the embedded store (src/mcp/services.ts).
-  if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost({ ownsEmbeddedStore: true });
+  // MCP_WITH_SITE: the MCP host in this process, sharing its runtime (store, limiter, live status).
+  if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
   // The docs model provider's index is built from the route table once; build it before the first question.

@@ -83,7 +83,7 @@ export function probeReceiptStorage(store: AssistantStore): Promise<StorageProbe
     true,
     async () => {
       await store.ping();
-      return { ok: true, status: 'answering', backend: store.kind, detail: `The ${store.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'} receipt store answered a round trip.` };
+      return { ok: true, status: 'answering', backend: store.kind, detail: `The ${store.kind === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL'} receipt store answered a round trip.` };
     },
     { backend: store.kind },
   );

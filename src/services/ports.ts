@@ -1,7 +1,7 @@
 /**
  * The interfaces between the assistant's flow and the outside world. Handlers and domain code
- * depend on these, never on PGlite, pg, ioredis or undici directly; `src/services/runtime.ts`
- * picks the implementation from configuration (PGlite by default, PostgreSQL with DATABASE_URL,
+ * depend on these, never on node:sqlite, pg, ioredis or undici directly; `src/services/runtime.ts`
+ * picks the implementation from configuration (embedded SQLite by default, PostgreSQL with DATABASE_URL,
  * Redis-backed limits with REDIS_URL, the Explorer API at ERGO_EXPLORER_URL).
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
@@ -66,8 +66,21 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The store's data cannot be used by this build at all (a corrupt file, a schema written by a newer
+ * build): no retry helps, so the server refuses to start on it, and while running it answers 503.
+ * The message says what to do.
+ */
+export class StoreUnusableError extends StoreUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnusableError';
+  }
+}
+
 export interface AssistantStore {
-  readonly kind: 'pglite' | 'postgres';
+  /** `sqlite`: the embedded store in DATA_DIR; `postgres`: a PostgreSQL shared by every instance. */
+  readonly kind: 'sqlite' | 'postgres';
   /** A real round trip (SELECT 1). */
   ping(): Promise<void>;
   /** Stores a quote; with `issued`, also its activity event, in the same single statement (one round trip). */
@@ -122,7 +135,10 @@ export interface ChainClient {
   readonly source: 'testnet' | 'sandbox';
   /** The API base the client reads (for receipts' chain evidence). */
   readonly explorerUrl: string;
+  /** Height of the best block, read now. */
   height(): Promise<number>;
+  /** Height of the best block, at most CHAIN_HEIGHT_MAX_AGE_MS old (services/chain/recent-height.ts). */
+  recentHeight(): Promise<number>;
   /** undefined when the box is not known to the chain source (404). */
   getBox(boxId: string): Promise<ChainBox | undefined>;
 }

@@ -4,7 +4,7 @@
  * use (reading its configuration then, so a malformed variable fails loudly at that point), and
  * `closeRuntime()` releases whatever was built, for a graceful shutdown.
  *
- * Handlers depend on the ports (ports.ts), never on PGlite, pg, ioredis or undici; this module is
+ * Handlers depend on the ports (ports.ts), never on node:sqlite, pg, ioredis or undici; this module is
  * the one place that knows which implementation the configuration picks.
  */
 import { loadChainConfig } from '../config/chain.ts';
@@ -12,7 +12,7 @@ import { loadRateLimitConfig } from '../config/rate-limit.ts';
 import { loadStoreConfig } from '../config/store.ts';
 import { createChainClient } from './chain/explorer-client.ts';
 import { logger } from './logger.ts';
-import type { AssistantStore, ChainClient, RateLimiter } from './ports.ts';
+import { StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter } from './ports.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 import { createStore } from './store/index.ts';
 
@@ -24,7 +24,7 @@ let store: (AssistantStore & { ready?: () => Promise<unknown> }) | undefined;
 let chain: (ChainClient & Partial<Closable>) | undefined;
 let limiter: (RateLimiter & Partial<Closable>) | undefined;
 
-/** The assistant store (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL); connects on first call. */
+/** The assistant store (SQLite in DATA_DIR, or PostgreSQL with DATABASE_URL); connects on first call. */
 export function getStore(): AssistantStore {
   store ??= createStore(loadStoreConfig());
   return store;
@@ -43,11 +43,11 @@ export function getRateLimiter(): RateLimiter {
 }
 
 /**
- * Opens the store and applies its migrations now rather than on the first call that needs it (for
- * tools that want a deployment migrated before traffic). Never throws: a database that is down is
- * logged, and the store tries again on the next call. The server does not call it at start: opening
- * PGlite compiles the engine and, in a fresh DATA_DIR, initialises a cluster (seconds of CPU), a cost
- * only the processes that serve the assistant should pay.
+ * Opens the store and applies its migrations now rather than on the first call that needs it, so
+ * the first request finds it ready and a store this build cannot use stops the process at start.
+ * Throws StoreUnusableError (a corrupt file, a schema from a newer build), whose message says what to
+ * do; any other failure (a database that is down, a read-only DATA_DIR) is logged, and the store tries
+ * again on the next call, answering 503 until then.
  */
 export async function warmUpRuntime(): Promise<void> {
   const current = getStore() as AssistantStore & { ready?: () => Promise<unknown> };
@@ -55,8 +55,17 @@ export async function warmUpRuntime(): Promise<void> {
     await (current.ready ? current.ready() : current.ping());
     logger.info({ store: current.kind }, 'store ready (migrations applied)');
   } catch (error) {
+    if (error instanceof StoreUnusableError) throw error;
     logger.warn({ err: error, store: current.kind }, 'store not reachable at start; assistant payments answer 503 until it is');
   }
+}
+
+/**
+ * The server's start-up step: the embedded store is opened at start (milliseconds), the PostgreSQL
+ * pool on first use as before, so a site whose database is not up yet still starts.
+ */
+export async function openEmbeddedStoreAtStart(): Promise<void> {
+  if (getStore().kind === 'sqlite') await warmUpRuntime();
 }
 
 /** Replaces parts for tests that run handlers in-process; parts not given keep their configured build. */

@@ -96,8 +96,9 @@ const total = [...selfMicros.values()].reduce((sum, value) => sum + value, 0);
 function area(url, name) {
   if (name === '(garbage collector)') return 'garbage collection';
   if (name === '(idle)' || name === '(program)') return name;
+  // node:sqlite's statements are native methods: no script URL, their own names.
+  if (!url && /^(all|get|run|exec|prepare|DatabaseSync)$/.test(name)) return 'node:sqlite (embedded store, fsync included)';
   if (!url) return 'V8 / native';
-  if (/pglite/i.test(url) || url.startsWith('wasm://')) return 'PGlite (embedded PostgreSQL in WebAssembly)';
   if (/node_modules\/pg|pg-protocol|pg-pool/.test(url)) return 'pg driver';
   if (/undici/.test(url) || url.startsWith('node:internal/deps/undici')) return 'undici (chain reads)';
   if (/zod/.test(url)) return 'zod';
@@ -129,7 +130,7 @@ const top = (map, count) =>
     .map(([name, micros]) => ({ name: name.slice(0, 110), 'self ms': Math.round(micros / 1000), share: share(micros) }));
 
 console.log(
-  `\nprofile: POST ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded PGlite'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
+  `\nprofile: POST ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
 );
 console.log('\nself time by area:');
 console.table(top(byArea, 12));

@@ -111,7 +111,7 @@ function declaredSchemaRef(path: string, method: string, status: number): string
 }
 
 beforeAll(async () => {
-  server = await startBuiltServer({}, { warmStore: true });
+  server = await startBuiltServer();
   openapi = (await (await fetch(`${server.url}/agent-economy/openapi.v0.json`)).json()) as OpenApi;
 });
 afterAll(async () => server?.stop());

@@ -11,7 +11,7 @@ import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startBuiltServer({}, { warmStore: true });
+  server = await startBuiltServer();
 });
 afterAll(async () => server?.stop());
 

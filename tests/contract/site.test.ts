@@ -20,9 +20,7 @@ const run = promisify(execFile);
 let server: RunningServer;
 
 beforeAll(async () => {
-  // Warm: some tests read store-backed routes (a receipt lookup), and the embedded store's first open
-  // in a fresh DATA_DIR runs initdb, seconds on a loaded machine.
-  server = await startBuiltServer({}, { warmStore: true });
+  server = await startBuiltServer();
 });
 afterAll(async () => server?.stop());
 

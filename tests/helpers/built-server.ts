@@ -22,18 +22,16 @@ export interface RunningServer {
 }
 
 /**
- * `warmStore` waits until the embedded store has opened (its first open in a fresh DATA_DIR runs
- * initdb, seconds on a loaded machine), so suites that read store-backed routes do not race it.
+ * The built site on a free loopback port; it has opened its embedded store by the time it listens.
+ * Each server gets a DATA_DIR of its own (removed when it exits) unless the test names one.
  */
-export async function startBuiltServer(env: Record<string, string> = {}, options: { warmStore?: boolean } = {}): Promise<RunningServer> {
+export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does).`);
-  // PGlite serves one process per DATA_DIR: each server gets its own unless the test names one.
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'agent-economy-data-'));
   const started = await startBuiltProcess(ENTRY, { PORT: '0', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env }, ['listening']);
   const url = started.urls['listening']!;
   const child = started.process;
   if (ownDataDir) child.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));
-  if (options.warmStore) await (await fetch(`${url}/api/agent-economy/live`, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
   return { url, process: child, stop: started.stop, stderr: started.stderr };
 }
 

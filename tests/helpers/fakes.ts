@@ -1,6 +1,6 @@
 /**
  * In-memory stand-ins for the assistant's ports (store, chain, rate limiter, model) and a clock the
- * test moves, so the handlers can be driven through every status without PGlite, an explorer or a
+ * test moves, so the handlers can be driven through every status without a database, an explorer or a
  * model. Each keeps the contract of its port: the store's settlePayment is all-or-nothing and
  * refuses a used Note with NoteAlreadyUsedError, spendToken spends once, and any of them can be
  * switched to "unavailable" to throw the port's own error.
@@ -27,7 +27,7 @@ import {
 } from '../../src/services/ports.ts';
 
 export class FakeStore implements AssistantStore {
-  readonly kind = 'pglite' as const;
+  readonly kind = 'sqlite' as const;
   unavailable = false;
   readonly quotes = new Map<string, StoredQuote>();
   readonly usedNotes = new Map<string, string>();
@@ -122,6 +122,10 @@ export class FakeChain implements ChainClient {
     this.reads++;
     if (this.unavailable) throw new ChainUnavailableError('fake chain switched off');
     return this.currentHeight;
+  }
+  /** No cache here: handler tests move the height and expect the next quote to see it. */
+  recentHeight(): Promise<number> {
+    return this.height();
   }
   async getBox(boxId: string): Promise<ChainBox | undefined> {
     this.reads++;

@@ -253,17 +253,19 @@ describe('chain client against a scripted server', () => {
 
 describe('chain configuration', () => {
   it('defaults to the public testnet explorer', () => {
-    expect(loadChainConfig({})).toEqual({ explorerUrl: 'https://api-testnet.ergoplatform.com', nodeUrl: undefined, timeoutMs: 5_000, retries: 1, source: 'testnet' });
+    expect(loadChainConfig({})).toEqual({ explorerUrl: 'https://api-testnet.ergoplatform.com', nodeUrl: undefined, timeoutMs: 5_000, retries: 1, source: 'testnet', heightMaxAgeMs: 5_000 });
   });
 
   it('reads every variable and names the one that is malformed', () => {
-    expect(loadChainConfig({ ERGO_EXPLORER_URL: 'http://127.0.0.1:4323/', ERGO_NODE_URL: 'http://127.0.0.1:9052', CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '0', CHAIN_SOURCE: 'sandbox' })).toEqual({
+    expect(loadChainConfig({ ERGO_EXPLORER_URL: 'http://127.0.0.1:4323/', ERGO_NODE_URL: 'http://127.0.0.1:9052', CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '0', CHAIN_SOURCE: 'sandbox', CHAIN_HEIGHT_MAX_AGE_MS: '0' })).toEqual({
       explorerUrl: 'http://127.0.0.1:4323',
       nodeUrl: 'http://127.0.0.1:9052',
       timeoutMs: 800,
       retries: 0,
       source: 'sandbox',
+      heightMaxAgeMs: 0,
     });
+    expect(() => loadChainConfig({ CHAIN_HEIGHT_MAX_AGE_MS: '120000' })).toThrow(/CHAIN_HEIGHT_MAX_AGE_MS must be a whole number of milliseconds from 0/);
     expect(() => loadChainConfig({ CHAIN_SOURCE: 'mainnet' })).toThrow(/CHAIN_SOURCE must be testnet or sandbox/);
     expect(() => loadChainConfig({ CHAIN_TIMEOUT_MS: '5s' })).toThrow(/CHAIN_TIMEOUT_MS must be a whole number of milliseconds/);
     expect(() => loadChainConfig({ ERGO_NODE_URL: 'ftp://node' })).toThrow(/ERGO_NODE_URL must be an absolute http\(s\) URL/);

@@ -54,8 +54,8 @@ function serverEnv(overrides: Record<string, string>): Record<string, string> {
   return sandboxServerEnv(sandbox.url, dataDir, { ASSISTANT_MIN_CONFIRMATIONS: '1', ...overrides });
 }
 
-async function server(overrides: Record<string, string>, options: { warmStore?: boolean } = {}): Promise<RunningServer> {
-  const running = await startBuiltServer(serverEnv(overrides), options);
+async function server(overrides: Record<string, string>): Promise<RunningServer> {
+  const running = await startBuiltServer(serverEnv(overrides));
   cleanups.push(() => running.stop());
   return running;
 }
@@ -211,7 +211,7 @@ describe.skipIf(!redisBinaryAvailable())('Redis shut down during a stream of rat
     const prefix = `faults-${process.pid}`;
     const limit = 4;
     const base = (
-      await server({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '300', RATE_LIMIT_REDIS_PREFIX: prefix, RATE_LIMIT_QUOTE_PER_MINUTE: String(limit) }, { warmStore: true })
+      await server({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '300', RATE_LIMIT_REDIS_PREFIX: prefix, RATE_LIMIT_QUOTE_PER_MINUTE: String(limit) })
     ).url;
     await eventually(() => live(base), (body) => body.probes.rate_limiter.mode === 'redis');
     const quoteKeys = async () => (await redis.cli('--scan', '--pattern', `${prefix}:quote:*`)).split('\n').filter(Boolean);
@@ -300,7 +300,7 @@ describe('the chain source hanging and answering garbage', () => {
   it('answers 503 chain_unavailable within its timeout for each fault, uses no Note, and verifies once the chain answers again', async () => {
     const explorer = await startFaultyExplorer(sandbox.url);
     cleanups.push(() => explorer.close());
-    const base = (await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1' }, { warmStore: true })).url;
+    const base = (await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1' })).url;
     const question = premiumQuestion('chain faults');
     const quote = await premiumQuote(base, question);
     const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
@@ -330,7 +330,6 @@ describe('the model provider hanging, failing and answering garbage', () => {
     const base = (
       await server(
         { ASSISTANT_MODEL_PROVIDER: 'openai', OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'fault-model', MODEL_TIMEOUT_MS: '600', ASSISTANT_FREE_DAILY_LIMIT: '2' },
-        { warmStore: true },
       )
     ).url;
     const completion = { choices: [{ message: { role: 'assistant', content: 'A Note carries R4, R5 and R6.' } }] };

@@ -28,7 +28,7 @@ describe('live status and proofs with every dependency answering', () => {
     expect(status).toBe(200);
     const live = liveStatusSchema.parse(body);
     expect(live.ok).toBe(true);
-    expect(live.probes.receipt_storage).toMatchObject({ ok: true, backend: 'pglite' });
+    expect(live.probes.receipt_storage).toMatchObject({ ok: true, backend: 'sqlite' });
     expect(live.probes.chain).toMatchObject({ ok: true, source: 'sandbox', lag_blocks: 0 });
     expect(live.probes.chain.height).toBeGreaterThanOrEqual(3_000);
     expect(live.probes.assistant).toMatchObject({ ok: true, status: 'answering' });

@@ -16,7 +16,9 @@ import { site } from '../../src/config/site.ts';
 import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { exampleAcceptanceIntent, exampleQuoteRequest } from '../../src/descriptors/jobs.ts';
 import { exampleServiceManifest } from '../../src/descriptors/registry.ts';
+import { createStore } from '../../src/services/store/index.ts';
 import { startBuiltMcp, payForTurn, startStack, type McpProcess, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
+import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 
@@ -226,14 +228,22 @@ describe('standalone MCP host (npm run mcp)', () => {
     await third.close();
   });
 
-  it('does not open the site’s embedded store: store-backed tools say how to share one', async () => {
+  it('shares the embedded store in DATA_DIR with the other processes on it: a receipt written by another process is read', async () => {
+    // Another process's write (this test process, a third opener of the same file).
+    const writer = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    const quote = makeQuote();
+    const noteBoxId = hex32();
+    const stored = makeReceipt(quote, noteBoxId);
+    await writer.insertQuote(quote);
+    await writer.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: stored, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    await writer.close();
+
     const client = await connect(host.url, { authorization: `Bearer ${API_KEY}` });
-    const receipt = await client.callTool({ name: 'get_receipt', arguments: { id: 'a'.repeat(64) } });
-    expect(receipt.isError).toBe(true);
-    expect(textOf(receipt)).toContain('receipt_storage_unavailable');
-    expect(textOf(receipt)).toContain('DATABASE_URL');
+    const receipt = await client.callTool({ name: 'get_receipt', arguments: { id: stored.receiptId } });
+    expect(receipt.isError, textOf(receipt)).toBeFalsy();
+    expect(JSON.stringify(receipt.structuredContent)).toContain(stored.receiptId);
     const live = await client.callTool({ name: 'live_status', arguments: {} });
-    expect(live.structuredContent).toMatchObject({ ok: false, probes: { receipt_storage: { ok: false, status: 'unavailable' } } });
+    expect(live.structuredContent).toMatchObject({ probes: { receipt_storage: { ok: true, backend: 'sqlite' } } });
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await client.close();
   });

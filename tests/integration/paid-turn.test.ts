@@ -3,9 +3,10 @@
  * sandbox chain, over real HTTP. Quote, pay on the sandbox, verify, chat, fetch the receipt; every
  * Note failure code with a real Note minted for it; expiry (410); token reuse and a token used for
  * another question; a Note reused for a second quote; the same Note raced by concurrent requests,
- * on one instance and on two instances sharing PostgreSQL; the outside failures (store
+ * on one instance and on two instances sharing one store (one SQLite file, or PostgreSQL); the outside failures (store
  * unreachable, chain slower than its timeout) answered 503 with nothing written; and a SIGKILL in
- * the middle of a stream of verifications, after which every 200 still has its receipt.
+ * the middle of a stream of quotes and verifications, after which every acknowledged quote and
+ * every 200's receipt is still there.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../
 
 const withPostgres = await postgresAvailable();
 
-// Several tests start a built server of their own; its embedded store opens on the first request.
+// Several tests start a built server of their own.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const RECEIVER = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
@@ -317,36 +318,48 @@ describe('outside failures', () => {
   });
 });
 
-describe.skipIf(!withPostgres)('two instances sharing PostgreSQL', () => {
+describe('two instances sharing one store', () => {
   const schema = `paid_turn_${randomBytes(4).toString('hex')}`;
+  const sharedDataDir = mkdtempSync(join(tmpdir(), 'paid-turn-shared-'));
+  dataDirs.push(sharedDataDir);
 
   afterAll(async () => {
+    if (!withPostgres) return;
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await client.end();
   });
 
-  it('give exactly one 200 when both verify the same Note at once, and both serve its receipt', async () => {
-    const shared = { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema };
-    const first = await server(shared);
-    // The first instance creates the schema before the second starts, as in a rolling deployment.
-    expect((await call(first.url, '/api/assistant/activity')).status).toBe(200);
-    const second = await server(shared);
-    const question = premiumQuestion('two instances');
-    const paid = await quote(first.url, question);
-    const note = await mint(payingNote(paid));
-    const answers = await Promise.all([first, second, first, second].map((instance) => verify(instance.url, paid, question, note.boxId)));
-    const statuses = answers.map((answer) => (answer.status === 200 ? 200 : answer.body.code));
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-    expect(statuses.filter((status) => status !== 200)).toEqual(Array(3).fill('note_already_used'));
-    const receiptId = answers.find((answer) => answer.status === 200)!.body.receiptId as string;
-    for (const instance of [first, second]) expect((await call(instance.url, `/api/assistant/receipt/${receiptId}`)).status).toBe(200);
-  });
+  // The PostgreSQL case is skipped only when no PostgreSQL answers and CI is not true (postgresAvailable() prints why).
+  const stores: Array<[string, Record<string, string>, boolean]> = [
+    ['one embedded SQLite file (one DATA_DIR)', { DATA_DIR: sharedDataDir }, true],
+    ['PostgreSQL', { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema }, withPostgres],
+  ];
+
+  for (const [name, shared, enabled] of stores) {
+    (enabled ? it : it.skip)(`on ${name}: give exactly one 200 when both verify the same Note at once, and both serve its receipt`, async () => {
+      const first = await server(shared);
+      // The first instance creates the schema before the second starts, as in a rolling deployment.
+      expect((await call(first.url, '/api/assistant/activity')).status).toBe(200);
+      const second = await server(shared);
+      for (let round = 0; round < 3; round++) {
+        const question = premiumQuestion(`two instances ${round}`);
+        const paid = await quote(round % 2 ? second.url : first.url, question);
+        const note = await mint(payingNote(paid));
+        const answers = await Promise.all([first, second, first, second, first, second].map((instance) => verify(instance.url, paid, question, note.boxId)));
+        const statuses = answers.map((answer) => (answer.status === 200 ? 200 : answer.body.code));
+        expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+        expect(statuses.filter((status) => status !== 200)).toEqual(Array(5).fill('note_already_used'));
+        const receiptId = answers.find((answer) => answer.status === 200)!.body.receiptId as string;
+        for (const instance of [first, second]) expect((await call(instance.url, `/api/assistant/receipt/${receiptId}`)).status).toBe(200);
+      }
+    });
+  }
 });
 
 describe('crash safety', () => {
-  it('keeps the receipt of every 200 across a SIGKILL mid-stream, and marks no Note used without its receipt', async () => {
+  it('keeps every acknowledged quote and receipt across a SIGKILL mid-stream, and marks no Note used without its receipt', async () => {
     const env = serverEnv();
     const killed = await startBuiltServer(env);
     const payments: Array<{ paid: PremiumQuote; question: string; note: { boxId: string; transactionId: string } }> = [];
@@ -356,10 +369,22 @@ describe('crash safety', () => {
       payments.push({ paid, question, note: await mint(payingNote(paid)) });
     }
 
-    // Four clients verify in a stream; the server is killed once a few answers are back.
+    // Four clients verify and two ask for quotes, in a stream; the server is killed once a few
+    // verifications are answered, with writes of both kinds in flight.
     const seen = new Map<string, string>();
+    const quoted = new Map<string, string>();
     let next = 0;
     let killedAt = -1;
+    const quoter = async (label: string) => {
+      for (let index = 0; killedAt === -1; index++) {
+        try {
+          const answer = await call(killed.url, '/api/assistant/quote', { question: premiumQuestion(`crash quote ${label} ${index}`) });
+          if (answer.status === 200) quoted.set(answer.body.quoteId as string, JSON.stringify(answer.body));
+        } catch {
+          return;
+        }
+      }
+    };
     const client = async () => {
       while (next < payments.length) {
         const payment = payments[next++]!;
@@ -376,13 +401,19 @@ describe('crash safety', () => {
       }
     };
     const exited = new Promise((resolve) => killed.process.once('exit', resolve));
-    await Promise.all([client(), client(), client(), client()]);
+    await Promise.all([client(), client(), client(), client(), quoter('a'), quoter('b')]);
     await exited;
     expect(killedAt).toBeGreaterThan(0);
     expect(seen.size).toBeGreaterThanOrEqual(6);
     expect(seen.size, 'the kill cut the stream short').toBeLessThan(payments.length);
+    expect(quoted.size).toBeGreaterThan(0);
 
     const restarted = await server({ ...env });
+    for (const [quoteId, body] of quoted) {
+      const stored = await call(restarted.url, `/api/assistant/quote/${quoteId}`);
+      expect(stored.status, `quote ${quoteId} answered 200 before the kill`).toBe(200);
+      expect(JSON.stringify(stored.body)).toBe(body);
+    }
     for (const [noteBoxId, receiptId] of seen) {
       const stored = await call(restarted.url, `/api/assistant/receipt/${receiptId}`);
       expect(stored.status, `receipt ${receiptId} of Note ${noteBoxId} answered 200 before the kill`).toBe(200);

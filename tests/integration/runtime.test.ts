@@ -1,7 +1,7 @@
 /**
  * The runtime builds the configured store, chain client and limiter lazily, once, and closes them:
- * importing it touches nothing, the first use reads the configuration, `closeRuntime` releases the
- * embedded store's lock and the Redis connection.
+ * importing it touches nothing, the first use reads the configuration, `closeRuntime` closes the
+ * embedded store (checkpointing its WAL into the file) and the Redis connection.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,21 +26,22 @@ afterEach(async () => {
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 describe('runtime', () => {
-  it('starts nothing until used, migrates on warm-up and releases the embedded store on close', async () => {
+  it('starts nothing until used, migrates on warm-up and closes the embedded store on close', async () => {
     const dataDir = join(parent, 'data');
     process.env.DATA_DIR = dataDir;
     delete process.env.DATABASE_URL;
     const store = getStore();
-    expect(store.kind).toBe('pglite');
+    expect(store.kind).toBe('sqlite');
     expect(getStore()).toBe(store);
     expect(existsSync(dataDir)).toBe(false);
 
     await warmUpRuntime();
-    expect(existsSync(join(dataDir, 'pglite.lock'))).toBe(true);
+    expect(existsSync(join(dataDir, 'agent-economy.sqlite-wal'))).toBe(true);
     expect(await store.getFreeUsage('someone', '2026-01-01')).toBe(0);
 
     await closeRuntime();
-    expect(existsSync(join(dataDir, 'pglite.lock'))).toBe(false);
+    // The last connection closed checkpoints the WAL into the database file and removes it.
+    expect(existsSync(join(dataDir, 'agent-economy.sqlite-wal'))).toBe(false);
     const reopened = getStore();
     expect(reopened).not.toBe(store);
     expect(await reopened.incrementFreeUsage('someone', '2026-01-01')).toBe(1);
@@ -91,8 +92,8 @@ describe('runtime', () => {
 });
 
 describe('store configuration', () => {
-  it('defaults to PGlite in .data with bounded timeouts', () => {
-    expect(loadStoreConfig({})).toEqual({ driver: 'pglite', dataDir: join(process.cwd(), '.data'), statementTimeoutMs: 5_000, connectTimeoutMs: 3_000 });
+  it('defaults to SQLite in .data with bounded timeouts', () => {
+    expect(loadStoreConfig({})).toEqual({ driver: 'sqlite', dataDir: join(process.cwd(), '.data'), statementTimeoutMs: 5_000, connectTimeoutMs: 3_000 });
   });
 
   it('switches to PostgreSQL with DATABASE_URL and validates each variable', () => {

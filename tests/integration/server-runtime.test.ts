@@ -1,37 +1,88 @@
 /**
- * The built server opens its store on first use, applying the migrations before anything is read or
- * written, and releases it on SIGTERM: the embedded store's lock is gone after a graceful stop, so
- * the next process opens the same DATA_DIR without a stale lock to step over.
+ * The built server opens and migrates its embedded store at start, before it listens, and closes it
+ * on SIGTERM (the WAL checkpointed into the file). A store this build cannot use stops the start with
+ * a message that says what to do; a DATA_DIR that cannot be used yet lets the server start and the
+ * store-backed routes answer 503 within a bounded time.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../src/services/store/index.ts';
-import { startBuiltServer } from '../helpers/built-server.ts';
+import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
+import { DIST_DIR, startBuiltServer } from '../helpers/built-server.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'server-runtime-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const parent = mkdtempSync(join(tmpdir(), 'server-runtime-'));
+afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+/** Runs the built server to its exit (it must fail to start) and returns what it printed. */
+function failedStart(dataDir: string): { status: number | null; stderr: string } {
+  const result = spawnSync(process.execPath, [`${DIST_DIR}/server/fast-entry.mjs`], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stderr: result.stderr };
+}
 
 describe('server runtime lifecycle', () => {
-  it('opens and migrates the embedded store on first use and releases it on SIGTERM', { timeout: 90_000 }, async () => {
+  it('opens and migrates the embedded store before it listens and closes it on SIGTERM', { timeout: 60_000 }, async () => {
+    const dataDir = join(parent, 'lifecycle');
     const server = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    const lock = join(dataDir, 'pglite.lock');
     try {
-      expect(existsSync(lock)).toBe(false);
-      // The activity feed reads the store.
-      const response = await fetch(`${server.url}/api/assistant/activity`, { signal: AbortSignal.timeout(60_000) });
+      // Listening means migrated: the tables are there before any request.
+      const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
+      expect(file.prepare('SELECT max(version) AS version FROM schema_migrations').get()).toEqual({ version: 1 });
+      file.close();
+      const response = await fetch(`${server.url}/api/assistant/activity`);
       expect(response.status).toBe(200);
-      expect(existsSync(lock)).toBe(true);
     } finally {
       await server.stop();
     }
     expect(server.process.exitCode).toBe(0);
-    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(join(dataDir, `${SQLITE_FILE_NAME}-wal`))).toBe(false);
 
-    const store = createStore({ driver: 'pglite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
-    // Opened by the server, not by this test: the tables are already there.
+    const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
     expect(await store.getQuote('q_none')).toBeUndefined();
     await store.close();
+  });
+
+  it('refuses to start on a corrupt store file, saying what to do', () => {
+    const corruptDir = mkdtempSync(join(parent, 'corrupt-'));
+    writeFileSync(join(corruptDir, SQLITE_FILE_NAME), 'overwritten by something else '.repeat(300));
+    const result = failedStart(corruptDir);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(join(corruptDir, SQLITE_FILE_NAME));
+    expect(result.stderr).toMatch(/not a sound SQLite database.*move the file .*aside.*backup/s);
+  });
+
+  it('refuses to start on a store migrated by a newer build, naming DATA_DIR', async () => {
+    const dataDir = mkdtempSync(join(parent, 'newer-'));
+    const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    await store.ready();
+    await store.close();
+    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    file.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(2, 'a later build');
+    file.close();
+    const result = failedStart(dataDir);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/schema version 2; this build knows up to 1\).*DATA_DIR/s);
+  });
+
+  it('starts on a DATA_DIR it cannot use yet and answers 503 from the store-backed routes, at once', { timeout: 60_000 }, async () => {
+    const blocker = join(parent, 'a-file');
+    writeFileSync(blocker, 'DATA_DIR cannot be created below a file');
+    const server = await startBuiltServer({ DATA_DIR: join(blocker, 'data'), LOG_LEVEL: 'silent' });
+    try {
+      const response = await fetch(`${server.url}/api/assistant/activity`, { signal: AbortSignal.timeout(10_000) });
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { code: string }).code).toBe('receipt_storage_unavailable');
+      // The static surface does not depend on the store.
+      expect((await fetch(`${server.url}/.well-known/agent-economy.json`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -1,17 +1,21 @@
 /**
- * The store suite, run unchanged against embedded PGlite (a temporary DATA_DIR) and against the
+ * The store suite, run unchanged against embedded SQLite (a temporary DATA_DIR) and against the
  * PostgreSQL on this machine (a fresh schema per run, dropped afterwards). The PostgreSQL run is
- * required when CI=true and skipped with a printed reason otherwise.
+ * required when CI=true and skipped with a printed reason otherwise. Then what only the embedded
+ * store has to prove (several openers of one file, corrupt and newer files, a full disk, group
+ * commit), and PostgreSQL under failure.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../../src/config/store.ts';
-import { NoteAlreadyUsedError, StoreUnavailableError, type AssistantStore } from '../../src/services/ports.ts';
+import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore } from '../../src/services/ports.ts';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { openPostgres } from '../../src/services/store/postgres-database.ts';
+import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
@@ -26,11 +30,12 @@ interface Harness {
   cleanup(): Promise<void>;
 }
 
-function pgliteHarness(): Harness {
-  const dataDir = mkdtempSync(join(tmpdir(), 'store-pglite-'));
+function sqliteHarness(): Harness {
+  const dataDir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
   return {
-    open: () => createStore({ driver: 'pglite', dataDir, ...TIMEOUTS }),
-    supportsSecondInstance: false,
+    open: () => createStore({ driver: 'sqlite', dataDir, ...TIMEOUTS }),
+    // Another opener of the same file, with its own connections, as a second process has.
+    supportsSecondInstance: true,
     cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
 }
@@ -51,7 +56,7 @@ function postgresHarness(): Harness {
 }
 
 const drivers: Array<[string, () => Harness, boolean]> = [
-  ['pglite', pgliteHarness, true],
+  ['sqlite', sqliteHarness, true],
   ['postgres', postgresHarness, withPostgres],
 ];
 
@@ -277,66 +282,145 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
   });
 });
 
+const sqlite = (dataDir: string, timeouts = TIMEOUTS) => createStore({ driver: 'sqlite', dataDir, ...timeouts });
+
 describe('embedded store specifics', () => {
-  it('keeps its data across a restart of the process holding it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'store-restart-'));
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'store-embedded-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('keeps one file in DATA_DIR, in WAL mode, and its data across a close and a reopening', async () => {
+    const first = sqlite(dataDir);
+    const quote = makeQuote();
+    await first.insertQuote(quote);
+    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
+    expect(file.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    file.close();
+    await first.close();
+    const second = sqlite(dataDir);
+    expect(await second.getQuote(quote.quoteId)).toEqual(quote);
+    await second.close();
+  });
+
+  it('serves two openers of one file at once: both write, each reads the other, a Note raced across them settles once', async () => {
+    const one = sqlite(dataDir);
+    const two = sqlite(dataDir);
+    const quotes = Array.from({ length: 20 }, () => makeQuote());
+    await Promise.all(quotes.map((quote, index) => (index % 2 ? one : two).insertQuote(quote, { kind: 'quote_issued', at: quote.issuedAt, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash })));
+    for (const quote of quotes) {
+      expect(await one.getQuote(quote.quoteId)).toEqual(quote);
+      expect(await two.getQuote(quote.quoteId)).toEqual(quote);
+    }
+    const noteBoxId = hex32();
+    const outcomes = await Promise.allSettled(
+      quotes.slice(0, 6).map((quote, index) =>
+        (index % 2 ? one : two).settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(NoteAlreadyUsedError);
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('group commit: the writes of one event-loop turn share a commit, yet each stays all or nothing', async () => {
+    const store = sqlite(dataDir);
+    await store.ready();
+    const quotes = Array.from({ length: 50 }, () => makeQuote());
+    const duplicate = quotes[7]!;
+    // One turn: 50 quotes, a settlement whose receipt breaks a CHECK, and the same quote id twice.
+    const noteBoxId = hex32();
+    const writes = [
+      ...quotes.map((quote) => store.insertQuote(quote)),
+      store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt: { ...makeReceipt(quotes[0]!, noteBoxId), chain: 'mainnet' as 'testnet' }, tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32() }),
+      store.insertQuote(duplicate),
+    ];
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.slice(0, 50).every((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    expect(outcomes[50]!.status).toBe('rejected');
+    expect(outcomes[51]!.status).toBe('rejected');
+    for (const quote of quotes) expect(await store.getQuote(quote.quoteId)).toEqual(quote);
+    // The failed settlement's first insert (the Note marked used) was rolled back with it.
+    const receipt = makeReceipt(quotes[0]!, noteBoxId);
+    await store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quotes[0]!.questionHash });
+    expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
+    await store.close();
+  });
+
+  it('a full disk fails the whole batch as StoreUnavailableError and writes none of it; the store answers again once there is room', async () => {
+    const database = openSqlite({ dataDir, busyTimeoutMs: 1_000 });
     try {
-      const first = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
-      const quote = makeQuote();
-      await first.insertQuote(quote);
-      await first.close();
-      const second = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
-      expect(await second.getQuote(quote.quoteId)).toEqual(quote);
-      await second.close();
+      await database.exec('CREATE TABLE filler (n INTEGER PRIMARY KEY, pad TEXT) STRICT');
+      const [{ page_count: pages }] = await database.query<{ page_count: number }>('PRAGMA page_count');
+      // The engine's own cap on the file: past it every write fails with SQLITE_FULL, as on a full disk.
+      await database.query(`PRAGMA max_page_count = ${pages}`);
+      const batch = Array.from({ length: 5 }, (_, n) => database.query('INSERT INTO filler (n, pad) VALUES ($1, $2)', [n, 'x'.repeat(3_000)]));
+      const outcomes = await Promise.allSettled(batch);
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe('rejected');
+        expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+      }
+      expect(await database.read('SELECT n FROM filler')).toEqual([]);
+      await database.query('PRAGMA max_page_count = 1073741823');
+      await database.query('INSERT INTO filler (n, pad) VALUES ($1, $2)', [1, 'x'.repeat(3_000)]);
+      expect(await database.read<{ n: number }>('SELECT n FROM filler')).toEqual([{ n: 1 }]);
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await database.close();
     }
   });
 
-  it('refuses a DATA_DIR held by another live store, then opens once it is released', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'store-lock-'));
-    try {
-      const holder = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
-      await holder.ping();
-      const contender = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
-      const refused = contender.ping();
-      await expect(refused).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(refused).rejects.toThrow(/in use by process/);
-      await holder.close();
-      await expect(contender.ping()).resolves.toBeUndefined();
-      await contender.close();
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+  it('refuses a file that is not a sound SQLite database, with what to do', async () => {
+    writeFileSync(join(dataDir, SQLITE_FILE_NAME), 'this was never a database, or was overwritten '.repeat(200));
+    const store = sqlite(dataDir);
+    const opening = store.ready();
+    await expect(opening).rejects.toBeInstanceOf(StoreUnusableError);
+    await expect(opening).rejects.toThrow(/not a sound SQLite database.*move the file .*aside/s);
+    // Still unusable on the next call: a handler answers 503 rather than touching the file.
+    await expect(store.getQuote('q_any')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await store.close();
   });
 
-  it('takes over a lock left by a process that died', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'store-stale-'));
-    try {
-      // PIDs are below 2^22 on Linux: this one cannot be alive.
-      writeFileSync(join(dataDir, 'pglite.lock'), String(2 ** 30));
-      const store = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
-      await expect(store.ping()).resolves.toBeUndefined();
-      await store.close();
-      // A container's PID 1 restarting after a crash finds its own pid in the lock: stale too.
-      writeFileSync(join(dataDir, 'pglite.lock'), String(process.pid));
-      const restarted = createStore({ driver: 'pglite', dataDir, ...TIMEOUTS });
-      await expect(restarted.ping()).resolves.toBeUndefined();
-      await restarted.close();
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+  it('refuses a file migrated by a newer build, naming DATA_DIR', async () => {
+    const store = sqlite(dataDir);
+    await store.ready();
+    await store.close();
+    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    file.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(99, 'from the future');
+    file.close();
+    const newer = sqlite(dataDir);
+    const opening = newer.ready();
+    await expect(opening).rejects.toBeInstanceOf(StoreUnusableError);
+    await expect(opening).rejects.toThrow(/schema version 99; this build knows up to 1.*DATA_DIR/);
+    await newer.close();
   });
 
   it('answers StoreUnavailableError when DATA_DIR cannot be created', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'store-bad-'));
+    writeFileSync(join(dataDir, 'file'), 'not a directory');
+    const blocked = sqlite(join(dataDir, 'file', 'data'));
+    await expect(blocked.insertQuote(makeQuote())).rejects.toBeInstanceOf(StoreUnavailableError);
+    await blocked.close();
+  });
+
+  it('waits at most the busy timeout for another process holding the write lock, then answers StoreUnavailableError', async () => {
+    const store = sqlite(dataDir, { statementTimeoutMs: 300, connectTimeoutMs: 300 });
+    await store.ready();
+    const holder = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    holder.exec('BEGIN IMMEDIATE');
     try {
-      writeFileSync(join(parent, 'file'), 'not a directory');
-      const store = createStore({ driver: 'pglite', dataDir: join(parent, 'file', 'data'), ...TIMEOUTS });
+      const started = Date.now();
       await expect(store.insertQuote(makeQuote())).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Reads are not blocked by a writer (WAL).
+      expect(await store.getQuote('q_none')).toBeUndefined();
     } finally {
-      rmSync(parent, { recursive: true, force: true });
+      holder.exec('ROLLBACK');
+      holder.close();
     }
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    expect(await store.getQuote(quote.quoteId)).toEqual(quote);
+    await store.close();
   });
 });
 

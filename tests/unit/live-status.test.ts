@@ -34,7 +34,7 @@ describe('live status', () => {
   it('is ok when every required probe passes, and names the surfaces that are live', async () => {
     const status = liveStatusSchema.parse(await createLiveStatus(sources())());
     expect(status.ok).toBe(true);
-    expect(status.probes.receipt_storage).toMatchObject({ ok: true, required: true, backend: 'pglite' });
+    expect(status.probes.receipt_storage).toMatchObject({ ok: true, required: true, backend: 'sqlite' });
     expect(status.probes.chain).toMatchObject({ ok: true, source: 'testnet', height: 5_000, lag_blocks: 0 });
     expect(status.probes.assistant).toMatchObject({ ok: true, status: 'answering' });
     expect(status.probes.rate_limiter).toMatchObject({ ok: true, mode: 'memory', required: false });

@@ -34,7 +34,7 @@ export function createQuoteHandler({ store, chain, limiter, clock, config }: Ass
       const missing = [!receiverAddress && 'ASSISTANT_RECEIVER_ADDRESS', !reserveBoxId && 'ASSISTANT_RESERVE_BOX_ID'].filter(Boolean).join(' and ');
       throw new ProblemError(503, 'payment_unconfigured', 'Payment configuration unavailable', `Premium answers are not offered: the operator has not configured ${missing}.`);
     }
-    const height = await fromChain(() => chain.height());
+    const height = await fromChain(() => chain.recentHeight());
     const quoteId = newQuoteId();
     const quote = buildPremiumQuote({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
     const stored: StoredQuote = {

@@ -16,6 +16,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { ChainUnavailableError, type ChainBox, type ChainClient } from '../ports.ts';
 import { parseJsonExact } from './exact-json.ts';
+import { recentHeight } from './recent-height.ts';
 
 export interface ExplorerClientOptions {
   explorerUrl: string;
@@ -23,6 +24,8 @@ export interface ExplorerClientOptions {
   timeoutMs: number;
   retries: number;
   source: 'testnet' | 'sandbox';
+  /** How old a height `recentHeight()` may serve; 0 reads the chain every time. */
+  heightMaxAgeMs?: number;
 }
 
 /** Header every response of the sandbox chain carries, so it cannot be mistaken for the testnet. */
@@ -139,7 +142,10 @@ export class ExplorerChainClient implements ChainClient {
     this.#timeoutMs = options.timeoutMs;
     this.#retries = options.retries;
     this.#agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 10_000, connections: 16 });
+    this.recentHeight = recentHeight(() => this.height(), options.heightMaxAgeMs ?? 0);
   }
+
+  readonly recentHeight: () => Promise<number>;
 
   /** Height of the best block the explorer knows. */
   async height(): Promise<number> {

@@ -1,110 +1,127 @@
 /**
- * The one set of schema migrations, in the PostgreSQL dialect that both drivers speak (PGlite is
- * PostgreSQL compiled to WebAssembly). They are plain strings in a module, not `.sql` files read
- * from disk, so the bundled server carries them and no path has to be resolved at run time.
+ * The one set of schema migrations, written once and rendered for each dialect (dialect.ts holds
+ * the few column types and defaults that differ). They are strings in a module, not `.sql` files
+ * read from disk, so the bundled server carries them and no path has to be resolved at run time.
  *
- * Append only: a migration that has shipped is never edited; a change is a new entry.
+ * Append only: a migration that has shipped is never changed in what it creates; a change is a new
+ * entry. A database recording a version this list does not have was migrated by a newer build, and
+ * opening it is refused (SchemaTooNewError) rather than guessed at.
  */
 import type { Queryable } from './database.ts';
+import type { Dialect } from './dialect.ts';
 
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  sql: (dialect: Dialect) => string;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'paid assistant turn',
-    sql: `
+    sql: ({ types, now, tableOptions }) => `
       CREATE TABLE quotes (
-        quote_id               text        PRIMARY KEY,
-        task_hash              text        NOT NULL,
-        question_hash          text        NOT NULL,
-        price_nano_erg         bigint      NOT NULL CHECK (price_nano_erg > 0),
-        receiver_address       text        NOT NULL,
-        reserve_box_id         text        NOT NULL,
-        note_expiry_min_height integer     NOT NULL,
-        min_confirmations      integer     NOT NULL CHECK (min_confirmations >= 1),
-        issued_height          integer     NOT NULL,
-        issued_at              timestamptz NOT NULL,
-        expires_at             timestamptz NOT NULL,
-        quote                  jsonb       NOT NULL
-      );
+        quote_id               text              PRIMARY KEY,
+        task_hash              text              NOT NULL,
+        question_hash          text              NOT NULL,
+        price_nano_erg         ${types.bigint}   NOT NULL CHECK (price_nano_erg > 0),
+        receiver_address       text              NOT NULL,
+        reserve_box_id         text              NOT NULL,
+        note_expiry_min_height integer           NOT NULL,
+        min_confirmations      integer           NOT NULL CHECK (min_confirmations >= 1),
+        issued_height          integer           NOT NULL,
+        issued_at              ${types.timestamp} NOT NULL,
+        expires_at             ${types.timestamp} NOT NULL,
+        quote                  ${types.json}     NOT NULL
+      )${tableOptions};
 
       -- The primary key is the guard against a Note paying twice: two instances racing to settle
       -- the same Note both try this insert and exactly one commits.
       CREATE TABLE used_notes (
-        note_box_id text        PRIMARY KEY,
-        quote_id    text        NOT NULL REFERENCES quotes (quote_id),
-        used_at     timestamptz NOT NULL DEFAULT clock_timestamp()
-      );
+        note_box_id text               PRIMARY KEY,
+        quote_id    text               NOT NULL REFERENCES quotes (quote_id),
+        used_at     ${types.timestamp} NOT NULL DEFAULT ${now}
+      )${tableOptions};
 
       CREATE TABLE receipts (
-        receipt_id       text        PRIMARY KEY,
-        settlement_tx_id text        NOT NULL,
-        note_box_id      text        NOT NULL UNIQUE REFERENCES used_notes (note_box_id),
-        quote_id         text        NOT NULL REFERENCES quotes (quote_id),
-        chain            text        NOT NULL CHECK (chain IN ('testnet', 'sandbox')),
-        bundle           jsonb       NOT NULL,
-        created_at       timestamptz NOT NULL DEFAULT clock_timestamp()
-      );
+        receipt_id       text               PRIMARY KEY,
+        settlement_tx_id text               NOT NULL,
+        note_box_id      text               NOT NULL UNIQUE REFERENCES used_notes (note_box_id),
+        quote_id         text               NOT NULL REFERENCES quotes (quote_id),
+        chain            text               NOT NULL CHECK (chain IN ('testnet', 'sandbox')),
+        bundle           ${types.json}      NOT NULL,
+        created_at       ${types.timestamp} NOT NULL DEFAULT ${now}
+      )${tableOptions};
       CREATE INDEX receipts_by_settlement_tx ON receipts (settlement_tx_id);
       CREATE INDEX receipts_newest_first ON receipts (created_at DESC);
 
       -- Only the hash of a payment token is kept; the token itself is shown once, to the payer.
       CREATE TABLE payment_tokens (
-        token_hash    text        PRIMARY KEY,
-        quote_id      text        NOT NULL REFERENCES quotes (quote_id),
-        receipt_id    text        NOT NULL REFERENCES receipts (receipt_id),
-        question_hash text        NOT NULL,
-        expires_at    timestamptz NOT NULL,
-        used_at       timestamptz,
-        created_at    timestamptz NOT NULL DEFAULT clock_timestamp()
-      );
+        token_hash    text               PRIMARY KEY,
+        quote_id      text               NOT NULL REFERENCES quotes (quote_id),
+        receipt_id    text               NOT NULL REFERENCES receipts (receipt_id),
+        question_hash text               NOT NULL,
+        expires_at    ${types.timestamp} NOT NULL,
+        used_at       ${types.timestamp},
+        created_at    ${types.timestamp} NOT NULL DEFAULT ${now}
+      )${tableOptions};
 
       CREATE TABLE activity (
-        id              bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        kind            text        NOT NULL CHECK (kind IN ('quote_issued', 'payment_verified', 'turn_answered')),
-        at              timestamptz NOT NULL,
-        amount_nano_erg bigint,
+        id              ${types.identity},
+        kind            text               NOT NULL CHECK (kind IN ('quote_issued', 'payment_verified', 'turn_answered')),
+        at              ${types.timestamp} NOT NULL,
+        amount_nano_erg ${types.bigint},
         task_hash       text,
         receipt_id      text
-      );
+      )${tableOptions};
       CREATE INDEX activity_newest_first ON activity (at DESC, id DESC);
 
       CREATE TABLE free_usage (
-        client_key text    NOT NULL,
-        day        date    NOT NULL,
-        count      integer NOT NULL,
+        client_key text          NOT NULL,
+        day        ${types.date} NOT NULL,
+        count      integer       NOT NULL,
         PRIMARY KEY (client_key, day)
-      );
+      )${tableOptions};
     `,
   },
 ];
 
-/** Arbitrary constant naming "schema migration in progress" for pg_advisory_xact_lock. */
-const MIGRATION_LOCK_KEY = 7_314_902_216;
+/** The database was migrated by a newer build than this one: refusing beats misreading its tables. */
+export class SchemaTooNewError extends Error {
+  readonly found: number;
+  readonly known: number;
+
+  constructor(found: number, known: number) {
+    super(`the store's schema is at version ${found}, newer than this build knows (${known})`);
+    this.found = found;
+    this.known = known;
+    this.name = 'SchemaTooNewError';
+  }
+}
 
 /**
- * Applies every migration not yet recorded, in one transaction under an advisory lock, so instances
- * starting together against one PostgreSQL apply each migration exactly once and none of them sees
- * a half-migrated schema. Returns the versions applied now.
+ * Applies every migration not yet recorded, in one transaction that excludes other migration runs
+ * (an advisory lock on PostgreSQL, the write lock on SQLite), so instances starting together apply
+ * each migration exactly once and none of them sees a half-migrated schema. Returns the versions
+ * applied now; throws SchemaTooNewError when the database is ahead of this build.
  */
-export async function migrate(transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>): Promise<number[]> {
+export async function migrate(dialect: Dialect, transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>): Promise<number[]> {
   return transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    if (dialect.migrationLock) await tx.query(dialect.migrationLock);
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version    integer     PRIMARY KEY,
-      name       text        NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT clock_timestamp()
-    )`);
+      version    integer                    PRIMARY KEY,
+      name       text                       NOT NULL,
+      applied_at ${dialect.types.timestamp} NOT NULL DEFAULT ${dialect.now}
+    )${dialect.tableOptions}`);
     const rows = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((row) => Number(row.version)));
+    const known = Math.max(...MIGRATIONS.map((migration) => migration.version));
+    const newest = Math.max(0, ...applied);
+    if (newest > known) throw new SchemaTooNewError(newest, known);
     const pending = MIGRATIONS.filter((migration) => !applied.has(migration.version));
     for (const migration of pending) {
-      await tx.exec(migration.sql);
+      await tx.exec(migration.sql(dialect));
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
     }
     return pending.map((migration) => migration.version);

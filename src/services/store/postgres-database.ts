@@ -10,7 +10,8 @@
 import pg from 'pg';
 import { logger } from '../logger.ts';
 import { StoreUnavailableError } from '../ports.ts';
-import { classifyDriverError, isSqlError, type Database, type Queryable } from './database.ts';
+import { UniqueViolationError, type Database, type Queryable } from './database.ts';
+import { POSTGRES } from './dialect.ts';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -21,6 +22,48 @@ export interface PostgresOptions {
   connectTimeoutMs: number;
 }
 
+/** An error the database server itself reported, with its SQLSTATE. */
+interface SqlError extends Error {
+  code: string;
+  severity?: string;
+  table?: string;
+}
+
+/** Reported by the database (has a SQLSTATE and a severity) rather than by the transport. */
+function isSqlError(error: unknown): error is SqlError {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<SqlError>).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((error as SqlError).code) &&
+    typeof (error as Partial<SqlError>).severity === 'string'
+  );
+}
+
+/**
+ * SQLSTATEs that mean "the database cannot serve us right now" rather than "this query is wrong":
+ * connection exceptions (08), insufficient resources (53), operator intervention including
+ * statement timeouts and shutdowns (57), system errors (58), internal errors (XX), a missing database
+ * (3D000), failed authentication (28), lock and idle-transaction timeouts, and serialization
+ * failures or deadlocks (40), which a caller may retry later.
+ */
+const UNAVAILABLE_CLASSES = new Set(['08', '28', '40', '53', '57', '58', 'XX']);
+const UNAVAILABLE_STATES = new Set(['3D000', '55P03', '25P03']);
+
+/**
+ * What the driver throws for `error`: UniqueViolationError for 23505, StoreUnavailableError for
+ * transport failures and availability SQLSTATEs, the original error for everything else the
+ * database reported about the query itself.
+ */
+function classify(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  if (isSqlError(error)) {
+    if (error.code === '23505') return new UniqueViolationError(error.table ?? 'unknown', { cause: error });
+    if (!UNAVAILABLE_CLASSES.has(error.code.slice(0, 2)) && !UNAVAILABLE_STATES.has(error.code)) return error;
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StoreUnavailableError(`PostgreSQL: ${reason}`, { cause: error });
+}
+
 /** Slack past the server-side statement timeout before the client stops waiting for the answer. */
 const CLIENT_SLACK_MS = 1_000;
 
@@ -28,7 +71,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const guard = <T>(promise: Promise<T>): Promise<T> =>
   promise.catch((error: unknown) => {
-    throw classifyDriverError(error, 'PostgreSQL');
+    throw classify(error);
   });
 
 function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
@@ -64,7 +107,8 @@ export function openPostgres(options: PostgresOptions): Database {
   let closed = false;
   const pooled = clientQueryable(pool);
   const database: Database = {
-    kind: 'postgres',
+    dialect: POSTGRES,
+    read: (sql, params) => (closed ? Promise.reject(new StoreUnavailableError('the store is closed')) : pooled.query(sql, params)),
     query: (sql, params) => (closed ? Promise.reject(new StoreUnavailableError('the store is closed')) : pooled.query(sql, params)),
     exec: (sql) => (closed ? Promise.reject(new StoreUnavailableError('the store is closed')) : pooled.exec(sql)),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -118,13 +162,14 @@ export function openPostgres(options: PostgresOptions): Database {
       (error: unknown) => {
         if (isSqlError(error) && SCHEMA_EXISTS_STATES.has(error.code)) return;
         schemaReady = undefined;
-        throw classifyDriverError(error, 'PostgreSQL');
+        throw classify(error);
       },
     );
     return schemaReady;
   };
   return {
     ...database,
+    read: async (sql, params) => (await ensureSchema(), database.read(sql, params)),
     query: async (sql, params) => (await ensureSchema(), database.query(sql, params)),
     exec: async (sql) => (await ensureSchema(), database.exec(sql)),
     transaction: async (work) => (await ensureSchema(), database.transaction(work)),

@@ -1,23 +1,26 @@
 /**
  * The assistant's store: one implementation of AssistantStore in SQL over either engine. It opens
- * the database and applies the migrations on first use, and retries that on the next call when it
- * failed, so a database that comes up after the server does is picked up without a restart.
+ * the database and applies the migrations on first use (the server asks for that at start), and
+ * retries on the next call when it failed, so a database that comes up after the server does is
+ * picked up without a restart.
  *
- * Amounts travel as decimal text (`::text` on read, strings on write) so no driver ever turns a
- * nanoERG value into a float; timestamps are normalised to Date whatever the driver returns.
+ * Amounts travel as decimal text (`CAST(... AS TEXT)` on read, strings on write) so no driver ever
+ * turns a nanoERG value into a float; JSON documents are read as text and parsed here, so both
+ * engines hand back the same shape; timestamps are normalised to Date whatever the driver returns.
  */
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
+  StoreUnusableError,
   type ActivityEvent,
   type AssistantStore,
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
 } from '../ports.ts';
-import { isUniqueViolation, type Database } from './database.ts';
-import { migrate } from './migrations.ts';
+import { UniqueViolationError, type Database } from './database.ts';
+import { migrate, SchemaTooNewError } from './migrations.ts';
 
 const MAX_LIST_LIMIT = 1_000;
 
@@ -33,7 +36,7 @@ interface QuoteRow {
   issued_height: number;
   issued_at: Date | string;
   expires_at: Date | string;
-  quote: Record<string, unknown>;
+  quote: string;
 }
 
 interface ActivityRow {
@@ -58,26 +61,40 @@ const clampLimit = (limit: number): number => Math.min(Math.max(Math.trunc(Numbe
 const normaliseId = (id: string): string => (/^[0-9a-fA-F]{64}$/.test(id) ? id.toLowerCase() : id);
 
 export class SqlAssistantStore implements AssistantStore {
-  readonly kind: 'pglite' | 'postgres';
-  #open: () => Promise<Database>;
+  readonly kind: 'sqlite' | 'postgres';
+  readonly #where: string;
+  #open: () => Database;
   #database: Promise<Database> | undefined;
   #closed = false;
 
-  /** `open` creates the engine connection; it is called lazily and again after a failed attempt. */
-  constructor(kind: 'pglite' | 'postgres', open: () => Promise<Database>) {
+  /**
+   * `open` creates the engine connection; it is called lazily and again after a failed attempt.
+   * `where` names the store in messages (the DATA_DIR file, or "the PostgreSQL at DATABASE_URL").
+   */
+  constructor(kind: 'sqlite' | 'postgres', where: string, open: () => Database) {
     this.kind = kind;
+    this.#where = where;
     this.#open = open;
   }
 
-  /** The opened and migrated database; rejects with StoreUnavailableError when it cannot be reached. */
+  /**
+   * The opened and migrated database; rejects with StoreUnavailableError when it cannot be reached,
+   * and with StoreUnusableError when its data cannot be used by this build (corrupt, or newer).
+   */
   ready(): Promise<Database> {
     if (this.#closed) return Promise.reject(new StoreUnavailableError('the store is closed'));
     this.#database ??= (async () => {
-      const database = await this.#open();
+      const database = this.#open();
       try {
-        await migrate((work) => database.transaction(work));
+        await migrate(database.dialect, (work) => database.transaction(work));
       } catch (error) {
         await database.close().catch(() => undefined);
+        if (error instanceof SchemaTooNewError) {
+          throw new StoreUnusableError(
+            `${this.#where} was migrated by a newer build of this service (schema version ${error.found}; this build knows up to ${error.known}). Run that newer build, or point ${this.kind === 'sqlite' ? 'DATA_DIR' : 'DATABASE_URL (or DATABASE_SCHEMA)'} at another store.`,
+            { cause: error },
+          );
+        }
         throw error;
       }
       return database;
@@ -89,14 +106,14 @@ export class SqlAssistantStore implements AssistantStore {
   }
 
   async ping(): Promise<void> {
-    await (await this.ready()).query('SELECT 1');
+    await (await this.ready()).read('SELECT 1');
   }
 
   async insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void> {
     const database = await this.ready();
     const insert = `INSERT INTO quotes (quote_id, task_hash, question_hash, price_nano_erg, receiver_address, reserve_box_id,
                            note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at, quote)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb)`;
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
     const values = [
       quote.quoteId,
       quote.taskHash,
@@ -115,20 +132,26 @@ export class SqlAssistantStore implements AssistantStore {
       await database.query(insert, values);
       return;
     }
-    // One statement, so one round trip and one implicit transaction: the embedded engine runs each on
-    // the event loop, and a premium quote is the busiest write there is.
-    await database.query(
-      `WITH stored AS (${insert} RETURNING quote_id)
-       INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) SELECT $13, $14, $15, $16, $17 FROM stored`,
-      [...values, ...activityValues(issued)],
-    );
+    if (database.dialect.writableCte) {
+      // One statement, so one round trip to PostgreSQL and one implicit transaction.
+      await database.query(
+        `WITH stored AS (${insert} RETURNING quote_id)
+         INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) SELECT $13, $14, $15, $16, $17 FROM stored`,
+        [...values, ...activityValues(issued)],
+      );
+      return;
+    }
+    await database.transaction(async (tx) => {
+      await tx.query(insert, values);
+      await tx.query(INSERT_ACTIVITY, activityValues(issued));
+    });
   }
 
   async getQuote(quoteId: string): Promise<StoredQuote | undefined> {
     const database = await this.ready();
-    const [row] = await database.query<QuoteRow>(
-      `SELECT quote_id, task_hash, question_hash, price_nano_erg::text AS price_nano_erg, receiver_address, reserve_box_id,
-              note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at, quote
+    const [row] = await database.read<QuoteRow>(
+      `SELECT quote_id, task_hash, question_hash, CAST(price_nano_erg AS TEXT) AS price_nano_erg, receiver_address, reserve_box_id,
+              note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at, CAST(quote AS TEXT) AS quote
          FROM quotes WHERE quote_id = $1`,
       [quoteId],
     );
@@ -145,7 +168,7 @@ export class SqlAssistantStore implements AssistantStore {
       issuedHeight: Number(row.issued_height),
       issuedAt: toDate(row.issued_at),
       expiresAt: toDate(row.expires_at),
-      quote: row.quote,
+      quote: JSON.parse(row.quote) as Record<string, unknown>,
     };
   }
 
@@ -159,7 +182,7 @@ export class SqlAssistantStore implements AssistantStore {
         await tx.query('INSERT INTO used_notes (note_box_id, quote_id) VALUES ($1, $2)', [noteBoxId, input.quoteId]);
         await tx.query(
           `INSERT INTO receipts (receipt_id, settlement_tx_id, note_box_id, quote_id, chain, bundle)
-           VALUES ($1, $2, $3, $4, $5, $6::text::jsonb)`,
+           VALUES ($1, $2, $3, $4, $5, $6)`,
           [receipt.receiptId, receipt.settlementTxId, noteBoxId, input.quoteId, receipt.chain, JSON.stringify(receipt)],
         );
         await tx.query(
@@ -169,7 +192,7 @@ export class SqlAssistantStore implements AssistantStore {
         );
       });
     } catch (error) {
-      if (isUniqueViolation(error, 'used_notes_pkey', 'used_notes')) throw new NoteAlreadyUsedError(noteBoxId);
+      if (error instanceof UniqueViolationError && error.table === 'used_notes') throw new NoteAlreadyUsedError(noteBoxId);
       throw error;
     }
   }
@@ -199,31 +222,34 @@ export class SqlAssistantStore implements AssistantStore {
     const database = await this.ready();
     const id = normaliseId(idOrTxId);
     // A receipt id wins over a settlement transaction id; several Notes of one transaction: the first stored.
-    const [row] = await database.query<{ bundle: ReceiptBundle }>(
-      `SELECT bundle FROM receipts
+    const [row] = await database.read<{ bundle: string }>(
+      `SELECT CAST(bundle AS TEXT) AS bundle FROM receipts
         WHERE receipt_id = $1 OR settlement_tx_id = $1
         ORDER BY (receipt_id = $1) DESC, created_at ASC
         LIMIT 1`,
       [id],
     );
-    return row?.bundle;
+    return row ? (JSON.parse(row.bundle) as ReceiptBundle) : undefined;
   }
 
   async listReceipts(limit: number): Promise<ReceiptBundle[]> {
     const database = await this.ready();
-    const rows = await database.query<{ bundle: ReceiptBundle }>('SELECT bundle FROM receipts ORDER BY created_at DESC, receipt_id LIMIT $1', [clampLimit(limit)]);
-    return rows.map((row) => row.bundle);
+    const rows = await database.read<{ bundle: string }>(
+      `SELECT CAST(bundle AS TEXT) AS bundle FROM receipts ORDER BY created_at DESC, ${database.dialect.insertionOrder} LIMIT $1`,
+      [clampLimit(limit)],
+    );
+    return rows.map((row) => JSON.parse(row.bundle) as ReceiptBundle);
   }
 
   async recordActivity(event: ActivityEvent): Promise<void> {
     const database = await this.ready();
-    await database.query('INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) VALUES ($1, $2, $3, $4, $5)', activityValues(event));
+    await database.query(INSERT_ACTIVITY, activityValues(event));
   }
 
   async listActivity(limit: number): Promise<ActivityEvent[]> {
     const database = await this.ready();
-    const rows = await database.query<ActivityRow>(
-      'SELECT kind, at, amount_nano_erg::text AS amount_nano_erg, task_hash, receipt_id FROM activity ORDER BY at DESC, id DESC LIMIT $1',
+    const rows = await database.read<ActivityRow>(
+      'SELECT kind, at, CAST(amount_nano_erg AS TEXT) AS amount_nano_erg, task_hash, receipt_id FROM activity ORDER BY at DESC, id DESC LIMIT $1',
       [clampLimit(limit)],
     );
     return rows.map((row) => ({
@@ -248,7 +274,7 @@ export class SqlAssistantStore implements AssistantStore {
 
   async getFreeUsage(clientKey: string, day: string): Promise<number> {
     const database = await this.ready();
-    const [row] = await database.query<{ count: number }>('SELECT count FROM free_usage WHERE client_key = $1 AND day = $2', [clientKey, day]);
+    const [row] = await database.read<{ count: number }>('SELECT count FROM free_usage WHERE client_key = $1 AND day = $2', [clientKey, day]);
     return row ? Number(row.count) : 0;
   }
 
@@ -261,6 +287,8 @@ export class SqlAssistantStore implements AssistantStore {
     await database?.close();
   }
 }
+
+const INSERT_ACTIVITY = 'INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) VALUES ($1, $2, $3, $4, $5)';
 
 /** An activity event as the five values of an `activity` row. */
 function activityValues(event: ActivityEvent): unknown[] {

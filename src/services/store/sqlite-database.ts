@@ -1,0 +1,288 @@
+/**
+ * Embedded SQLite through `node:sqlite` (built into Node 24: nothing to build or download): the
+ * default store, one file in DATA_DIR.
+ *
+ * - WAL journal with `synchronous=FULL`: a transaction is acknowledged only after its WAL frames are
+ *   on disk, so neither a process crash nor a power loss takes back a write a caller was told about.
+ * - Group commit: write transactions that arrive in the same event-loop turn run one after another
+ *   inside ONE database transaction, each in its own savepoint (so each is still all or nothing),
+ *   and share one COMMIT and one fsync; every caller is answered after that COMMIT.
+ * - Reads run on a second connection, which in WAL mode sees the newest committed state and never
+ *   the work of a batch in progress.
+ * - Several processes may open the same file: SQLite's own locks order their writes (BEGIN
+ *   IMMEDIATE waits up to the busy timeout for the one write lock), so a Note raced across two
+ *   processes is settled once, and the other process reads the unique violation.
+ *
+ * `node:sqlite` is synchronous; a statement runs on the event loop. Ours are point lookups and
+ * single-row inserts on indexed keys (microseconds); the fsync of each batch is the one wait.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { StoreUnavailableError, StoreUnusableError } from '../ports.ts';
+import { UniqueViolationError, type Database, type Queryable } from './database.ts';
+import { SQLITE } from './dialect.ts';
+
+export interface SqliteOptions {
+  /** DATA_DIR; the database is `<dataDir>/agent-economy.sqlite` (with its `-wal` and `-shm` files). */
+  dataDir: string;
+  /** How long a statement waits for another process's write lock before the store answers unavailable. */
+  busyTimeoutMs: number;
+}
+
+export const SQLITE_FILE_NAME = 'agent-economy.sqlite';
+
+/** Most transactions one COMMIT carries: bounds how long the first caller of a busy turn waits. */
+const MAX_BATCH = 256;
+/** Prepared statements kept per connection; the store's own SQL is a few dozen strings. */
+const MAX_CACHED_STATEMENTS = 256;
+
+/**
+ * SQLite primary result codes (`errcode & 0xff`) that mean "the database cannot serve us right now"
+ * rather than "this statement is wrong": PERM, BUSY, LOCKED, NOMEM, READONLY, INTERRUPT, IOERR,
+ * CORRUPT, FULL, CANTOPEN, PROTOCOL, NOTADB.
+ */
+const UNAVAILABLE_CODES = new Set([3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 26]);
+/** The file is not (or no longer) a sound SQLite database: CORRUPT, NOTADB. */
+const CORRUPT_CODES = new Set([11, 26]);
+/** SQLITE_CONSTRAINT_PRIMARYKEY and SQLITE_CONSTRAINT_UNIQUE. */
+const UNIQUE_CODES = new Set([1555, 2067]);
+
+interface SqliteError extends Error {
+  errcode?: number;
+  errstr?: string;
+}
+
+/** What the driver throws for `error`: unique violations and availability failures classified, the rest as SQLite reported it. */
+function classify(error: unknown, file: string): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  const errcode = (error as SqliteError | undefined)?.errcode;
+  if (typeof errcode === 'number') {
+    if (UNIQUE_CODES.has(errcode)) {
+      // "UNIQUE constraint failed: used_notes.note_box_id"
+      const table = /failed: (\w+)\./.exec((error as Error).message)?.[1] ?? 'unknown';
+      return new UniqueViolationError(table, { cause: error });
+    }
+    if (CORRUPT_CODES.has(errcode & 0xff)) return corrupt(file, error);
+    if (!UNAVAILABLE_CODES.has(errcode & 0xff)) return error;
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StoreUnavailableError(`embedded store ${file}: ${reason}`, { cause: error });
+}
+
+function corrupt(file: string, cause: unknown): StoreUnusableError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new StoreUnusableError(
+    `the embedded store ${file} is not a sound SQLite database (${reason}). Stop the server, move the file (and its -wal and -shm files) aside, and either restore it from a backup or start again with an empty store; see docs/deployment.md`,
+    { cause },
+  );
+}
+
+/** One connection with its prepared statements; `$1`-style parameters become SQLite's `?1`. */
+class Connection {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  all<R>(sql: string, params: unknown[]): R[] {
+    return this.#statement(sql).all(...(params as never[])) as R[];
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
+      statement = this.#db.prepare(sql.replace(/\$(\d+)/g, '?$1'));
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+interface QueuedWork {
+  work: (tx: Queryable) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Opens (creating when needed) the database file and checks it: a file that is not a sound SQLite
+ * database throws StoreUnusableError; a folder that cannot be created or written, StoreUnavailableError.
+ */
+export function openSqlite(options: SqliteOptions): Database {
+  const file = join(options.dataDir, SQLITE_FILE_NAME);
+  try {
+    mkdirSync(options.dataDir, { recursive: true });
+  } catch (error) {
+    throw new StoreUnavailableError(`cannot create DATA_DIR ${options.dataDir}: ${(error as Error).message}`, { cause: error });
+  }
+
+  let writer: Connection;
+  let reader: Connection;
+  try {
+    const writerDb = new DatabaseSync(file, { timeout: options.busyTimeoutMs });
+    writer = new Connection(writerDb);
+    try {
+      // Before WAL is set: a file that is not a database fails here rather than half-way through.
+      const [journal] = writer.all<{ journal_mode: string }>('PRAGMA journal_mode = WAL', []);
+      if (journal?.journal_mode !== 'wal') throw new StoreUnavailableError(`the embedded store ${file} cannot use a WAL journal here (journal_mode ${journal?.journal_mode ?? 'unknown'}); put DATA_DIR on a local file system`);
+      writer.exec('PRAGMA synchronous = FULL');
+      // The WAL file is reused after each checkpoint; this keeps it from staying at its largest size.
+      writer.exec('PRAGMA journal_size_limit = 16777216');
+      const [check] = writer.all<{ quick_check: string }>('PRAGMA quick_check', []);
+      if (check?.quick_check !== 'ok') throw corrupt(file, new Error(`quick_check: ${check?.quick_check ?? 'no answer'}`));
+      const readerDb = new DatabaseSync(file, { timeout: options.busyTimeoutMs });
+      reader = new Connection(readerDb);
+      reader.exec('PRAGMA query_only = 1');
+    } catch (error) {
+      writer.close();
+      throw error;
+    }
+  } catch (error) {
+    throw classify(error, file);
+  }
+
+  let closed = false;
+  let queue: QueuedWork[] = [];
+  let scheduled = false;
+  let flushing: Promise<void> | undefined;
+
+  const inTransaction: Queryable = {
+    query: async <R>(sql: string, params: unknown[] = []) => {
+      try {
+        return writer.all<R>(sql, params);
+      } catch (error) {
+        throw classify(error, file);
+      }
+    },
+    exec: async (sql: string) => {
+      try {
+        writer.exec(sql);
+      } catch (error) {
+        throw classify(error, file);
+      }
+    },
+  };
+
+  /** Runs one batch: BEGIN IMMEDIATE, each work in its savepoint, one COMMIT, then every caller is answered. */
+  async function flush(): Promise<void> {
+    scheduled = false;
+    const batch = queue.slice(0, MAX_BATCH);
+    queue = queue.slice(batch.length);
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      const failure = classify(error, file);
+      for (const item of batch) item.reject(failure);
+      return;
+    }
+    let aborted: unknown;
+    for (const item of batch) {
+      try {
+        writer.exec('SAVEPOINT work');
+      } catch (error) {
+        aborted = classify(error, file);
+        break;
+      }
+      try {
+        const value = await item.work(inTransaction);
+        writer.exec('RELEASE work');
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+        try {
+          writer.exec('ROLLBACK TO work');
+          writer.exec('RELEASE work');
+        } catch (rollbackError) {
+          // The engine already ended the transaction (an I/O error, a full disk): nothing of the batch stands.
+          aborted =
+            error instanceof StoreUnavailableError
+              ? error
+              : new StoreUnavailableError(`embedded store ${file}: the engine ended the transaction (${(rollbackError as Error).message})`, { cause: rollbackError });
+          break;
+        }
+        if (error instanceof StoreUnavailableError) {
+          aborted = error;
+          break;
+        }
+      }
+    }
+    if (aborted === undefined) {
+      try {
+        writer.exec('COMMIT');
+      } catch (error) {
+        aborted = classify(error, file);
+      }
+    }
+    if (aborted !== undefined) {
+      try {
+        writer.exec('ROLLBACK');
+      } catch {
+        // Already rolled back by the engine.
+      }
+      for (const item of batch) item.reject(aborted);
+      return;
+    }
+    batch.forEach((item, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+
+  function schedule(): void {
+    if (scheduled || flushing) return;
+    scheduled = true;
+    // setImmediate: after the I/O callbacks of this loop turn, so every request read in it joins the batch.
+    setImmediate(() => {
+      flushing = flush().finally(() => {
+        flushing = undefined;
+        if (queue.length > 0) schedule();
+      });
+    });
+  }
+
+  const transaction = <T>(work: (tx: Queryable) => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new StoreUnavailableError('the embedded store is closed'));
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      schedule();
+    });
+  };
+
+  return {
+    dialect: SQLITE,
+    async read<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+      if (closed) throw new StoreUnavailableError('the embedded store is closed');
+      try {
+        return reader.all<R>(sql, params);
+      } catch (error) {
+        throw classify(error, file);
+      }
+    },
+    query: (sql, params) => transaction((tx) => tx.query(sql, params)),
+    exec: (sql) => transaction((tx) => tx.exec(sql)),
+    transaction,
+    async close() {
+      if (closed) return;
+      closed = true;
+      while (flushing || scheduled) await (flushing ?? new Promise((resolve) => setImmediate(resolve)));
+      for (const item of queue.splice(0)) item.reject(new StoreUnavailableError('the embedded store is closed'));
+      reader.close();
+      writer.close();
+    },
+  };
+}
