@@ -300,7 +300,9 @@ describe('the chain source hanging and answering garbage', () => {
   it('answers 503 chain_unavailable within its timeout for each fault, uses no Note, and verifies once the chain answers again', async () => {
     const explorer = await startFaultyExplorer(sandbox.url);
     cleanups.push(() => explorer.close());
-    const base = (await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1' })).url;
+    // Quotes read the chain for every request here (no held height), so each fault reaches them too;
+    // the held height's own bounds are tested in tests/unit/recent-height.test.ts.
+    const base = (await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1', CHAIN_HEIGHT_MAX_AGE_MS: '0' })).url;
     const question = premiumQuestion('chain faults');
     const quote = await premiumQuote(base, question);
     const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
