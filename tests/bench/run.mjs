@@ -12,7 +12,8 @@
 // Also printed: cold start (process start to the first stored premium quote, fresh DATA_DIR), the
 // restart after a SIGKILL under quote load (process start to the first store read answered), and
 // the server's resident memory at start, after the first store write and after the quote load.
-// BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 16) and BENCH_RUNS tune the runs.
+// BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 16) and BENCH_RUNS tune the runs;
+// BENCH_ONLY=quote runs only the cases whose name contains that text.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -177,7 +178,8 @@ async function measured(pid, target) {
 const better = (a, b) => (!a || b.result.requests.average > a.result.requests.average ? b : a);
 
 const rows = [];
-for (const { name, ours, bare: yardstick, afterEach } of cases) {
+const only = process.env.BENCH_ONLY;
+for (const { name, ours, bare: yardstick, afterEach } of cases.filter((entry) => !only || entry.name.includes(only))) {
   let bestOurs;
   let bestBare;
   for (let run = 0; run < runs; run++) {
@@ -219,7 +221,7 @@ console.log(`\nbench: best of ${runs} alternating ${seconds}s runs, ${connection
 console.table(rows);
 console.log(`cold start (fresh DATA_DIR) to the first stored premium quote: ${coldStartMs.toFixed(0)} ms`);
 console.log(`restart after SIGKILL under quote load to the first store read: ${restartToReadMs.toFixed(0)} ms`);
-console.log(`server RSS: ${mib(memory.start)} at start, ${mib(memory.afterFirstWrite)} after the first store write, ${mib(memory.afterQuoteLoad)} after ${seconds}s of quote load at ${connections} connections, ${mib(memory.afterAllLoad)} after every case`);
+console.log(`server RSS: ${mib(memory.start)} at start, ${mib(memory.afterFirstWrite)} after the first store write, ${mib(memory.afterQuoteLoad ?? NaN)} after ${seconds}s of quote load at ${connections} connections, ${mib(memory.afterAllLoad)} after every case`);
 if (buildSeconds !== undefined) console.log(`build time: ${buildSeconds.toFixed(1)} s`);
 mkdirSync(`${root}.bench`, { recursive: true });
 writeFileSync(

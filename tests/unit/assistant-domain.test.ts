@@ -394,3 +394,12 @@ describe('paid-turn and model configuration', () => {
     expect(() => loadModelConfig({ MODEL_TIMEOUT_MS: '50' })).toThrow(/MODEL_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000/);
   });
 });
+
+describe('questionLength', () => {
+  it('counts code points as spreading the string does: pairs once, lone surrogates once', async () => {
+    const { questionLength } = await import('../../src/domain/assistant/pricing.ts');
+    for (const text of ['', 'a', 'naïve', '𝔸𝔹', 'a\ud800b', '\udc00\ud800', 'x\ud83d', '\ud83d\ude00\ud83d', '🙂'.repeat(300)]) {
+      expect(questionLength(text), JSON.stringify(text)).toBe([...text].length);
+    }
+  });
+});

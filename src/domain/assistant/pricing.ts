@@ -20,7 +20,22 @@ export type TierDecision =
   | { tier: 'premium'; reason: string };
 
 /** Code points, the unit the quote schema counts a question in. */
-export const questionLength = (question: string): number => [...question].length;
+export function questionLength(question: string): number {
+  // Code points, as [...question].length counts them, without building the array: a surrogate pair
+  // is one character, a lone surrogate one too.
+  let length = question.length;
+  for (let index = 0; index < question.length - 1; index++) {
+    const unit = question.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = question.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        index++;
+      }
+    }
+  }
+  return length;
+}
 
 /**
  * Free when the question is short and the client has free turns left today; `remainingToday`

@@ -72,7 +72,20 @@ export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | '
  * The key the daily free allowance is counted under: a hash of the client address, so the store
  * never holds the address itself.
  */
-export const clientKeyOf = (clientIp: string): string => blake2b256Hex(`assistant-free-tier:${clientIp}`);
+export function clientKeyOf(clientIp: string): string {
+  let key = clientKeys.get(clientIp);
+  if (key === undefined) {
+    // Bounded: a flood of new addresses empties the memo rather than growing it.
+    if (clientKeys.size >= MAX_CLIENT_KEYS) clientKeys.clear();
+    key = blake2b256Hex(`assistant-free-tier:${clientIp}`);
+    clientKeys.set(clientIp, key);
+  }
+  return key;
+}
+
+/** Client keys already hashed: the same clients ask again and again, and each hash is a blake2b run. */
+const clientKeys = new Map<string, string>();
+const MAX_CLIENT_KEYS = 10_000;
 
 /**
  * The free-tier decision for this client today, with the key and day its allowance is counted

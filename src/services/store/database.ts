@@ -24,9 +24,10 @@ export interface Database extends Queryable {
   read<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
   /**
    * Runs `work` in one transaction: committed if it resolves, rolled back if it throws. The promise
-   * resolves only once the commit is durable at the configured level.
+   * resolves once the commit survives a crash of this process; with `durable`, once it also survives
+   * a power loss (PostgreSQL: always, at its configured `synchronous_commit`).
    */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -24,6 +24,9 @@ import { migrate, SchemaTooNewError } from './migrations.ts';
 
 const MAX_LIST_LIMIT = 1_000;
 
+/** Money moved: a settled payment and a spent token must survive a power loss, not only a crash. */
+const DURABLE = { durable: true };
+
 interface QuoteRow {
   quote_id: string;
   task_hash: string;
@@ -190,7 +193,7 @@ export class SqlAssistantStore implements AssistantStore {
            VALUES ($1, $2, $3, $4, $5)`,
           [input.tokenHash, input.quoteId, receipt.receiptId, input.questionHash, input.tokenExpiresAt.toISOString()],
         );
-      });
+      }, DURABLE);
     } catch (error) {
       if (error instanceof UniqueViolationError && error.table === 'used_notes') throw new NoteAlreadyUsedError(noteBoxId);
       throw error;
@@ -215,7 +218,7 @@ export class SqlAssistantStore implements AssistantStore {
       if (token.used_at !== null) return { ok: false, reason: 'used' };
       if (toDate(token.expires_at).getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
       return { ok: false, reason: 'question_mismatch' };
-    });
+    }, DURABLE);
   }
 
   async getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined> {

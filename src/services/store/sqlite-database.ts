@@ -2,8 +2,11 @@
  * Embedded SQLite through `node:sqlite` (built into Node 24: nothing to build or download): the
  * default store, one file in DATA_DIR.
  *
- * - WAL journal with `synchronous=FULL`: a transaction is acknowledged only after its WAL frames are
- *   on disk, so neither a process crash nor a power loss takes back a write a caller was told about.
+ * - WAL journal. Every commit is in the WAL file before its caller is answered, so a process crash
+ *   never takes back an acknowledged write (`synchronous=NORMAL`). A commit that carries money
+ *   (`durable`: a settled payment, a spent token) is also fsynced before it is answered
+ *   (`synchronous=FULL` for that commit), so a power loss cannot take it back either; since the WAL
+ *   is written in order, that fsync makes every earlier commit durable too.
  * - Group commit: write transactions that arrive in the same event-loop turn run one after another
  *   inside ONE database transaction, each in its own savepoint (so each is still all or nothing),
  *   and share one COMMIT and one fsync; every caller is answered after that COMMIT.
@@ -91,6 +94,11 @@ class Connection {
     return this.#statement(sql).all(...(params as never[])) as R[];
   }
 
+  /** A statement without parameters or rows, prepared once (transaction control on the hot path). */
+  run(sql: string): void {
+    this.#statement(sql).run();
+  }
+
   exec(sql: string): void {
     this.#db.exec(sql);
   }
@@ -113,6 +121,7 @@ class Connection {
 
 interface QueuedWork {
   work: (tx: Queryable) => Promise<unknown>;
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -138,7 +147,7 @@ export function openSqlite(options: SqliteOptions): Database {
       // Before WAL is set: a file that is not a database fails here rather than half-way through.
       const [journal] = writer.all<{ journal_mode: string }>('PRAGMA journal_mode = WAL', []);
       if (journal?.journal_mode !== 'wal') throw new StoreUnavailableError(`the embedded store ${file} cannot use a WAL journal here (journal_mode ${journal?.journal_mode ?? 'unknown'}); put DATA_DIR on a local file system`);
-      writer.exec('PRAGMA synchronous = FULL');
+      writer.exec('PRAGMA synchronous = NORMAL');
       // The WAL file is reused after each checkpoint; this keeps it from staying at its largest size.
       writer.exec('PRAGMA journal_size_limit = 16777216');
       const [check] = writer.all<{ quick_check: string }>('PRAGMA quick_check', []);
@@ -176,60 +185,85 @@ export function openSqlite(options: SqliteOptions): Database {
     },
   };
 
-  /** Runs one batch: BEGIN IMMEDIATE, each work in its savepoint, one COMMIT, then every caller is answered. */
+  /** Runs the queued works as one batch (at most MAX_BATCH), at the safety level the batch needs. */
   async function flush(): Promise<void> {
     scheduled = false;
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    // The safety level cannot change inside a transaction: a batch carrying money is fsynced whole.
+    const durable = batch.some((item) => item.durable);
     try {
-      writer.exec('BEGIN IMMEDIATE');
+      if (durable) writer.run('PRAGMA synchronous = FULL');
+      writer.run('BEGIN IMMEDIATE');
     } catch (error) {
       const failure = classify(error, file);
       for (const item of batch) item.reject(failure);
+      if (durable) restoreNormal();
       return;
     }
+    try {
+      await runBatch(batch);
+    } finally {
+      if (durable) restoreNormal();
+    }
+  }
+
+  function restoreNormal(): void {
+    try {
+      writer.run('PRAGMA synchronous = NORMAL');
+    } catch {
+      // Left at FULL: slower commits, never fewer guarantees.
+    }
+  }
+
+  /**
+   * Inside BEGIN IMMEDIATE: each work in its own savepoint (a work alone in its batch needs none: its
+   * failure rolls the transaction back), then one COMMIT, and only then is every caller answered.
+   */
+  async function runBatch(batch: QueuedWork[]): Promise<void> {
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const savepoints = batch.length > 1;
     let aborted: unknown;
     for (const item of batch) {
       try {
-        writer.exec('SAVEPOINT work');
+        if (savepoints) writer.run('SAVEPOINT work');
       } catch (error) {
         aborted = classify(error, file);
         break;
       }
       try {
         const value = await item.work(inTransaction);
-        writer.exec('RELEASE work');
+        if (savepoints) writer.run('RELEASE work');
         outcomes.push({ ok: true, value });
       } catch (error) {
         outcomes.push({ ok: false, error });
-        try {
-          writer.exec('ROLLBACK TO work');
-          writer.exec('RELEASE work');
-        } catch (rollbackError) {
-          // The engine already ended the transaction (an I/O error, a full disk): nothing of the batch stands.
-          aborted =
-            error instanceof StoreUnavailableError
-              ? error
-              : new StoreUnavailableError(`embedded store ${file}: the engine ended the transaction (${(rollbackError as Error).message})`, { cause: rollbackError });
-          break;
-        }
         if (error instanceof StoreUnavailableError) {
           aborted = error;
+          break;
+        }
+        try {
+          if (savepoints) {
+            writer.run('ROLLBACK TO work');
+            writer.run('RELEASE work');
+          }
+        } catch (rollbackError) {
+          // The engine already ended the transaction: nothing of the batch stands.
+          aborted = new StoreUnavailableError(`embedded store ${file}: the engine ended the transaction (${(rollbackError as Error).message})`, { cause: rollbackError });
           break;
         }
       }
     }
     if (aborted === undefined) {
       try {
-        writer.exec('COMMIT');
+        // Nothing to keep (a lone work that failed): roll back instead of committing an empty transaction.
+        writer.run(outcomes.some((outcome) => outcome.ok) ? 'COMMIT' : 'ROLLBACK');
       } catch (error) {
         aborted = classify(error, file);
       }
     }
     if (aborted !== undefined) {
       try {
-        writer.exec('ROLLBACK');
+        writer.run('ROLLBACK');
       } catch {
         // Already rolled back by the engine.
       }
@@ -255,10 +289,10 @@ export function openSqlite(options: SqliteOptions): Database {
     });
   }
 
-  const transaction = <T>(work: (tx: Queryable) => Promise<T>): Promise<T> => {
+  const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> => {
     if (closed) return Promise.reject(new StoreUnavailableError('the embedded store is closed'));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ work, durable: options.durable === true, resolve: resolve as (value: unknown) => void, reject });
       schedule();
     });
   };
