@@ -93,7 +93,7 @@ export interface AssistantStore {
   settlePayment(input: SettlePaymentInput): Promise<void>;
   /** Atomically spends a token (single use) if it exists, is unexpired and matches the question. */
   spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult>;
-  /** By receipt id or by settlement transaction id. */
+  /** By receipt id or by settlement transaction id; in the documented key order of the bundle. */
   getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined>;
   /** Newest first. */
   listReceipts(limit: number): Promise<ReceiptBundle[]>;

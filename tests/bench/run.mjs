@@ -51,7 +51,7 @@ function start(script, env = {}) {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
     const [command, args] = onCore(0, process.execPath, [script]);
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let buffered = '';
     const onData = (chunk) => {
       buffered += chunk;

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { receiptBundleSchema } from '../../schemas/receipt.ts';
 import type { StoreConfig } from '../../src/config/store.ts';
 import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore } from '../../src/services/ports.ts';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
@@ -132,6 +133,17 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect((await store.listReceipts(1))[0]).toEqual(receipt);
 
     expect(await store.spendToken(tokenHash, quote.questionHash, new Date())).toEqual({ ok: true, quoteId: quote.quoteId, receiptId: receipt.receiptId });
+  });
+
+  test('gives a receipt back in its documented key order, byte for byte', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const noteBoxId = hex32();
+    // In the schema's order, as verify-payment builds and answers it.
+    const receipt = receiptBundleSchema.parse(makeReceipt(quote, noteBoxId));
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    expect(JSON.stringify(await store.getReceipt(receipt.receiptId))).toBe(JSON.stringify(receipt));
+    expect(JSON.stringify((await store.listReceipts(1))[0])).toBe(JSON.stringify(receipt));
   });
 
   test('lists receipts newest first', async () => {

@@ -5,7 +5,6 @@
  * question text, tokens or client addresses, and nothing else is copied out of it.
  */
 import { quoteId as quoteIdSchema, type Activity } from '../../../schemas/assistant.ts';
-import { receiptBundleSchema } from '../../../schemas/receipt.ts';
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
@@ -44,11 +43,8 @@ export function createReceiptHandler({ store }: { store: AssistantStore }): Hand
         headers: { 'cache-control': 'no-store' },
       });
     }
-    // A database may hand JSON back with its keys reordered; the schema restores the documented order
-    // (the id is over canonical JSON, so order never changes it). A bundle stored under an older
-    // schema is still served as stored.
-    const ordered = receiptBundleSchema.safeParse(receipt);
-    return json(200, ordered.success ? ordered.data : receipt);
+    // The store hands bundles back in their documented key order, whatever the engine (sql-store.ts).
+    return json(200, receipt);
   };
 }
 

@@ -32,6 +32,8 @@ export interface Dialect {
   readonly writableCte: boolean;
   /** Second sort key after an insertion timestamp, so rows written within one clock tick keep their order. */
   readonly insertionOrder: string;
+  /** A JSON column gives back the text it was given (SQLite); jsonb keeps a parsed form, its keys reordered. */
+  readonly jsonKeepsText: boolean;
 }
 
 /** Arbitrary constant naming "schema migration in progress" for pg_advisory_xact_lock. */
@@ -45,6 +47,7 @@ export const POSTGRES: Dialect = {
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`,
   writableCte: true,
   insertionOrder: 'receipt_id',
+  jsonKeepsText: false,
 };
 
 export const SQLITE: Dialect = {
@@ -57,4 +60,5 @@ export const SQLITE: Dialect = {
   migrationLock: undefined,
   writableCte: false,
   insertionOrder: 'rowid DESC',
+  jsonKeepsText: true,
 };

@@ -8,7 +8,7 @@
  * turns a nanoERG value into a float; JSON documents are read as text and parsed here, so both
  * engines hand back the same shape; timestamps are normalised to Date whatever the driver returns.
  */
-import type { ReceiptBundle } from '../../../schemas/receipt.ts';
+import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
@@ -232,7 +232,7 @@ export class SqlAssistantStore implements AssistantStore {
         LIMIT 1`,
       [id],
     );
-    return row ? (JSON.parse(row.bundle) as ReceiptBundle) : undefined;
+    return row ? readBundle(database, row.bundle) : undefined;
   }
 
   async listReceipts(limit: number): Promise<ReceiptBundle[]> {
@@ -241,7 +241,7 @@ export class SqlAssistantStore implements AssistantStore {
       `SELECT CAST(bundle AS TEXT) AS bundle FROM receipts ORDER BY created_at DESC, ${database.dialect.insertionOrder} LIMIT $1`,
       [clampLimit(limit)],
     );
-    return rows.map((row) => JSON.parse(row.bundle) as ReceiptBundle);
+    return rows.map((row) => readBundle(database, row.bundle));
   }
 
   async recordActivity(event: ActivityEvent): Promise<void> {
@@ -289,6 +289,18 @@ export class SqlAssistantStore implements AssistantStore {
     const database = await opening.catch(() => undefined);
     await database?.close();
   }
+}
+
+/**
+ * A stored receipt bundle in its documented key order. SQLite gives back the text it stored, already
+ * in that order; PostgreSQL's jsonb reorders keys, so the schema puts them back (the receipt id is
+ * over canonical JSON, so order never changes it). A bundle stored under an older schema is served as stored.
+ */
+function readBundle(database: Database, text: string): ReceiptBundle {
+  const bundle = JSON.parse(text) as ReceiptBundle;
+  if (database.dialect.jsonKeepsText) return bundle;
+  const ordered = receiptBundleSchema.safeParse(bundle);
+  return ordered.success ? ordered.data : bundle;
 }
 
 const INSERT_ACTIVITY = 'INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) VALUES ($1, $2, $3, $4, $5)';
