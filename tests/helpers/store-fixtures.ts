@@ -4,10 +4,14 @@
  */
 import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.ts';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, VERIFICATION_CHECKS, type ReceiptBundle } from '../../schemas/receipt.ts';
 import { typeName } from '../../src/config/site.ts';
 import type { StoredQuote } from '../../src/services/ports.ts';
+import { createStore } from '../../src/services/store/index.ts';
+import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 
 export const hex32 = (): string => randomBytes(32).toString('hex');
 
@@ -108,4 +112,17 @@ export function makeReceipt(quote: StoredQuote, noteBoxId: string, options: { se
     quote_evidence: { quote: premium, task_hash_derivation: TASK_HASH_DERIVATION },
     issued_at: '2026-01-02T03:10:00.000Z',
   });
+}
+
+/**
+ * An embedded store in `dataDir` as a newer build would leave it: migrated, then one more schema
+ * version recorded than this build knows.
+ */
+export async function storeFromNewerBuild(dataDir: string, version: number): Promise<void> {
+  const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+  await store.ready();
+  await store.close();
+  const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+  file.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(version, 'from a newer build');
+  file.close();
 }

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { DIST_DIR, startBuiltServer } from '../helpers/built-server.ts';
+import { storeFromNewerBuild } from '../helpers/store-fixtures.ts';
 
 const parent = mkdtempSync(join(tmpdir(), 'server-runtime-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
@@ -60,12 +61,7 @@ describe('server runtime lifecycle', () => {
 
   it('refuses to start on a store migrated by a newer build, naming DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(parent, 'newer-'));
-    const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
-    await store.ready();
-    await store.close();
-    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
-    file.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(2, 'a later build');
-    file.close();
+    await storeFromNewerBuild(dataDir, 2);
     const result = failedStart(dataDir);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/schema version 2; this build knows up to 1\).*DATA_DIR/s);

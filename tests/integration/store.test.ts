@@ -18,7 +18,7 @@ import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { openPostgres } from '../../src/services/store/postgres-database.ts';
 import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
-import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
+import { hex32, makeQuote, makeReceipt, storeFromNewerBuild } from '../helpers/store-fixtures.ts';
 
 const withPostgres = await postgresAvailable();
 const TIMEOUTS = { statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 };
@@ -394,12 +394,7 @@ describe('embedded store specifics', () => {
   });
 
   it('refuses a file migrated by a newer build, naming DATA_DIR', async () => {
-    const store = sqlite(dataDir);
-    await store.ready();
-    await store.close();
-    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
-    file.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(99, 'from the future');
-    file.close();
+    await storeFromNewerBuild(dataDir, 99);
     const newer = sqlite(dataDir);
     const opening = newer.ready();
     await expect(opening).rejects.toBeInstanceOf(StoreUnusableError);
