@@ -67,6 +67,40 @@ describe('server runtime lifecycle', () => {
     expect(result.stderr).toMatch(/schema version 2; this build knows up to 1\).*DATA_DIR/s);
   });
 
+  // chattr +i needs CAP_LINUX_IMMUTABLE (root, as CI runs here); elsewhere this one case cannot be set up.
+  const probe = join(parent, 'chattr-probe');
+  writeFileSync(probe, '');
+  const immutable = spawnSync('chattr', ['+i', probe]).status === 0 && spawnSync('chattr', ['-i', probe]).status === 0;
+  (immutable ? it : it.skip)('on a store file it may not write, still serves reads and answers a write 503 at once', { timeout: 60_000 }, async () => {
+    const dataDir = mkdtempSync(join(parent, 'read-only-'));
+    const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    await store.ready();
+    await store.close();
+    const file = join(dataDir, SQLITE_FILE_NAME);
+    expect(spawnSync('chattr', ['+i', file]).status).toBe(0);
+    try {
+      const server = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      try {
+        expect((await fetch(`${server.url}/api/assistant/activity`)).status).toBe(200);
+        // A free chat turn is counted in the store once answered: that write cannot happen.
+        const started = performance.now();
+        const response = await fetch(`${server.url}/api/assistant/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'What is a Note?' }] }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        expect(response.status).toBe(503);
+        expect(((await response.json()) as { code: string }).code).toBe('receipt_storage_unavailable');
+        expect(performance.now() - started).toBeLessThan(5_000);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      spawnSync('chattr', ['-i', file]);
+    }
+  });
+
   it('starts on a DATA_DIR it cannot use yet and answers 503 from the store-backed routes, at once', { timeout: 60_000 }, async () => {
     const blocker = join(parent, 'a-file');
     writeFileSync(blocker, 'DATA_DIR cannot be created below a file');
