@@ -403,3 +403,12 @@ describe('questionLength', () => {
     }
   });
 });
+
+describe('newQuoteId', () => {
+  it('draws 18 fresh random bytes per id, across refills of its pool', async () => {
+    const { newQuoteId } = await import('../../src/domain/assistant/pricing.ts');
+    const ids = Array.from({ length: 2_000 }, () => newQuoteId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^q_[A-Za-z0-9_-]{24}$/);
+  });
+});

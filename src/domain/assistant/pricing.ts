@@ -2,7 +2,7 @@
  * What a question costs: the free-tier decision and the premium quote. Pure: the caller brings the
  * client's free usage today, the chain height and the clock; nothing here reads them.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { ConversationMessage, PremiumQuote } from '../../../schemas/assistant.ts';
 import { typeName } from '../../config/site.ts';
 import { formatNanoErg } from '../money.ts';
@@ -117,6 +117,21 @@ export function buildPremiumQuote({ quoteId, question, history, terms, height, n
 }
 
 /** A new quote id: `q_` and 144 random bits, URL-safe. */
-export function newQuoteId(random: (size: number) => Uint8Array = randomBytes): string {
+export function newQuoteId(random: (size: number) => Uint8Array = pooledRandomBytes): string {
   return `q_${Buffer.from(random(18)).toString('base64url')}`;
+}
+
+/** Random bytes drawn from the system CSPRNG in blocks, since each draw costs a call into OpenSSL. */
+const randomPool = Buffer.alloc(4_096);
+let randomOffset = randomPool.length;
+
+/** `size` random bytes as a view into the pool, valid until the next call (newQuoteId encodes it at once). */
+function pooledRandomBytes(size: number): Uint8Array {
+  if (randomOffset + size > randomPool.length) {
+    randomFillSync(randomPool);
+    randomOffset = 0;
+  }
+  const bytes = randomPool.subarray(randomOffset, randomOffset + size);
+  randomOffset += size;
+  return bytes;
 }
