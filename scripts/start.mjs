@@ -1,5 +1,6 @@
 // `npm start`: build when the sources are newer than the last build (or there is none), then serve.
-// Embedded defaults only: no outside service is needed.
+// Embedded defaults only: no outside service is needed. The site runs in this process, so its V8
+// flags (docs/performance.md, "Memory") are on the npm script that starts it, as on `npm run serve`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -211,13 +211,29 @@ export async function startServer(options: ServerOptions & { host: string; port:
   return server;
 }
 
+/**
+ * Astro's handler, imported by the first request that reaches it rather than at start: pages are
+ * prerendered and answered from memory, so only SSR pages (`/receipt/{id}`) and unknown paths get
+ * there, and Astro's server bundle costs memory, and CPU on every other request, once loaded
+ * (docs/performance.md, "Memory").
+ */
+function lazyAstroHandler(href: string): AstroHandler {
+  let loading: Promise<AstroHandler> | undefined;
+  return async (req, res, next) => {
+    loading ??= import(href).then((module: { handler: AstroHandler }) => module.handler);
+    return (await loading)(req, res, next);
+  };
+}
+
 export async function main(): Promise<void> {
   const distDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-  const { handler } = (await import(new URL('./entry.mjs', import.meta.url).href)) as { handler: AstroHandler };
+  // Loading Astro's handler used to install its unhandledRejection listener at start, which keeps the
+  // process alive through one; with Astro loaded late, this listener keeps that, and logs the reason.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   const host = process.env.HOST || '127.0.0.1';
   const port = Number(process.env.PORT || 4321);
   await openEmbeddedStoreAtStart();
-  const server = await startServer({ distDir, astroHandler: handler, host, port });
+  const server = await startServer({ distDir, astroHandler: lazyAstroHandler(new URL('./entry.mjs', import.meta.url).href), host, port });
   const address = server.address();
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
   // Written directly, whatever LOG_LEVEL says: tests, the bench and supervisors wait for this line.

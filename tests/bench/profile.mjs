@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { nodeFlagsFor } from '../helpers/built-server.ts';
 import { PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 
@@ -35,7 +36,7 @@ const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
 const dataDir = mkdtempSync(join(tmpdir(), 'profile-data-'));
 const profileDir = `${root}.bench/profile-${routeName}-${Date.now()}`;
 mkdirSync(profileDir, { recursive: true });
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', entry], {
+const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', entry], {
   cwd: root,
   env: {
     ...process.env,

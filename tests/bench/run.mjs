@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeFlagsFor } from '../helpers/built-server.ts';
 import { payForTurn, PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 
@@ -46,11 +47,14 @@ if (process.env.BENCH_BUILD === '1') {
 /** `command args` pinned to `core` when pinning is possible. */
 const onCore = (core, command, args) => (pinning ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
 
-/** A server process on core 0; resolves at its `listening` line with its URL and when it started. */
+/**
+ * A server process on core 0, with the Node flags its npm script gives it (`npm run serve`'s heap
+ * sizes for the site); resolves at its `listening` line with its URL and when it started.
+ */
 function start(script, env = {}) {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
-    const [command, args] = onCore(0, process.execPath, [script]);
+    const [command, args] = onCore(0, process.execPath, [...nodeFlagsFor(script), script]);
     const child = spawn(command, args, { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let buffered = '';
     const onData = (chunk) => {

@@ -3,7 +3,7 @@
  * free loopback port and stops it after the suite. Contract tests talk to it over real HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,17 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
 }
 
 /**
+ * The Node flags of the npm script that runs `entry` (`npm run serve` gives the site its heap sizes,
+ * docs/performance.md "Memory"), read from package.json so tests run each entry as it is deployed.
+ */
+export function nodeFlagsFor(entry: string): string[] {
+  const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const built = entry.slice(DIST_DIR.length);
+  const command = Object.values(scripts).find((script) => script.startsWith('node ') && script.endsWith(`dist${built}`));
+  return command?.split(' ').filter((word) => word.startsWith('--')) ?? [];
+}
+
+/**
  * Spawns a built entry on loopback and waits for each of `messages` as a JSON log line with a
  * `url` (the site prints `listening`, the MCP host `mcp listening`); the rest of its log is drained unread.
  */
@@ -44,7 +55,7 @@ export async function startBuiltProcess(
   env: Record<string, string>,
   messages: string[],
 ): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
-  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const urls: Record<string, string> = {};

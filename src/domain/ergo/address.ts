@@ -10,9 +10,8 @@
  */
 import { AddressType, ErgoAddress, Network } from '@fleet-sdk/core';
 import { base58, blake2b256, hex, validateEcPoint } from '@fleet-sdk/crypto';
-import { ErgoTree } from 'ergo-lib-wasm-nodejs';
 import type { ADDRESS_INVALID_REASONS } from '../../../schemas/dev-tools.ts';
-import { withWasmScope } from './sigma-rust.ts';
+import { sigmaRust, withWasmScope } from './sigma-rust.ts';
 
 export type ErgoNetwork = 'mainnet' | 'testnet';
 export type AddressKind = 'P2PK' | 'P2SH' | 'P2S';
@@ -54,7 +53,7 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.leng
 export function ergoTreeParses(tree: Uint8Array): boolean {
   try {
     return withWasmScope((scope) => {
-      scope.own(ErgoTree.from_bytes(tree)).template_bytes();
+      scope.own(sigmaRust().ErgoTree.from_bytes(tree)).template_bytes();
       return true;
     });
   } catch {

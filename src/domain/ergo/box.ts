@@ -4,14 +4,14 @@
  * its fields reported with registers decoded. A declared `boxId` is compared, never trusted.
  */
 import { hex } from '@fleet-sdk/crypto';
-import { ErgoBox } from 'ergo-lib-wasm-nodejs';
+import type { ErgoBox } from 'ergo-lib-wasm-nodejs';
 import { ergoBoxJsonSchema, REGISTER_NAMES, type RegisterName } from '../../../schemas/ergo-json.ts';
 import { formatNanoErg } from '../money.ts';
 import { encodeErgoTreeAddress, type ErgoNetwork } from './address.ts';
 import { parseExactJson, parseShape } from './exact-json.ts';
 import { InspectionInputError } from './inspection-error.ts';
 import { decodeRegisters, type DecodedRegisterView } from './registers.ts';
-import { parseFailure, withWasmScope, type ParsedThing, type WasmScope } from './sigma-rust.ts';
+import { parseFailure, sigmaRust, withWasmScope, type ParsedThing, type WasmScope } from './sigma-rust.ts';
 
 /** Ergo's consensus limit on one serialized box (`MaxBoxSize`). */
 export const MAX_BOX_BYTES = 4096;
@@ -119,7 +119,7 @@ function boxFromJson(scope: WasmScope, input: string): { box: ErgoBox; declaredI
     index: shape.index,
   };
   try {
-    return { box: scope.own(ErgoBox.from_json(JSON.stringify(normalized))), declaredId: shape.boxId?.toLowerCase() ?? null };
+    return { box: scope.own(sigmaRust().ErgoBox.from_json(JSON.stringify(normalized))), declaredId: shape.boxId?.toLowerCase() ?? null };
   } catch (error) {
     throw parseFailure('box JSON', error);
   }
@@ -135,7 +135,7 @@ export function inspectBox(input: string, encoding: 'utf8' | 'hex', network: Erg
       if (bytes.length > MAX_BOX_BYTES) {
         throw new InspectionInputError('box_too_large', `The box bytes are ${bytes.length} bytes long; an Ergo box is at most ${MAX_BOX_BYTES} bytes.`);
       }
-      box = parseCanonicalBytes(scope, bytes, 'box bytes', (data) => ErgoBox.sigma_parse_bytes(data));
+      box = parseCanonicalBytes(scope, bytes, 'box bytes', (data) => sigmaRust().ErgoBox.sigma_parse_bytes(data));
     } else {
       ({ box, declaredId } = boxFromJson(scope, input));
     }

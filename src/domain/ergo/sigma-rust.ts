@@ -10,7 +10,23 @@
  *   a Rust panic (`RuntimeError: unreachable`, observed when fuzzing register bytes). Both become an
  *   InspectionInputError with our own words, so no parser text ever reaches an answer.
  */
+import { createRequire } from 'node:module';
 import { InspectionInputError } from './inspection-error.ts';
+
+type SigmaRust = typeof import('ergo-lib-wasm-nodejs');
+
+let loaded: SigmaRust | undefined;
+
+/**
+ * The bindings, loaded on first use rather than with this module: instantiating the WASM costs about
+ * 8 MiB resident (docs/performance.md, "Memory"), which a server that never inspects a box, a
+ * transaction or a script address should not hold. They instantiate synchronously, so callers stay
+ * synchronous.
+ */
+export function sigmaRust(): SigmaRust {
+  loaded ??= createRequire(import.meta.url)('ergo-lib-wasm-nodejs') as SigmaRust;
+  return loaded;
+}
 
 interface Freeable {
   free(): void;

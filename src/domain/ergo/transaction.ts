@@ -7,13 +7,13 @@
  */
 import { FEE_CONTRACT } from '@fleet-sdk/core';
 import { hex } from '@fleet-sdk/crypto';
-import { Transaction, UnsignedTransaction } from 'ergo-lib-wasm-nodejs';
+import type { Transaction } from 'ergo-lib-wasm-nodejs';
 import { ergoTransactionJsonSchema, type ErgoTransactionJson } from '../../../schemas/ergo-json.ts';
 import type { ErgoNetwork } from './address.ts';
 import { MAX_BOX_BYTES, parseCanonicalBytes, summarizeBox, type BoxSummary, type ToolWarning } from './box.ts';
 import { parseExactJson, parseShape } from './exact-json.ts';
 import { InspectionInputError } from './inspection-error.ts';
-import { parseFailure, withWasmScope, type WasmScope } from './sigma-rust.ts';
+import { parseFailure, sigmaRust, withWasmScope, type WasmScope } from './sigma-rust.ts';
 
 export interface TxResult {
   tx_id: string;
@@ -62,8 +62,8 @@ function transactionFromJson(scope: WasmScope, input: string): { tx: Transaction
     })),
   };
   try {
-    const unsigned = scope.own(UnsignedTransaction.from_json(JSON.stringify(unsignedJson)));
-    const tx = scope.own(Transaction.from_unsigned_tx(unsigned, proofs));
+    const unsigned = scope.own(sigmaRust().UnsignedTransaction.from_json(JSON.stringify(unsignedJson)));
+    const tx = scope.own(sigmaRust().Transaction.from_unsigned_tx(unsigned, proofs));
     return { tx, side: { declaredId: shape.id?.toLowerCase() ?? null, inputValues: shape.inputs.map((entry) => entry.value ?? null), outputs: shape.outputs } };
   } catch (error) {
     throw parseFailure('transaction JSON', error);
@@ -93,7 +93,7 @@ export function inspectTransaction(input: string, encoding: 'utf8' | 'hex', netw
     let tx: Transaction;
     let side: JsonSide | undefined;
     if (encoding === 'hex') {
-      tx = parseCanonicalBytes(scope, hex.decode(input.toLowerCase()), 'transaction bytes', (data) => Transaction.sigma_parse_bytes(data));
+      tx = parseCanonicalBytes(scope, hex.decode(input.toLowerCase()), 'transaction bytes', (data) => sigmaRust().Transaction.sigma_parse_bytes(data));
     } else {
       ({ tx, side } = transactionFromJson(scope, input));
     }

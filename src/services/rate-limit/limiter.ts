@@ -5,7 +5,8 @@
  * same limits (the library's insurance limiter) instead of failing requests or letting everything
  * through, and `mode()` says `memory_fallback` until Redis answers again.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitConfig } from '../../config/rate-limit.ts';
 import { logger } from '../logger.ts';
@@ -51,6 +52,9 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
     };
   }
 
+  // ioredis is required here, not imported with this module: a process without REDIS_URL (the
+  // default) never needs it, and loading it costs about 5 MiB resident.
+  const { Redis } = createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient };
   const redis = new Redis(config.redisUrl, {
     // Fail at once while disconnected, so the insurance limiter answers instead of a queue growing.
     enableOfflineQueue: false,
