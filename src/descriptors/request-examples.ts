@@ -33,6 +33,11 @@ const PUBLISHED_BODIES: Record<string, () => unknown> = {
   'assistant-chat': () => ({ messages: [{ role: 'user', content: EXAMPLE_QUESTION }] }),
 };
 
+/** The request body a POST route publishes as its example, by route id; undefined for routes without one. */
+export function publishedRequestBody(routeId: string): unknown {
+  return PUBLISHED_BODIES[routeId]?.();
+}
+
 /** The shell variable that fills a GET route's `{id}`, and where a caller finds a value for it. */
 const PATH_IDS: Record<string, { variable: string; note: string }> = {
   'assistant-receipt': {

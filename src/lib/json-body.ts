@@ -3,7 +3,7 @@
  * 4xx: wrong content type (415), too large (413), not UTF-8 or not JSON (400). Shared by both
  * front doors so their answers cannot differ.
  */
-import { ProblemError } from './problem-error.ts';
+import { jsonPointer, ProblemError } from './problem-error.ts';
 
 /** Documented limit for every POST body (the contract's largest legitimate body is a few KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -64,10 +64,46 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   if (jsonNestingDepth(text) > MAX_JSON_DEPTH) {
     throw new ProblemError(400, 'too_deeply_nested', 'Body nested too deeply', `The body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'unparseable';
     throw new ProblemError(400, 'invalid_json', 'Body is not JSON', `The body is not valid JSON: ${reason}.`);
   }
+  // Only an escape can put a surrogate into JSON text (the decoder above refuses encoded ones), so
+  // the walk runs for the rare body that has one.
+  if (SURROGATE_ESCAPE.test(text)) {
+    const path = illFormedTextAt(value, []);
+    if (path) {
+      const pointer = jsonPointer(path);
+      throw new ProblemError(400, 'invalid_request', 'Body is not well-formed text', `The ${path.length > 0 ? `text at ${pointer}` : 'body'} holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape), which is not text.`, {
+        errors: [{ path: pointer, code: 'ill_formed_unicode', message: 'must be well-formed Unicode text: a \\uD800-\\uDBFF escape must be followed by a \\uDC00-\\uDFFF one' }],
+      });
+    }
+  }
+  return value;
+}
+
+/** A `\uD800`-`\uDFFF` escape in JSON text. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Path of the first string or object key in `value` that is not well-formed UTF-16 (a lone surrogate). */
+function illFormedTextAt(value: unknown, path: PropertyKey[]): PropertyKey[] | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = illFormedTextAt(value[index], [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (!key.isWellFormed()) return [...path, key];
+      const found = illFormedTextAt(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }

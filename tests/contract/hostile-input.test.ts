@@ -1,25 +1,78 @@
 /**
  * Hostile input against every POST route of the route table, on the built server: random JSON of
- * every type, prototype-pollution keys, deep nesting, huge numbers, long strings, broken encodings,
- * wrong content types and oversize bodies. Every answer must be a documented 4xx (or a documented
- * 5xx of an outside dependency), never a 500, a hang or a stack trace.
+ * every type (strings of any UTF-16 code units, lone surrogates included), random mutations of each
+ * route's example request, prototype-pollution keys, deep nesting, huge numbers, long strings,
+ * broken encodings, wrong content types and oversize bodies. The server reads a sandbox chain and
+ * has a receiver configured, so nothing outside it fails: every answer must be 2xx or a documented
+ * 4xx (the one 5xx allowed is the faucet's documented "payouts are off here" state), never a 500, a
+ * hang or a stack trace.
  */
 import fc from 'fast-check';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publishedRequestBody } from '../../src/descriptors/request-examples.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { RECEIVER, sandboxServerEnv } from '../helpers/paid-turn.ts';
 
 const postRoutes = allRoutes().filter((route): route is DynamicRoute => route.kind === 'dynamic' && route.method === 'POST' && route.host !== 'mcp');
 
 let server: RunningServer;
+let sandbox: RunningSandbox;
+const dataDir = mkdtempSync(join(tmpdir(), 'hostile-'));
 beforeAll(async () => {
-  server = await startBuiltServer({ SERVER_HEADERS_TIMEOUT_MS: '500', SERVER_REQUEST_TIMEOUT_MS: '1500' });
+  sandbox = await startSandbox({ port: 0, startHeight: 2_000 });
+  server = await startBuiltServer(sandboxServerEnv(sandbox.url, dataDir, { SERVER_HEADERS_TIMEOUT_MS: '500', SERVER_REQUEST_TIMEOUT_MS: '1500', ASSISTANT_FREE_DAILY_LIMIT: '100000' }));
 });
-afterAll(async () => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  await sandbox?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Example bodies of the routes whose examples need the caller's own values (a Note, an address). */
+const CALLER_EXAMPLES: Record<string, unknown> = {
+  'assistant-verify-payment': { quote: { quoteId: 'q_unknownquote000000000000' }, question: 'What is a Note?', noteBoxId: 'ab'.repeat(32) },
+  faucet: { address: RECEIVER, challengeToken: 'not-a-token' },
+};
+
+/** A JSON value of any shape whose strings may hold any UTF-16 code unit, lone surrogates included. */
+const anyJson = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Every path into `value`, the root included. */
+function pathsOf(value: Json, path: Array<string | number> = []): Array<Array<string | number>> {
+  const children = Array.isArray(value) ? value.map((item, index) => pathsOf(item, [...path, index])) : value && typeof value === 'object' ? Object.entries(value).map(([key, item]) => pathsOf(item, [...path, key])) : [];
+  return [path, ...children.flat()];
+}
+
+/** `example` with the value at one of its paths replaced, removed, or given a new sibling key. */
+function mutate(example: Json, pick: number, operation: 'replace' | 'remove' | 'add', value: Json, key: string): Json {
+  const copy = structuredClone(example);
+  const paths = pathsOf(copy);
+  const path = paths[pick % paths.length]!;
+  if (path.length === 0) return operation === 'replace' ? value : copy;
+  const parent = path.slice(0, -1).reduce<any>((node, part) => node[part], copy);
+  const last = path[path.length - 1]!;
+  if (operation === 'replace') parent[last] = value;
+  else if (operation === 'remove') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+  else if (!Array.isArray(parent)) parent[key] = value;
+  return copy;
+}
+
+/** 2xx, or a documented 4xx; the faucet's 503 says payouts are off here, a state of its configuration. */
+function expectNeverServerError(route: DynamicRoute, answer: { status: number; text: string }) {
+  const guardedFaucet = route.id === 'faucet' && answer.status === 503 && answer.text.includes('faucet_payouts_guarded');
+  expect(answer.status < 500 || guardedFaucet, `${route.path} answered ${answer.status}: ${answer.text}`).toBe(true);
+}
 
 /** Statuses a route may answer: its documented ones plus those of the shared body reader. */
 function allowedStatuses(route: DynamicRoute): Set<number> {
@@ -42,11 +95,44 @@ function expectCleanAnswer(route: DynamicRoute, answer: { status: number; conten
 }
 
 describe.each(postRoutes.map((route) => [route.path, route] as const))('POST %s', (path, route) => {
-  it('answers random JSON of every type with a documented status', async () => {
+  it('answers random JSON of every type, lone surrogates included, with 2xx or a documented 4xx', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => expectCleanAnswer(route, await post(path, JSON.stringify(value)))),
+      fc.asyncProperty(anyJson, async (value) => {
+        const answer = await post(path, JSON.stringify(value));
+        expectCleanAnswer(route, answer);
+        expectNeverServerError(route, answer);
+      }),
       { numRuns: 25 },
     );
+  });
+
+  it('answers random mutations of its example request with 2xx or a documented 4xx', async () => {
+    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id]) as Json;
+    expect(example, `no example request for ${route.id}`).toBeDefined();
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.constantFrom('replace' as const, 'remove' as const, 'add' as const), anyJson, fc.string({ unit: 'binary', maxLength: 8 }), async (pick, operation, value, key) => {
+        const answer = await post(path, JSON.stringify(mutate(example, pick, operation, value as Json, key)));
+        expectCleanAnswer(route, answer);
+        expectNeverServerError(route, answer);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('refuses a lone surrogate in a key or a value of its example with 400 naming the pointer', async () => {
+    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id]) as Record<string, Json>;
+    const [firstKey] = Object.keys(example);
+    // JSON.stringify writes a lone surrogate as its \u escape: exactly what a hostile client sends.
+    for (const [body, pointer] of [
+      [{ ...example, [firstKey!]: 'lone \ud800 surrogate' }, `/${firstKey}`],
+      [{ ...example, 'key \udfff': 1 }, '/key \udfff'],
+    ] as const) {
+      const answer = await post(path, JSON.stringify(body));
+      expect(answer.status, answer.text).toBe(400);
+      const problem = JSON.parse(answer.text) as { code: string; errors: Array<{ path: string; code: string }> };
+      expect(problem.code).toBe('invalid_request');
+      expect(problem.errors).toEqual([expect.objectContaining({ path: pointer, code: 'ill_formed_unicode' })]);
+    }
   });
 
   it.each([
