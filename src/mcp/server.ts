@@ -12,6 +12,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
+import { checkConfigurationAtStart } from '../config/check-at-start.ts';
 import { loadMcpConfig, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
 import { mcpUrl, site } from '../config/site.ts';
 import { ProblemError } from '../lib/problem-error.ts';
@@ -309,6 +310,7 @@ export async function launchMcpHost(): Promise<McpHost> {
 
 /** `npm run mcp`: the standalone host (src/mcp/main.ts is its entry). */
 export async function main(): Promise<void> {
+  checkConfigurationAtStart();
   const host = await launchMcpHost();
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');

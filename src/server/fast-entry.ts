@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { checkConfigurationAtStart } from '../config/check-at-start.ts';
 import { loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
@@ -230,6 +231,7 @@ export async function main(): Promise<void> {
   // Loading Astro's handler used to install its unhandledRejection listener at start, which keeps the
   // process alive through one; with Astro loaded late, this listener keeps that, and logs the reason.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+  checkConfigurationAtStart();
   const host = process.env.HOST || '127.0.0.1';
   const port = Number(process.env.PORT || 4321);
   await openEmbeddedStoreAtStart();

@@ -19,9 +19,9 @@ const parent = mkdtempSync(join(tmpdir(), 'server-runtime-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 /** Runs the built server to its exit (it must fail to start) and returns what it printed. */
-function failedStart(dataDir: string): { status: number | null; stderr: string } {
+function failedStart(dataDir: string, env: Record<string, string> = {}): { status: number | null; stderr: string } {
   const result = spawnSync(process.execPath, [`${DIST_DIR}/server/fast-entry.mjs`], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -48,6 +48,14 @@ describe('server runtime lifecycle', () => {
     const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
     expect(await store.getQuote('q_none')).toBeUndefined();
     await store.close();
+  });
+
+  it('refuses to start on malformed variables that are read only on first use, naming each', () => {
+    const result = failedStart(mkdtempSync(join(parent, 'config-')), { RATE_LIMIT_QUOTE_PER_MINUTE: '10000000', CHAIN_TIMEOUT_MS: '5s', STORE_CONNECT_TIMEOUT_MS: '0' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('RATE_LIMIT_QUOTE_PER_MINUTE must be a whole number of requests from 1 to 1000000');
+    expect(result.stderr).toContain('CHAIN_TIMEOUT_MS must be a whole number of milliseconds');
+    expect(result.stderr).toContain('STORE_CONNECT_TIMEOUT_MS must be a whole number of milliseconds');
   });
 
   it('refuses to start on a corrupt store file, saying what to do', () => {
