@@ -52,6 +52,34 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array>
   });
 }
 
+/** How much of a refused body is read and dropped, and for how long, before the connection is cut. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 5_000;
+
+/**
+ * After a 413, the client may still be sending the body it was refused. Closing the socket with
+ * unread data makes the kernel answer with a reset, which can reach the client before it has read
+ * the 413 and reports a network failure instead. So: half-close (no more answers on this
+ * connection), keep reading and dropping the rest of the body, and destroy the socket once the
+ * client is done, or after DRAIN_BYTES or DRAIN_MS, whichever comes first.
+ */
+function closeAfterDraining(req: http.IncomingMessage): void {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  let drained = 0;
+  const cut = () => socket.destroy();
+  const timer = setTimeout(cut, DRAIN_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_BYTES) cut();
+  });
+  req.once('end', cut);
+  req.resume();
+  socket.end();
+}
+
 /** Security and CORS headers as a flat raw-header list, prepended to every answer. */
 const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEADERS }).flat();
 
@@ -158,10 +186,7 @@ export function createRequestListener(options: ServerOptions) {
       readBody: (limit) => readBody(req, limit),
     });
     if (dispatched) {
-      if (dispatched.status === 413) {
-        dispatched.headers.connection = 'close';
-        res.once('finish', () => req.destroy());
-      }
+      if (dispatched.status === 413) res.once('finish', () => closeAfterDraining(req));
       return send(res, dispatched, method === 'HEAD');
     }
 
