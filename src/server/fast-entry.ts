@@ -17,7 +17,7 @@ import { tooLarge } from '../lib/json-body.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../routes/hub-aliases.ts';
-import { flushLogs, logger } from '../services/logger.ts';
+import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { closeRuntime, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
@@ -94,7 +94,7 @@ const requestIds = new WeakMap<http.ServerResponse, string>();
 function logWhenFinished(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, started: number, level: 'debug' | 'info'): void {
   if (!logger.isLevelEnabled(level)) return;
   res.once('finish', () => {
-    logger[level]({ reqId: requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    logRequest(level, { reqId: requestId, method: req.method ?? 'GET', path: req.url?.split('?')[0] ?? '', status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 });
   });
 }
 

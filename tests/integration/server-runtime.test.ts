@@ -4,7 +4,7 @@
  * a message that says what to do; a DATA_DIR that cannot be used yet lets the server start and the
  * store-backed routes answer 503 within a bounded time.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,32 @@ describe('server runtime lifecycle', () => {
     const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
     expect(await store.getQuote('q_none')).toBeUndefined();
     await store.close();
+  });
+
+  it('logs one JSON line per answered request: level, time, service, request id, method, path without its query, status, duration', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, [`${DIST_DIR}/server/fast-entry.mjs`], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(parent, 'logs-')), DATABASE_URL: '', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      const url = await new Promise<string>((resolve) => {
+        const look = () => {
+          const listening = out.split('\n').find((line) => line.includes('"msg":"listening"'));
+          if (listening) resolve((JSON.parse(listening) as { url: string }).url);
+          else setTimeout(look, 20);
+        };
+        look();
+      });
+      const response = await fetch(`${url}/api/dev/tools?secret=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-42' }, body: JSON.stringify({ action: 'hash', input: 'a' }) });
+      expect(response.headers.get('x-request-id')).toBe('trace-42');
+    } finally {
+      // The log is buffered: a graceful stop flushes it.
+      await new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
+    }
+    const lines = out.split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([{ level: 'info', time: expect.any(Number), service: 'agent-economy', reqId: 'trace-42', method: 'POST', path: '/api/dev/tools', status: 200, ms: expect.any(Number), msg: 'request' }]);
   });
 
   it('refuses to start on malformed variables that are read only on first use, naming each', () => {
