@@ -382,6 +382,19 @@ describe('embedded store specifics', () => {
     }
   });
 
+  it('lets a query bug through as itself, never as an outage', async () => {
+    const database = openSqlite({ dataDir, busyTimeoutMs: 1_000 });
+    try {
+      await expect(database.read('SELECT $1 AS v', [undefined])).rejects.toBeInstanceOf(TypeError);
+      await expect(database.query('SELECT $1 AS v', [undefined])).rejects.toBeInstanceOf(TypeError);
+      await expect(database.read('SELECT * FROM no_such_table')).rejects.toThrow(/no such table/);
+      await expect(database.read('SELECT * FROM no_such_table')).rejects.not.toBeInstanceOf(StoreUnavailableError);
+      expect(await database.read('SELECT 1 AS v')).toEqual([{ v: 1 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('refuses a file that is not a sound SQLite database, with what to do', async () => {
     writeFileSync(join(dataDir, SQLITE_FILE_NAME), 'this was never a database, or was overwritten '.repeat(200));
     const store = sqlite(dataDir);

@@ -59,6 +59,9 @@ interface SqliteError extends Error {
 /** What the driver throws for `error`: unique violations and availability failures classified, the rest as SQLite reported it. */
 function classify(error: unknown, file: string): unknown {
   if (error instanceof StoreUnavailableError) return error;
+  // A value SQLite cannot bind (ERR_INVALID_ARG_TYPE) or hand back as a number (ERR_OUT_OF_RANGE)
+  // is a bug in the caller's query, not an outage: it must surface, not hide behind a 503.
+  if (error instanceof TypeError || error instanceof RangeError) return error;
   const errcode = (error as SqliteError | undefined)?.errcode;
   if (typeof errcode === 'number') {
     if (UNIQUE_CODES.has(errcode)) {
