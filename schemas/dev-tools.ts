@@ -44,10 +44,9 @@ export const devToolRequestSchema = z
     action: devToolActionSchema,
     input: z
       .string()
-      .min(1)
       .max(DEV_TOOL_MAX_INPUT_CHARACTERS)
       .describe(
-        `What to inspect, 1 to ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters. hash: the text (utf8) or bytes (hex); address: a base58 address (utf8) or a serialized ErgoTree (hex) to encode as an address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON in node, explorer or EIP-12 form (utf8) or serialized transaction bytes (hex); receipt: a full receipt bundle as JSON text.`,
+        `What to inspect, at most ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters; empty only for hash, whose digest of no bytes is defined. hash: the text (utf8) or bytes (hex); address: a base58 address (utf8) or a serialized ErgoTree (hex) to encode as an address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON in node, explorer or EIP-12 form (utf8) or serialized transaction bytes (hex); receipt: a full receipt bundle as JSON text.`,
       ),
     encoding: z
       .enum(DEV_TOOL_ENCODINGS)
@@ -59,6 +58,9 @@ export const devToolRequestSchema = z
       .describe('Network for address encoding and prefix checks; `testnet` by default. Inspection only: choosing `mainnet` reads mainnet encodings and acts on nothing.'),
   })
   .superRefine((request, ctx) => {
+    if (request.input === '' && request.action !== 'hash') {
+      ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, path: ['input'], input: request.input, message: `action "${request.action}" needs a non-empty input; only hash takes the empty input` });
+    }
     const accepted = DEV_TOOL_ENCODINGS_BY_ACTION[request.action];
     if (!accepted.includes(request.encoding)) {
       ctx.addIssue({

@@ -53,7 +53,7 @@ describe('400 paths', () => {
   it.each([
     ['an unsupported action', { action: 'sign', input: 'x' }, 'invalid_request', '/action', 'invalid_value'],
     ['a missing input', { action: 'hash' }, 'invalid_request', '/input', 'invalid_type'],
-    ['an empty input', { action: 'hash', input: '' }, 'invalid_request', '/input', 'too_small'],
+    ['an empty input to anything but hash', { action: 'box', input: '' }, 'invalid_request', '/input', 'too_small'],
     ['an extra key', { action: 'hash', input: 'x', broadcast: true }, 'invalid_request', '/broadcast', 'unrecognized_keys'],
     ['an unknown network', { action: 'address', input: 'x', network: 'devnet' }, 'invalid_request', '/network', 'invalid_value'],
     ['odd-length hex', { action: 'hash', input: 'abc', encoding: 'hex' }, 'invalid_request', '/input', 'custom'],
@@ -75,6 +75,14 @@ describe('400 paths', () => {
     expect(answer.body).toMatchObject({ status: 400, code });
     expect(answer.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path, code: fieldCode })]));
     expect(JSON.stringify(answer.body)).not.toMatch(/SigmaParsingError|RuntimeError|Scorex|unreachable|serde|at line \d/);
+  });
+
+  it('hashes the empty input to the defined blake2b256 digest, as text and as hex', async () => {
+    for (const encoding of ['utf8', 'hex']) {
+      const answer = await post({ action: 'hash', input: '', encoding });
+      expect(answer.status).toBe(200);
+      expect(answer.body.result).toEqual({ algorithm: 'blake2b256', input_encoding: encoding, input_bytes: 0, digest: '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8' });
+    }
   });
 
   it('answers a body that is not JSON, and an oversize body, with the shared 4xx', async () => {

@@ -61,11 +61,20 @@ const pointer = (body: unknown, path: string): unknown => path.split('/').slice(
 
 describe('hash', () => {
   it.each(BLAKE2B256_VECTORS)('matches the published BLAKE2b-256 of "$text"', ({ text, digest }) => {
-    // The request schema needs at least one character, so the empty vector checks the function itself.
     expect(hashInput(text, 'utf8')).toEqual({ algorithm: 'blake2b256', input_encoding: 'utf8', input_bytes: text.length, digest });
-    if (text === '') return;
     expect(run({ action: 'hash', input: text }).result.digest).toBe(digest);
     expect(run({ action: 'hash', input: hex.encode(new TextEncoder().encode(text)).toUpperCase(), encoding: 'hex' }).result).toEqual({ algorithm: 'blake2b256', input_encoding: 'hex', input_bytes: text.length, digest });
+  });
+
+  it('hashes the empty input, as text and as hex, to the defined digest; other actions still need an input', () => {
+    const empty = '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8';
+    expect(run({ action: 'hash', input: '' }).result).toEqual({ algorithm: 'blake2b256', input_encoding: 'utf8', input_bytes: 0, digest: empty });
+    expect(run({ action: 'hash', input: '', encoding: 'hex' }).result).toEqual({ algorithm: 'blake2b256', input_encoding: 'hex', input_bytes: 0, digest: empty });
+    for (const action of ['address', 'box', 'tx', 'receipt'] as const) {
+      const parsed = devToolRequestSchema.safeParse({ action, input: '' });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues).toEqual([expect.objectContaining({ path: ['input'], code: 'too_small' })]);
+    }
   });
 
   it('hashes the UTF-8 bytes, not the characters', () => {

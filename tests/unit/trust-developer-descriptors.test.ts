@@ -373,7 +373,7 @@ describe('developer tools (spec 2.11)', () => {
     const refused = [
       { action: 'sign', input: 'x' },
       { action: 'hash' },
-      { action: 'hash', input: '' },
+      { action: 'tx', input: '' },
       { action: 'hash', input: 'x', extra: true },
       { action: 'hash', input: 'abc', encoding: 'hex' },
       { action: 'hash', input: '0x00', encoding: 'hex' },
