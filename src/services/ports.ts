@@ -47,6 +47,23 @@ export type SpendTokenResult =
   | { ok: true; quoteId: string; receiptId: string }
   | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'question_mismatch' };
 
+export interface ReissueTokenInput {
+  noteBoxId: string;
+  /** The quote the retry names; the Note must have paid exactly this one. */
+  quoteId: string;
+  /** Hash of the fresh token that replaces the unspent one. */
+  tokenHash: string;
+  tokenExpiresAt: Date;
+}
+
+export type ReissueTokenResult =
+  /** The Note paid this quote and its token was unspent: the fresh token replaces it (the old one stops working). */
+  | { status: 'reissued'; receipt: ReceiptBundle }
+  /** The Note paid this quote and its token already paid a turn: no second answer. */
+  | { status: 'answered'; receiptId: string }
+  /** The Note paid another quote. */
+  | { status: 'other_quote' };
+
 /** Thrown by settlePayment when the Note already paid a quote (the unique constraint fired). */
 export class NoteAlreadyUsedError extends Error {
   readonly noteBoxId: string;
@@ -91,6 +108,12 @@ export interface AssistantStore {
    * token hash bound to quote and question. All or nothing. Throws NoteAlreadyUsedError.
    */
   settlePayment(input: SettlePaymentInput): Promise<void>;
+  /**
+   * A verification retried after it settled (its answer was lost on the way): in ONE transaction,
+   * finds the Note's settlement and, when it paid `quoteId` and its token is unspent, replaces that
+   * token's hash with `tokenHash`, so only one token is ever live for a Note.
+   */
+  reissueToken(input: ReissueTokenInput): Promise<ReissueTokenResult>;
   /** Atomically spends a token (single use) if it exists, is unexpired and matches the question. */
   spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult>;
   /** By receipt id or by settlement transaction id; in the documented key order of the bundle. */

@@ -21,6 +21,8 @@ import {
   type ChainClient,
   type RateLimitDecision,
   type RateLimiter,
+  type ReissueTokenInput,
+  type ReissueTokenResult,
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
@@ -66,6 +68,17 @@ export class FakeStore implements AssistantStore {
       expiresAt: input.tokenExpiresAt,
       usedAt: undefined,
     });
+  }
+  async reissueToken(input: ReissueTokenInput): Promise<ReissueTokenResult> {
+    this.#check();
+    const noteBoxId = input.noteBoxId.toLowerCase();
+    if (this.usedNotes.get(noteBoxId) !== input.quoteId) return { status: 'other_quote' };
+    const receipt = this.receipts.find((candidate) => candidate.noteBoxId === noteBoxId)!;
+    const [oldHash, token] = [...this.tokens.entries()].find(([, candidate]) => candidate.receiptId === receipt.receiptId)!;
+    if (token.usedAt) return { status: 'answered', receiptId: receipt.receiptId };
+    this.tokens.delete(oldHash);
+    this.tokens.set(input.tokenHash, { ...token, expiresAt: input.tokenExpiresAt });
+    return { status: 'reissued', receipt: structuredClone(receipt) };
   }
   async spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult> {
     this.#check();

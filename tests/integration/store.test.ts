@@ -210,6 +210,51 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.spendToken(hex32(), quote.questionHash, now)).toEqual({ ok: false, reason: 'unknown' });
   });
 
+  test('reissues the token of a settled Note for its own quote only: the old token stops working; once spent, answered', async () => {
+    const quote = makeQuote();
+    const other = makeQuote();
+    await store.insertQuote(quote);
+    await store.insertQuote(other);
+    const noteBoxId = hex32();
+    const receipt = makeReceipt(quote, noteBoxId);
+    const first = hex32();
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: first, tokenExpiresAt: new Date(Date.now() + 1_000), questionHash: quote.questionHash });
+
+    expect(await store.reissueToken({ noteBoxId, quoteId: other.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000) })).toEqual({ status: 'other_quote' });
+    expect(await store.reissueToken({ noteBoxId: hex32(), quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000) })).toEqual({ status: 'other_quote' });
+    const second = hex32();
+    const later = new Date(Date.now() + 60_000);
+    expect(await store.reissueToken({ noteBoxId: noteBoxId.toUpperCase(), quoteId: quote.quoteId, tokenHash: second, tokenExpiresAt: later })).toEqual({ status: 'reissued', receipt });
+    expect(await store.spendToken(first, quote.questionHash, new Date())).toEqual({ ok: false, reason: 'unknown' });
+    // The fresh token carries the fresh expiry.
+    expect((await store.spendToken(second, quote.questionHash, new Date(Date.now() + 30_000))).ok).toBe(true);
+    expect(await store.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: later })).toEqual({ status: 'answered', receiptId: receipt.receiptId });
+  });
+
+  test('a reissue racing the spend of the old token: one of them wins, never both', async () => {
+    for (let round = 0; round < 5; round++) {
+      const quote = makeQuote();
+      await store.insertQuote(quote);
+      const noteBoxId = hex32();
+      const receipt = makeReceipt(quote, noteBoxId);
+      const old = hex32();
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: old, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+      const other = harness.supportsSecondInstance ? harness.open() : store;
+      const fresh = hex32();
+      const [spent, reissued] = await Promise.all([
+        store.spendToken(old, quote.questionHash, new Date()),
+        other.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: fresh, tokenExpiresAt: new Date(Date.now() + 60_000) }),
+      ]);
+      if (other !== store) await other.close();
+      if (spent.ok) expect(reissued).toEqual({ status: 'answered', receiptId: receipt.receiptId });
+      else {
+        expect(spent).toEqual({ ok: false, reason: 'unknown' });
+        expect(reissued.status).toBe('reissued');
+        expect((await store.spendToken(fresh, quote.questionHash, new Date())).ok).toBe(true);
+      }
+    }
+  });
+
   test('concurrent spends of one token: exactly one succeeds', async () => {
     const quote = makeQuote();
     await store.insertQuote(quote);

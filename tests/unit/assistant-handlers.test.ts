@@ -15,6 +15,8 @@ import {
 } from '../../schemas/assistant.ts';
 import { problemSchema } from '../../schemas/problem.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema, type VerifyPaymentResponse } from '../../schemas/receipt.ts';
+import { hashPaymentToken } from '../../src/domain/assistant/payment-token.ts';
+import { hashQuestion } from '../../src/domain/assistant/task-hash.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import type { ApiRequest, ApiResponse, Handler } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
@@ -238,14 +240,45 @@ describe('POST /api/assistant/verify-payment', () => {
     expect(h.deps.store.tokens.size).toBe(1);
   });
 
-  it('gives exactly one 200 when two requests race with the same Note', async () => {
+  it('settles once when requests race with the same quote and Note: every one gets that receipt, one token stays live', async () => {
     const h = harness();
     const quote = await premiumQuote(h);
     const box = payNote(h, quote);
     const request = () => h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
-    const outcomes = await Promise.allSettled([request(), request(), request()]);
-    const statuses = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as ProblemError).code));
-    expect(statuses.sort()).toEqual([200, 'note_already_used', 'note_already_used'].sort());
+    const answers = (await Promise.all([request(), request(), request()])).map((answer) => answer.body as VerifyPaymentResponse);
+    expect(new Set(answers.map((answer) => answer.receiptId)).size).toBe(1);
+    expect(h.deps.store.receipts).toHaveLength(1);
+    expect(h.deps.store.activity.filter((event) => event.kind === 'payment_verified')).toHaveLength(1);
+    const live = [...h.deps.store.tokens.keys()];
+    expect(live).toHaveLength(1);
+    expect(answers.map((answer) => hashPaymentToken(answer.paymentToken)).filter((hash) => live.includes(hash))).toHaveLength(1);
+  });
+
+  it('gives a payer who lost the answer the same receipt and a fresh token, even once the quote has expired; the old token stops working', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const lost = (await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }))).body as VerifyPaymentResponse;
+    h.deps.fakeClock.advance(16 * 60 * 1000);
+    const retried = await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
+    expect(retried.status).toBe(200);
+    const answer = verifyPaymentResponseSchema.parse(retried.body);
+    expect(answer.receiptId).toBe(lost.receiptId);
+    expect(answer.paymentToken).not.toBe(lost.paymentToken);
+    expect(await h.deps.store.spendToken(hashPaymentToken(lost.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock())).toEqual({ ok: false, reason: 'unknown' });
+    expect((await h.deps.store.spendToken(hashPaymentToken(answer.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock())).ok).toBe(true);
+  });
+
+  it('answers a retry after the token paid its turn 409 with the receipt', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const first = (await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }))).body as VerifyPaymentResponse;
+    const spent = await h.deps.store.spendToken(hashPaymentToken(first.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock());
+    expect(spent.ok).toBe(true);
+    const again = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: again.status, code: again.code }).toEqual({ status: 409, code: 'payment_already_answered' });
+    expect(again.extra).toMatchObject({ receiptId: first.receiptId });
     expect(h.deps.store.receipts).toHaveLength(1);
   });
 

@@ -191,10 +191,12 @@ export function assistantRoutes(): Route[] {
       summary: 'Verify a testnet Note payment for a quote',
       description:
         'Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain ' +
-        'and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token.',
+        'and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. ' +
+        'Safe to retry: the same quote, question and Note sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one ' +
+        '(the earlier token stops working; only one is ever live for a Note), or 409 once that token has paid its turn.',
       request: verifyRequest,
       responses: {
-        200: { description: 'Payment verified, payment token issued, receipt bundle stored.', schema: verifyResponse },
+        200: { description: 'Payment verified, payment token issued, receipt bundle stored; on a retry after a settlement, the same receipt with a fresh token.', schema: verifyResponse },
         400: {
           description:
             'Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), ' +
@@ -205,6 +207,7 @@ export function assistantRoutes(): Route[] {
             'Payment not verifiable against the quote. `code` names the first Note rule that failed and `note_code` repeats it in the Accord v0 vocabulary: ' +
             `${noteCodes}.`,
         },
+        409: { description: 'Payment already answered (code `payment_already_answered`): this Note paid this quote and its token has paid its turn; `receiptId` and `receiptUrl` name the receipt.' },
         410: { description: 'Quote expired (code `quote_expired`): ask for a new quote.' },
         429: rateLimited('Verification'),
         503: {

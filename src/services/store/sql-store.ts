@@ -15,6 +15,8 @@ import {
   StoreUnusableError,
   type ActivityEvent,
   type AssistantStore,
+  type ReissueTokenInput,
+  type ReissueTokenResult,
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
@@ -23,6 +25,9 @@ import { UniqueViolationError, type Database } from './database.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 
 const MAX_LIST_LIMIT = 1_000;
+
+/** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
+const MAX_REISSUE_ATTEMPTS = 8;
 
 /** Money moved: a settled payment and a spent token must survive a power loss, not only a crash. */
 const DURABLE = { durable: true };
@@ -198,6 +203,35 @@ export class SqlAssistantStore implements AssistantStore {
       if (error instanceof UniqueViolationError && error.table === 'used_notes') throw new NoteAlreadyUsedError(noteBoxId);
       throw error;
     }
+  }
+
+  async reissueToken(input: ReissueTokenInput): Promise<ReissueTokenResult> {
+    const database = await this.ready();
+    return database.transaction(async (tx) => {
+      // PostgreSQL runs concurrent retries side by side: one may rotate the token between this read
+      // and the update below, which then matches nothing; the loop reads the rotated row again.
+      for (let attempt = 0; attempt < MAX_REISSUE_ATTEMPTS; attempt++) {
+        const [settled] = await tx.query<{ quote_id: string; receipt_id: string; bundle: string; token_hash: string; used_at: Date | string | null }>(
+          `SELECT u.quote_id, r.receipt_id, CAST(r.bundle AS TEXT) AS bundle, t.token_hash, t.used_at
+             FROM used_notes u
+             JOIN receipts r ON r.note_box_id = u.note_box_id
+             JOIN payment_tokens t ON t.receipt_id = r.receipt_id
+            WHERE u.note_box_id = $1`,
+          [input.noteBoxId.toLowerCase()],
+        );
+        if (!settled || settled.quote_id !== input.quoteId) return { status: 'other_quote' };
+        if (settled.used_at !== null) return { status: 'answered', receiptId: settled.receipt_id };
+        // Guarded by used_at: a chat spending the token at the same moment wins or loses as a whole.
+        const [rotated] = await tx.query<{ receipt_id: string }>(
+          `UPDATE payment_tokens SET token_hash = $2, expires_at = $3
+            WHERE token_hash = $1 AND used_at IS NULL
+            RETURNING receipt_id`,
+          [settled.token_hash, input.tokenHash, input.tokenExpiresAt.toISOString()],
+        );
+        if (rotated) return { status: 'reissued', receipt: readBundle(database, settled.bundle) };
+      }
+      throw new StoreUnavailableError(`the payment token of Note ${input.noteBoxId} kept changing under ${MAX_REISSUE_ATTEMPTS} reissues; retry shortly`);
+    }, DURABLE);
   }
 
   async spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult> {
