@@ -96,7 +96,7 @@ export function buildDevServicesIndex(): DevServicesIndex {
         url: routeUrl('assistant-signer-health'),
         method: 'GET',
         checks: ['status code 200 (healthy) or 503 (unavailable or degraded)'],
-        description: 'The assistant operator signer is reachable; premium quotes need it.',
+        description: 'Whether the assistant operator\'s signer service answers its health probe. Quotes, payments and chat do not need it: nothing here signs.',
       },
       faucet: {
         url: routeUrl('faucet-descriptor'),
