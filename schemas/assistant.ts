@@ -8,7 +8,7 @@
  * are R4 = `Coll[Byte]` reserve box id, R5 = `Int` expiry height, R6 = `Coll[Byte]` task hash.
  */
 import { z } from 'zod';
-import { absoluteUrl, ergDecimal, hex64, isoDateTime, nanoErgString, typeLiteral } from './common.ts';
+import { absoluteUrl, ergDecimal, hex64, isoDateTime, nanoErgString, typeLiteral, versionV0 } from './common.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Primitives of the paid turn
@@ -90,6 +90,7 @@ const QUOTE_TYPE = 'agent_economy.assistant_quote.v0';
 export const freeTierDecisionSchema = z
   .object({
     type: typeLiteral(QUOTE_TYPE),
+    version: versionV0,
     tier: z.literal('free').describe('`free`: send the question to chat without a payment token.'),
     reason: z.string().min(1).describe('Why the question qualifies for the free tier (short enough, and the daily free allowance is not used up).'),
     free_questions_remaining_today: z
@@ -125,9 +126,10 @@ export const noteRequirementsSchema = z
 /** Exact integer comparison of the two wire forms of one amount; never a float. */
 const sameAmount = (erg: string, nanoErg: string): boolean => BigInt(erg.replace('.', '')) === BigInt(nanoErg);
 
-export const premiumQuoteSchema = z
+const premiumQuoteObject = z
   .object({
     type: typeLiteral(QUOTE_TYPE),
+    version: versionV0,
     tier: z.literal('premium').describe('`premium`: pay with a Note, verify the payment, then chat with the payment token.'),
     quoteId,
     taskHash: digestHex.describe(
@@ -142,19 +144,34 @@ export const premiumQuoteSchema = z
     issuedHeight: blockHeight.describe('Chain height when the quote was issued; a Note created before it (less a small documented tolerance) is refused.'),
     expiresAt: isoDateTime.describe('After this instant verify-payment answers 410 for this quote.'),
     noteRequirements: noteRequirementsSchema,
-  })
-  .refine((quote) => sameAmount(quote.price, quote.priceNanoErg), { message: 'price and priceNanoErg must be the same amount', path: ['priceNanoErg'] })
-  .refine((quote) => BigInt(quote.priceNanoErg) > 0n, { message: 'a premium quote has a positive price', path: ['priceNanoErg'] })
-  .refine((quote) => quote.noteExpiryMinHeight > quote.issuedHeight, { message: 'noteExpiryMinHeight must be above issuedHeight', path: ['noteExpiryMinHeight'] })
-  .refine(
-    (quote) =>
-      quote.noteRequirements.R4.value === quote.reserveBoxId &&
-      quote.noteRequirements.R5.value === quote.noteExpiryMinHeight &&
-      quote.noteRequirements.R6.value === quote.taskHash,
-    { message: 'noteRequirements must repeat reserveBoxId (R4), noteExpiryMinHeight (R5) and taskHash (R6)', path: ['noteRequirements'] },
-  )
-  .describe('Premium quote: the Note payment request for one paid answer.');
+  });
+
+/** The rules between a quote's fields, the same for a quote as answered and as receipts embed it. */
+function withQuoteRules<S extends z.ZodType<Omit<z.output<typeof premiumQuoteObject>, 'version'>>>(schema: S): S {
+  return schema
+    .refine((quote) => sameAmount(quote.price, quote.priceNanoErg), { message: 'price and priceNanoErg must be the same amount', path: ['priceNanoErg'] })
+    .refine((quote) => BigInt(quote.priceNanoErg) > 0n, { message: 'a premium quote has a positive price', path: ['priceNanoErg'] })
+    .refine((quote) => quote.noteExpiryMinHeight > quote.issuedHeight, { message: 'noteExpiryMinHeight must be above issuedHeight', path: ['noteExpiryMinHeight'] })
+    .refine(
+      (quote) =>
+        quote.noteRequirements.R4.value === quote.reserveBoxId &&
+        quote.noteRequirements.R5.value === quote.noteExpiryMinHeight &&
+        quote.noteRequirements.R6.value === quote.taskHash,
+      { message: 'noteRequirements must repeat reserveBoxId (R4), noteExpiryMinHeight (R5) and taskHash (R6)', path: ['noteRequirements'] },
+    );
+}
+
+export const premiumQuoteSchema = withQuoteRules(premiumQuoteObject).describe('Premium quote: the Note payment request for one paid answer.');
 export type PremiumQuote = z.infer<typeof premiumQuoteSchema>;
+
+/**
+ * A premium quote as it was issued and stored, which receipts embed: quotes issued before the
+ * `version` field existed carry none, and a receipt must keep verifying as it was written.
+ */
+export const issuedPremiumQuoteSchema = withQuoteRules(premiumQuoteObject.partial({ version: true })).describe(
+  'Premium quote as it was issued (quotes issued before `version` existed carry none).',
+);
+export type IssuedPremiumQuote = z.infer<typeof issuedPremiumQuoteSchema>;
 
 export const quoteResponseSchema = z
   .discriminatedUnion('tier', [freeTierDecisionSchema, premiumQuoteSchema])
@@ -189,6 +206,7 @@ export const MODEL_PROVIDERS = ['docs', 'openai'] as const;
 export const chatResponseSchema = z
   .object({
     type: typeLiteral('agent_economy.assistant_chat.v0'),
+    version: versionV0,
     tier: z.enum(['free', 'premium']).describe('Which kind of turn was answered.'),
     answer: z.string().min(1).describe('The answer, as Markdown text.'),
     citations: z
@@ -291,6 +309,7 @@ export type ActivityEvent = z.infer<typeof activityEventSchema>;
 export const activitySchema = z
   .object({
     type: typeLiteral('agent_economy.assistant_activity.v0'),
+    version: versionV0,
     events: z.array(activityEventSchema).describe('Recent events, newest first.'),
   })
   .describe('Recent activity of the hosted assistant.');
@@ -305,6 +324,7 @@ export const SIGNER_STATUSES = ['healthy', 'degraded', 'unreachable', 'unconfigu
 export const signerHealthSchema = z
   .object({
     type: typeLiteral('agent_economy.assistant_signer_health.v0'),
+    version: versionV0,
     ok: z.boolean().describe('True only when the signer answered its health check as healthy.'),
     configured: z.boolean().describe('Whether a signer URL is configured (`SIGNER_URL`).'),
     status: z

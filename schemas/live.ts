@@ -3,7 +3,7 @@
  * the two runtime truths of the proof surface.
  */
 import { z } from 'zod';
-import { absoluteUrl, hex64, isoDateTime, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, hex64, isoDate, isoDateTime, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 export const probeSchema = z.object({
   ok: z.boolean().describe('The probe passed.'),
@@ -34,6 +34,8 @@ export const liveStatusSchema = z
     ok: z.boolean().describe('True when every required probe passed.'),
     type: typeLiteral('agent_economy.live_status.v0'),
     version: versionV0,
+    status: descriptorStatus,
+    last_updated: isoDate.describe('UTC day of `checked_at`: the probes are run afresh, at most `cached_for_seconds` old.'),
     checked_at: isoDateTime,
     cached_for_seconds: z.int().min(0).describe('Probe results are cached this long so the endpoint stays fast.'),
     summary: z.object({
@@ -79,6 +81,8 @@ export const proofExplorerSchema = z
     ok: z.literal(true),
     type: typeLiteral('agent_economy.proof_explorer.v0'),
     version: versionV0,
+    status: descriptorStatus,
+    last_updated: isoDate.describe('UTC day of `generated_at`: the proofs are read from the store on every request.'),
     generated_at: isoDateTime,
     summary: z.object({
       proof_count: z.int().min(0).describe('Testnet receipts plus conformance proofs listed in `proofs` (sandbox receipts never count).'),

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { absoluteUrl, ergDecimal, isoDateTime, nanoErgString, typeLiteral, versionV0 } from './common.ts';
-import { blockHeight, digestHex, ergoAddress, NOTE_CHECKS, paymentToken, premiumQuoteSchema, quoteId } from './assistant.ts';
+import { blockHeight, digestHex, ergoAddress, issuedPremiumQuoteSchema, NOTE_CHECKS, paymentToken, quoteId } from './assistant.ts';
 
 export const CHAIN_SOURCES = ['testnet', 'sandbox'] as const;
 
@@ -119,7 +119,7 @@ export const receiptBundleSchema = z
     settlement_receipt: settlementReceiptSchema,
     quote_evidence: z
       .object({
-        quote: premiumQuoteSchema.describe('The premium quote exactly as the quote endpoint issued it.'),
+        quote: issuedPremiumQuoteSchema.describe('The premium quote exactly as the quote endpoint issued it (quotes issued before `version` existed carry none).'),
         task_hash_derivation: z
           .literal(TASK_HASH_DERIVATION)
           .describe('How `taskHash` was computed: blake2b256 of the RFC 8785 canonical JSON of {quoteId, question, history}, history `[]` when omitted.'),
@@ -156,6 +156,7 @@ export type ReceiptBundle = z.infer<typeof receiptBundleSchema>;
 export const verifyPaymentResponseSchema = z
   .object({
     type: typeLiteral('agent_economy.assistant_payment_verification.v0'),
+    version: versionV0,
     paymentToken: paymentToken.describe(
       'Single-use bearer token for the paid chat turn (base64url of 256 random bits). Shown once; only its hash is stored. Send it as `paymentToken` with the quoted question.',
     ),

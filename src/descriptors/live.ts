@@ -18,6 +18,8 @@ export function buildLiveStatus(
     ok: entries.every(([, probe]) => probe.ok || !probe.required),
     type: typeName('agent_economy.live_status.v0'),
     version: 'v0',
+    status: 'testnet_live_proof',
+    last_updated: checkedAt.toISOString().slice(0, 10),
     checked_at: checkedAt.toISOString(),
     cached_for_seconds: cachedForSeconds,
     summary: {
@@ -41,6 +43,8 @@ export function buildProofExplorer(
     ok: true,
     type: typeName('agent_economy.proof_explorer.v0'),
     version: 'v0',
+    status: 'testnet_live_proof',
+    last_updated: generatedAt.toISOString().slice(0, 10),
     generated_at: generatedAt.toISOString(),
     summary: {
       proof_count: proofs.length,

@@ -16,7 +16,7 @@ export const SIGNER_HEALTH_CACHE_MS = 5000;
  * detail never repeats the signer URL, which may be internal.
  */
 export async function probeSignerHealth(signer: SignerConfig): Promise<SignerHealth> {
-  const base = { type: typeName('agent_economy.assistant_signer_health.v0'), checked_at: new Date().toISOString() };
+  const base = { type: typeName('agent_economy.assistant_signer_health.v0'), version: 'v0' as const, checked_at: new Date().toISOString() };
   if (!signer.url) {
     return {
       ...base,

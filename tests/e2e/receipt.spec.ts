@@ -23,6 +23,7 @@ function fixtureBundle(): ReceiptBundle {
   const settlementTxId = hexOf('tx');
   const quote = {
     type: typeName('agent_economy.assistant_quote.v0'),
+    version: 'v0',
     tier: 'premium' as const,
     quoteId: 'q_fixture_0001',
     taskHash,

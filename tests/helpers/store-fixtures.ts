@@ -30,6 +30,7 @@ export function makeQuote(overrides: Partial<StoredQuote> = {}): StoredQuote {
   const erg = `${priceNanoErg / 1_000_000_000n}.${(priceNanoErg % 1_000_000_000n).toString().padStart(9, '0')}`;
   const quote: PremiumQuote = premiumQuoteSchema.parse({
     type: typeName('agent_economy.assistant_quote.v0'),
+    version: 'v0',
     tier: 'premium',
     quoteId,
     taskHash,

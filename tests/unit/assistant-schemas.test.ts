@@ -46,6 +46,7 @@ const testnetAddress = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
 
 const premiumQuote: PremiumQuote = {
   type: typeName('agent_economy.assistant_quote.v0'),
+  version: 'v0',
   tier: 'premium',
   quoteId: 'q_7Hc2mW9xKpL4',
   taskHash,
@@ -177,6 +178,7 @@ describe('quote response', () => {
   it('accepts a free-tier decision and a premium quote, told apart by tier', () => {
     const free = {
       type: typeName('agent_economy.assistant_quote.v0'),
+      version: 'v0',
       tier: 'free',
       reason: 'Short question within the daily free allowance.',
       free_questions_remaining_today: 3,
@@ -195,6 +197,7 @@ describe('quote response', () => {
     expect(Object.keys(premium.properties as object).sort()).toEqual(
       [
         'type',
+        'version',
         'tier',
         'quoteId',
         'taskHash',
@@ -238,6 +241,7 @@ describe('chat', () => {
   it('ties receiptId to the tier of the answer', () => {
     const answer = {
       type: typeName('agent_economy.assistant_chat.v0'),
+      version: 'v0',
       tier: 'premium',
       answer: 'R5 holds the Note expiry height as an `Int`.',
       citations: [{ title: 'Paid assistant turn', url: routeUrl('assistant-quote') }],
@@ -295,6 +299,7 @@ describe('receipt bundle and verify-payment response', () => {
   it('accepts a verification response that carries its bundle, and only a matching one', () => {
     const response = {
       type: typeName('agent_economy.assistant_payment_verification.v0'),
+      version: 'v0',
       paymentToken: 'kX9fQ2mZr7Lw0bTn4VyHc8sJdPa1eGu6oRiK3tMxNvE',
       paymentTokenExpiresAt: '2026-11-23T12:40:01Z',
       receiptId,
@@ -312,6 +317,7 @@ describe('activity', () => {
   it('has events with kinds, times, amounts, task hashes and receipt ids, and no private fields', () => {
     const feed = {
       type: typeName('agent_economy.assistant_activity.v0'),
+      version: 'v0',
       events: [
         { kind: 'turn_answered', at: '2026-11-23T12:11:00Z', taskHash, receiptId },
         { kind: 'payment_verified', at: '2026-11-23T12:10:01Z', amountNanoErg: '10000000', taskHash, receiptId },

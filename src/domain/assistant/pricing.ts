@@ -85,6 +85,7 @@ export function buildPremiumQuote({ quoteId, question, history, terms, height, n
   const noteExpiryMinHeight = height + terms.noteExpiryMarginBlocks;
   return {
     type: typeName('agent_economy.assistant_quote.v0'),
+    version: 'v0',
     tier: 'premium',
     quoteId,
     taskHash,

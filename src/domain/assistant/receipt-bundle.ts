@@ -5,7 +5,7 @@
  * of its canonical JSON. Built only from a Note that passed every rule; the schema's own invariants
  * are checked here, so a bundle that would contradict itself is never stored.
  */
-import type { PremiumQuote } from '../../../schemas/assistant.ts';
+import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, type ChainSource, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ChainBox } from '../../services/ports.ts';
 import { computeReceiptId } from '../receipt-id.ts';
@@ -24,7 +24,7 @@ export interface ChainEvidence {
 
 export interface ReceiptBundleInput {
   /** The premium quote body exactly as the quote endpoint issued it. */
-  quote: PremiumQuote;
+  quote: IssuedPremiumQuote;
   noteBox: ChainBox;
   /** The Note rules' outcome; every rule must have passed. */
   noteCheck: NoteCheckResult;

@@ -67,7 +67,7 @@ export function createChatHandler({ store, limiter, model, clock, config }: Assi
       if (!spent.ok) throw tokenRefused(spent.reason);
       const quote = await fromStore(() => store.getQuote(spent.quoteId)).catch(() => undefined);
       await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: spent.receiptId, ...(quote ? { taskHash: quote.taskHash } : {}) });
-      const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), tier: 'premium', ...answer, receiptId: spent.receiptId };
+      const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...answer, receiptId: spent.receiptId };
       return json(200, body, headers);
     }
 
@@ -81,7 +81,7 @@ export function createChatHandler({ store, limiter, model, clock, config }: Assi
     // The free turn is counted once it is answered, so a provider failure does not use it up.
     await fromStore(() => store.incrementFreeUsage(clientKey, day));
     await recordActivity(store, { kind: 'turn_answered', at: clock() });
-    const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), tier: 'free', ...answer, receiptId: null };
+    const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'free', ...answer, receiptId: null };
     return json(200, body, headers);
   };
 }

@@ -21,6 +21,7 @@ export function createQuoteHandler({ store, chain, limiter, clock, config }: Ass
     if (decision.tier === 'free') {
       const body: FreeTierDecision = {
         type: typeName('agent_economy.assistant_quote.v0'),
+        version: 'v0',
         tier: 'free',
         reason: decision.reason,
         free_questions_remaining_today: decision.remainingToday,

@@ -19,6 +19,7 @@ export function createActivityHandler({ store }: { store: AssistantStore }): Han
     const events = await fromStore(() => store.listActivity(ACTIVITY_LIMIT));
     const body: Activity = {
       type: typeName('agent_economy.assistant_activity.v0'),
+      version: 'v0',
       events: events.map((event) => ({
         kind: event.kind,
         at: event.at.toISOString(),

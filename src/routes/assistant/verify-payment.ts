@@ -7,7 +7,7 @@
  * answer lost on the way) answers 200 with the same receipt and a fresh token that replaces the
  * unspent one, or 409 once that token has paid its turn; a Note that paid another quote keeps 402.
  */
-import { premiumQuoteSchema, problemCodeOfNoteFailure, type VerifyPaymentRequest } from '../../../schemas/assistant.ts';
+import { issuedPremiumQuoteSchema, problemCodeOfNoteFailure, type VerifyPaymentRequest } from '../../../schemas/assistant.ts';
 import type { VerifyPaymentResponse } from '../../../schemas/receipt.ts';
 import { typeName } from '../../config/site.ts';
 import { checkNote, type NoteCheckResult } from '../../domain/assistant/note-rules.ts';
@@ -34,6 +34,7 @@ function noteRefused(result: NoteCheckResult): ProblemError {
 function verified(token: { token: string; expiresAt: Date }, receipt: ReceiptBundle): VerifyPaymentResponse {
   return {
     type: typeName('agent_economy.assistant_payment_verification.v0'),
+    version: 'v0',
     paymentToken: token.token,
     paymentTokenExpiresAt: token.expiresAt.toISOString(),
     receiptId: receipt.receiptId,
@@ -93,7 +94,7 @@ export function createVerifyPaymentHandler({ store, chain, limiter, clock, confi
       throw noteRefused(result);
     }
 
-    const quote = premiumQuoteSchema.parse(stored.quote);
+    const quote = issuedPremiumQuoteSchema.parse(stored.quote);
     const receipt = buildReceiptBundle({
       quote,
       noteBox: box!,
