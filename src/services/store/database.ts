@@ -5,7 +5,6 @@
  * into UniqueViolationError, and lets every other database error (a check constraint, a bug in a
  * query) through unchanged, so the store can tell the three apart.
  */
-import { StoreUnavailableError } from '../ports.ts';
 import type { Dialect } from './dialect.ts';
 
 export interface Queryable {
@@ -40,37 +39,4 @@ export class UniqueViolationError extends Error {
     this.table = table;
     this.name = 'UniqueViolationError';
   }
-}
-
-/**
- * Resolves with `promise`, or rejects with StoreUnavailableError after `ms` when `onTimeout`
- * agrees to give up (returns true). Returning false keeps waiting: used once work has reached a
- * point where giving up would leave its outcome unknown to the caller.
- */
-export function withDeadline<T>(promise: Promise<T>, ms: number, message: string, onTimeout: () => boolean = () => true): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(() => {
-      if (!settled && onTimeout()) {
-        settled = true;
-        reject(new StoreUnavailableError(message));
-      }
-    }, ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        if (!settled) {
-          settled = true;
-          resolve(value);
-        }
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        if (!settled) {
-          settled = true;
-          reject(error);
-        }
-      },
-    );
-  });
 }
