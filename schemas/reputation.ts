@@ -13,15 +13,22 @@ import { absoluteUrl, ergDecimal, hex64, isoDate, isoDateTime, nanoErgString, po
 export const receiptSummarySchema = z
   .object({
     receiptId: z.string().min(1).describe('Receipt id.'),
-    subjectId: z.string().min(1).describe('The agent or service provider the receipt credits.'),
-    subjectKind: z.enum(['agent', 'service_provider']).describe('What the subject is.'),
     chain: z.enum(['testnet', 'sandbox']).describe('Where the settlement was verified; only `testnet` counts.'),
     settledAt: isoDateTime.describe('When the settlement was verified.'),
     settlementTxId: hex64.describe('Settlement transaction id.'),
-    amountNanoErg: nanoErgString.describe('Value settled, in nanoERG.'),
+    valueNanoErg: nanoErgString.describe('Value of the Note box, in nanoERG.'),
+    receiverAddress: z.string().min(1).describe('The service provider the receipt credits: the address the quote was made out to.'),
+    payerAddress: z
+      .string()
+      .min(1)
+      .nullable()
+      .describe('The agent that paid: the address of the first input of the settlement transaction, read from the chain when the Note was verified; null when the chain source did not know the transaction.'),
   })
   .describe('Receipt summary read by the reputation derivation.');
 export type ReceiptSummary = z.infer<typeof receiptSummarySchema>;
+
+export const SUBJECT_KINDS = ['agent', 'service_provider'] as const;
+export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 
 export const reputationEvidenceSchema = z
   .object({
@@ -35,7 +42,7 @@ export const reputationEvidenceSchema = z
 export const reputationSubjectSchema = z
   .object({
     subject_id: z.string().describe('Agent id or service provider id.'),
-    kind: z.enum(['agent', 'service_provider']).describe('What the subject is.'),
+    kind: z.enum(SUBJECT_KINDS).describe('`service_provider`: the receiver a receipt credits; `agent`: the payer, the address that funded the Note.'),
     receipt_count: z.int().min(1).describe('Distinct testnet-settled receipts.'),
     settled_nanoerg: nanoErgString.describe('Total settled value in nanoERG.'),
     settled_erg: ergDecimal.describe('The same total in testnet ERG.'),
@@ -66,6 +73,12 @@ export const reputationGraphSchema = z
     method: z
       .object({
         counts: z.string().describe('What counts as a receipt-backed subject.'),
+        subjects: z
+          .object({
+            service_provider: z.string().describe('How the service provider of a receipt is determined.'),
+            agent: z.string().describe('How the paying agent of a receipt is determined.'),
+          })
+          .describe('How each kind of subject is read from a receipt.'),
         excludes: z.array(z.string()).min(1).describe('What never counts.'),
         receipt_api: z.string().describe('Receipt API; `{id}` is a receipt id.'),
         proofs_api: absoluteUrl.describe('Proof explorer listing the same receipts.'),
@@ -77,7 +90,8 @@ export const reputationGraphSchema = z
         receipts_counted: z.int().min(0).describe('Distinct testnet-settled receipts counted.'),
         sandbox_receipts_excluded: z.int().min(0).describe('Receipts settled against the sandbox explorer, not counted.'),
         duplicate_receipts_ignored: z.int().min(0).describe('Repeated receipt ids counted once.'),
-        total_settled_nanoerg: nanoErgString.describe('Total value of the counted receipts in nanoERG.'),
+        receipts_without_payer: z.int().min(0).describe('Counted receipts whose payer the chain source could not name; they credit their service provider only.'),
+        total_settled_nanoerg: nanoErgString.describe('Total value of the counted receipts in nanoERG (each receipt once, although it credits two subjects).'),
         latest_settled_at: isoDateTime.nullable().describe('Latest counted settlement; null when none.'),
       })
       .describe('Totals over the graph.'),

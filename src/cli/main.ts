@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadSandboxConfig } from '../config/sandbox.ts';
+import { defaultBaseUrl } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
 import { routePath } from '../routes/lookup.ts';
 import { createChainClient } from '../services/chain/explorer-client.ts';
@@ -34,15 +35,17 @@ interface Command {
   run: (positionals: string[], values: Record<string, string | boolean | undefined>, output: Output) => Promise<number> | number;
 }
 
+/** The site the build was made for (SITE_BASE_URL overrides it), so `npm start` on another port needs no flag. */
+const DEFAULT_BASE = defaultBaseUrl(import.meta.url);
 const baseOption = { base: { type: 'string' as const } };
 const jsonOption = { json: { type: 'boolean' as const } };
 const baseOf = (values: Record<string, string | boolean | undefined>): string => {
-  const base = typeof values.base === 'string' ? values.base : site.base_url;
+  const base = typeof values.base === 'string' ? values.base : DEFAULT_BASE;
   try {
     const url = new URL(base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
-    throw new CliError(`--base must be an absolute http(s) URL such as ${site.base_url}, got "${base}"`);
+    throw new CliError(`--base must be an absolute http(s) URL such as ${DEFAULT_BASE}, got "${base}"`);
   }
   return base.replace(/\/+$/, '');
 };
@@ -57,7 +60,7 @@ const COMMANDS: Record<string, Command> = {
       'checks amount and confirmations, then re-reads the Note box from the chain source and compares it.',
       '',
       'Options:',
-      `  --base URL       site to fetch the receipt from (default ${site.base_url})`,
+      `  --base URL       site to fetch the receipt from (default ${DEFAULT_BASE})`,
       '  --explorer URL   Explorer API to re-read the Note from (default: the one the bundle names)',
       '  --json           print one JSON object instead of check lines',
       '',
@@ -78,7 +81,7 @@ const COMMANDS: Record<string, Command> = {
       'against its served JSON Schema. Shows a progress bar on a terminal.',
       '',
       'Options:',
-      `  --base URL       site whose proofs to reconcile (default ${site.base_url})`,
+      `  --base URL       site whose proofs to reconcile (default ${DEFAULT_BASE})`,
       '  --explorer URL   Explorer API to re-read Notes from (default: the one each bundle names)',
       '  --json           one JSON line per proof: {id, kind, ok, site_reported_ok, checks}',
       '  --sandbox        also re-verify the sandbox receipts listed apart (never proofs)',
@@ -163,7 +166,7 @@ const COMMANDS: Record<string, Command> = {
       'Refuses any server that does not identify as the sandbox, so it can never spend on a real chain.',
       '',
       'Options:',
-      `  --base URL         service that issued the quote (default ${site.base_url})`,
+      `  --base URL         service that issued the quote (default ${DEFAULT_BASE})`,
       '  --sandbox-url URL  the sandbox chain (default SANDBOX_URL, or http://127.0.0.1:SANDBOX_PORT)',
       '  --json             print the whole payment as JSON instead of the Note box id',
       '',

@@ -8,10 +8,11 @@ import { loadChainConfig } from './chain.ts';
 import { loadFaucetConfig } from './faucet.ts';
 import { loadMcpConfig } from './mcp.ts';
 import { loadRateLimitConfig } from './rate-limit.ts';
-import { loadServerConfig } from './server.ts';
+import { loadListenConfig, loadServerConfig } from './server.ts';
 import { loadStoreConfig } from './store.ts';
 
 const LOADERS: ReadonlyArray<(env: Record<string, string | undefined>) => unknown> = [
+  loadListenConfig,
   loadServerConfig,
   loadStoreConfig,
   loadChainConfig,

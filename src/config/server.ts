@@ -1,8 +1,25 @@
 /**
- * Limits of the HTTP server itself. A client that trickles its headers or body is cut off when
- * these run out, so slow clients cannot hold connections open.
+ * Where the HTTP server listens, and its own limits. A client that trickles its headers or body is
+ * cut off when the limits run out, so slow clients cannot hold connections open.
  */
 import { z } from 'zod';
+import { DEFAULT_HOST, DEFAULT_PORT } from './build-origin.ts';
+import { integerVariable, readEnvironment } from './env.ts';
+
+const listenSchema = z.object({
+  HOST: z.string().min(1).default(DEFAULT_HOST).describe('Address the site listens on.'),
+  PORT: integerVariable(0, 65_535, 'port').default(DEFAULT_PORT).describe('Port the site listens on; 0 picks a free one.'),
+});
+
+export interface ListenConfig {
+  host: string;
+  port: number;
+}
+
+export function loadListenConfig(env: Record<string, string | undefined> = process.env): ListenConfig {
+  const values = readEnvironment('server configuration', listenSchema, env);
+  return { host: values.HOST, port: values.PORT };
+}
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 

@@ -27,7 +27,11 @@ export function buildReputationGraph(derivation: ReputationDerivation, generated
       'Agents and service providers with receipts settled on the Ergo testnet, each with the receipts behind it. Derived from the receipt store on every request; self-description, listings and sandbox settlements never count.',
     posture: POSTURE,
     method: {
-      counts: 'Distinct receipt ids whose settlement was verified on the Ergo testnet, grouped by the agent or service provider they credit.',
+      counts: 'Distinct receipt ids whose settlement was verified on the Ergo testnet. Each credits two subjects: the service provider it paid and the agent that paid.',
+      subjects: {
+        service_provider: 'The receiver of the receipt: `agreement.receiverAddress`, the address the quote was made out to and the Note box paid.',
+        agent: 'The payer: the address of the first input of the settlement transaction (`settlementTxId`), read from the chain source when the Note was verified. Anyone can recompute it from the transaction on an explorer.',
+      },
       excludes: [
         'Receipts settled against the sandbox explorer used by tests and the local demo.',
         'Repeated receipt ids (each counts once).',
@@ -41,6 +45,7 @@ export function buildReputationGraph(derivation: ReputationDerivation, generated
       receipts_counted: derivation.receiptsCounted,
       sandbox_receipts_excluded: derivation.sandboxReceiptsExcluded,
       duplicate_receipts_ignored: derivation.duplicateReceiptsIgnored,
+      receipts_without_payer: derivation.receiptsWithoutPayer,
       total_settled_nanoerg: derivation.totalSettledNanoErg.toString(),
       latest_settled_at: derivation.latestSettledAt,
     },

@@ -16,6 +16,8 @@ import { build as esbuild } from 'esbuild';
 import * as pagefind from 'pagefind';
 import { schemaConformance, SCHEMA_CONFORMANCE_FILE } from '../build/schema-conformance.ts';
 import { staticDocuments } from '../build/static-documents.ts';
+import { BUILD_ORIGIN_FILE, buildOriginOf } from '../config/build-origin.ts';
+import { site } from '../config/site.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -116,6 +118,8 @@ export function staticBuild(): AstroIntegration {
         await mkdir(serverDir, { recursive: true });
         const manifest = documents.map(({ path, file, contentType, headers }) => ({ path, file, contentType, headers }));
         await writeFile(join(serverDir, 'static-manifest.json'), JSON.stringify(manifest, null, 2));
+        await writeFile(join(serverDir, BUILD_ORIGIN_FILE), JSON.stringify(buildOriginOf(site), null, 2) + '\n');
+        logger.info(`built for ${site.base_url} (MCP host ${site.mcp_url})`);
 
         const conformance = schemaConformance(documents, new Date());
         await writeFile(join(serverDir, SCHEMA_CONFORMANCE_FILE), JSON.stringify(conformance, null, 2) + '\n');

@@ -16,6 +16,7 @@ import { checkConfigurationAtStart } from '../config/check-at-start.ts';
 import { loadMcpConfig, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
 import { mcpUrl, site } from '../config/site.ts';
 import { ProblemError } from '../lib/problem-error.ts';
+import { listen } from '../lib/listen.ts';
 import { flushLogs, logger } from '../services/logger.ts';
 import { createMcpToolServices } from './services.ts';
 import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext, type ToolServices } from './tools.ts';
@@ -274,10 +275,7 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
   }, 60_000);
   sweeper.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  await listen(server, config.host, config.port, 'MCP_PORT');
 
   return {
     server,

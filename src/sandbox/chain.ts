@@ -219,6 +219,15 @@ export class SandboxChain {
     return [...this.#boxes.values()].filter((box) => box.transactionId === id).sort((a, b) => a.index - b.index);
   }
 
+  /** A mined transaction: the boxes it spent and the boxes it created, in order; undefined while in the mempool or unknown. */
+  transaction(transactionId: string): { id: string; inputs: SandboxBox[]; outputs: SandboxBox[] } | undefined {
+    const id = transactionId.toLowerCase();
+    const outputs = this.outputsOf(id);
+    if (outputs.length === 0 || outputs[0]!.inclusionHeight === undefined) return undefined;
+    const inputs = [...this.#boxes.values()].filter((box) => box.spentTransactionId === id);
+    return { id, inputs, outputs };
+  }
+
   /** Mines `count` blocks; the first includes every mempool transaction. */
   mine(count = 1): number {
     for (let index = 0; index < count; index++) {

@@ -69,7 +69,7 @@ export async function requestQuote(apiUrl: string, question: string, timeoutMs =
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    throw new Error(`no service answers at ${apiUrl} (${(error as Error).message}); start it with \`npm start\` or pass --api`);
+    throw new Error(`no service answers at ${apiUrl} (${(error as Error).message}); start it with \`npm start\` or pass --base`);
   }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (response.status !== 200) throw new Error(`the quote endpoint answered ${response.status}: ${String(body.detail ?? body.title ?? 'no detail')}`);

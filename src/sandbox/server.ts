@@ -3,9 +3,9 @@
  * the shapes the real services use, so the service runs against it unchanged:
  *
  * - Explorer API v1: `GET /api/v1/networkState`, `GET /api/v1/boxes/{id}` (confirmed boxes only,
- *   as the public explorer);
+ *   as the public explorer), `GET /api/v1/transactions/{id}` (mined transactions);
  * - Ergo node: `GET /info`, `GET /blockchain/box/byId/{id}` (confirmed), `GET /utxo/withPool/byId/{id}`
- *   (unspent, mempool included);
+ *   (unspent, mempool included), `GET /blockchain/transaction/byId/{id}` (mined; inputs by box id);
  * - sandbox controls: `GET /sandbox`, `POST /sandbox/notes` (mint a Note), `POST /sandbox/mine`,
  *   `POST /sandbox/height`.
  *
@@ -134,6 +134,12 @@ export interface RunningSandbox {
 }
 
 export function createSandboxHandler(chain: SandboxChain, baseUrl: () => string) {
+  /** The fields the explorer's `TransactionInfo` and the node's `IndexedErgoTransaction` share. */
+  const transactionHeader = (transaction: { id: string; outputs: SandboxBox[] }) => {
+    const block = transaction.outputs[0]!;
+    return { id: transaction.id, blockId: block.blockId, inclusionHeight: block.inclusionHeight, numConfirmations: chain.height - block.inclusionHeight! + 1 };
+  };
+
   const routes: Array<[string, RegExp, (match: RegExpExecArray, body: unknown) => Answer]> = [
     [
       'GET',
@@ -157,6 +163,53 @@ export function createSandboxHandler(chain: SandboxChain, baseUrl: () => string)
         const box = chain.box(id!);
         if (!box || box.inclusionHeight === undefined || box.hiddenFromExplorer) return explorerNotFound(`box with id ${id}`);
         return { status: 200, body: explorerBox(box) };
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/transactions\/([^/]+)$/,
+      ([, id]) => {
+        if (!hex64.safeParse(id).success) return { status: 400, body: { status: 400, reason: `Bad request: Invalid value for: path parameter id` } };
+        const transaction = chain.transaction(id!);
+        if (!transaction) return explorerNotFound(`transaction with id ${id}`);
+        return {
+          status: 200,
+          body: {
+            ...transactionHeader(transaction),
+            inputs: transaction.inputs.map((input, index) => ({
+              boxId: input.boxId,
+              value: input.value,
+              index,
+              spendingProof: null,
+              outputBlockId: input.blockId,
+              outputTransactionId: input.transactionId,
+              outputIndex: input.index,
+              ergoTree: input.ergoTree,
+              address: input.address,
+              assets: [],
+              additionalRegisters: registersOf(input),
+            })),
+            dataInputs: [],
+            outputs: transaction.outputs.map(explorerBox),
+          },
+        };
+      },
+    ],
+    [
+      'GET',
+      /^\/blockchain\/transaction\/byId\/([^/]+)$/,
+      ([, id]) => {
+        const transaction = hex64.safeParse(id).success ? chain.transaction(id!) : undefined;
+        if (!transaction) return nodeNotFound(`transaction ${id}`);
+        return {
+          status: 200,
+          body: {
+            ...transactionHeader(transaction),
+            inputs: transaction.inputs.map((input) => ({ boxId: input.boxId, spendingProof: null })),
+            dataInputs: [],
+            outputs: transaction.outputs.map((output) => nodeBox(output, true)),
+          },
+        };
       },
     ],
     ['GET', /^\/info$/, () => ({ status: 200, body: { name: 'ergo-sandbox', appVersion: 'sandbox', network: 'testnet', fullHeight: chain.height, headersHeight: chain.height, bestFullHeaderId: chain.tip.id } })],

@@ -9,11 +9,13 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { checkConfigurationAtStart } from '../config/check-at-start.ts';
-import { loadServerConfig } from '../config/server.ts';
+import { isLocalOrigin, localOrigin, readBuildOrigin, type BuildOrigin } from '../config/build-origin.ts';
+import { loadListenConfig, loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
 import { dispatchApi, problemResponse, type SerializedResponse } from '../lib/dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
+import { listen } from '../lib/listen.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../routes/hub-aliases.ts';
@@ -230,10 +232,7 @@ export async function startServer(options: ServerOptions & { host: string; port:
       });
     },
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await listen(server, options.host, options.port, 'PORT');
   return server;
 }
 
@@ -257,20 +256,38 @@ export async function main(): Promise<void> {
   // process alive through one; with Astro loaded late, this listener keeps that, and logs the reason.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   checkConfigurationAtStart();
-  const host = process.env.HOST || '127.0.0.1';
-  const port = Number(process.env.PORT || 4321);
+  const { host, port } = loadListenConfig();
   await openEmbeddedStoreAtStart();
   const server = await startServer({ distDir, astroHandler: lazyAstroHandler(new URL('./entry.mjs', import.meta.url).href), host, port });
   const address = server.address();
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
   // Written directly, whatever LOG_LEVEL says: tests, the bench and supervisors wait for this line.
   process.stdout.write(JSON.stringify({ level: 'info', msg: 'listening', url: `http://${shown}`, base_url: site.base_url }) + '\n');
+  const listening = localOrigin(host, typeof address === 'object' && address ? address.port : port);
+  const mismatch = originMismatch(readBuildOrigin(distDir), listening);
+  if (mismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'origin mismatch', detail: mismatch }) + '\n');
   // MCP_WITH_SITE: the MCP host in this process, sharing its runtime (store, limiter, live status).
   if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
   // The docs model provider's index is built from the route table once; build it before the first question.
   setImmediate(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()));
+}
+
+/**
+ * What is wrong when this server listens on another local origin than the one its build names in
+ * every descriptor, link and live probe (a public base URL is reached through a proxy: nothing to
+ * compare), or than the SITE_BASE_URL it was started with; undefined when they agree.
+ */
+export function originMismatch(built: BuildOrigin | undefined, listening: string): string | undefined {
+  if (!built) return undefined;
+  if (built.base_url !== site.base_url) {
+    return `the build names ${built.base_url} in its descriptors and pages, but SITE_BASE_URL is ${site.base_url}: rebuild (npm run build) with the same SITE_BASE_URL, or start with npm start, which rebuilds when they differ`;
+  }
+  if (isLocalOrigin(built.base_url) && new URL(built.base_url).origin !== new URL(listening).origin) {
+    return `the build names ${built.base_url} in its descriptors and pages, but this server listens on ${listening}: their links and live probes point elsewhere. Rebuild with SITE_BASE_URL=${listening}, or start with npm start, which takes the base URL from HOST and PORT`;
+  }
+  return undefined;
 }
 
 /** The MCP host when it runs in this process (MCP_WITH_SITE). */

@@ -5,6 +5,7 @@
  * Redis-backed limits with REDIS_URL, the Explorer API at ERGO_EXPLORER_URL).
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import type { ReceiptSummary } from '../../schemas/reputation.ts';
 import type { RateLimitBucket } from '../config/rate-limit.ts';
 
 /** A quote as the server issued and stored it; verification trusts only this, never the client's copy. */
@@ -41,6 +42,8 @@ export interface SettlePaymentInput {
   tokenHash: string;
   tokenExpiresAt: Date;
   questionHash: string;
+  /** The address that funded the Note (ChainClient.getTransactionPayer); null when the chain could not name it. */
+  payerAddress: string | null;
 }
 
 export type SpendTokenResult =
@@ -120,6 +123,8 @@ export interface AssistantStore {
   getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined>;
   /** Newest first. */
   listReceipts(limit: number): Promise<ReceiptBundle[]>;
+  /** Every stored receipt as the reputation derivation reads it, oldest first. */
+  listReceiptSummaries(): Promise<ReceiptSummary[]>;
   recordActivity(event: ActivityEvent): Promise<void>;
   /** Newest first. */
   listActivity(limit: number): Promise<ActivityEvent[]>;
@@ -164,6 +169,11 @@ export interface ChainClient {
   recentHeight(): Promise<number>;
   /** undefined when the box is not known to the chain source (404). */
   getBox(boxId: string): Promise<ChainBox | undefined>;
+  /**
+   * The address of the transaction's first input: by Ergo wallets' convention the payer's (its
+   * change returns there). undefined when the chain source does not know the transaction.
+   */
+  getTransactionPayer(transactionId: string): Promise<string | undefined>;
 }
 
 export interface RateLimitDecision {

@@ -104,6 +104,17 @@ test('every internal link resolves', async ({ page, request, baseURL }) => {
   }
 });
 
+test('the reputation page shows the graph the API derives, with its totals and method', async ({ page, request }) => {
+  const graph = (await (await request.get('/api/agents/reputation')).json()) as { summary: { receipts_counted: number; sandbox_receipts_excluded: number }; subjects: unknown[] };
+  await page.goto('/reputation/');
+  const output = page.locator('[data-reputation-graph] [data-output]');
+  await expect(output.locator('dt', { hasText: 'Receipts counted' })).toBeVisible();
+  await expect(output.locator('div', { has: page.locator('dt', { hasText: 'Receipts counted' }) }).locator('dd')).toContainText(`${graph.summary.receipts_counted},`);
+  await expect(output.locator('div', { has: page.locator('dt', { hasText: 'Not counted' }) }).locator('dd')).toContainText(`${graph.summary.sandbox_receipts_excluded} sandbox receipts`);
+  await expect(output.locator('ol.cards > li')).toHaveCount(graph.subjects.length);
+  await expect(output).toContainText('first input of the settlement transaction');
+});
+
 test('site search finds the policy-check page for "policy", from the form on any page', async ({ page }) => {
   const errors = await consoleErrorsOf(page, async () => {
     await page.goto('/jobs/');

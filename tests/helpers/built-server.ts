@@ -42,7 +42,8 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
 export function nodeFlagsFor(entry: string): string[] {
   const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
   const built = entry.slice(DIST_DIR.length);
-  const command = Object.values(scripts).find((script) => script.startsWith('node ') && script.endsWith(`dist${built}`));
+  // Scripts `exec` node (no shell stays between npm and the server, so signals reach it).
+  const command = Object.values(scripts).find((script) => /^(?:exec )?node /.test(script) && script.endsWith(`dist${built}`));
   return command?.split(' ').filter((word) => word.startsWith('--')) ?? [];
 }
 

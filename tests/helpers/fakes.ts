@@ -8,6 +8,7 @@
 import { ErgoAddress } from '@fleet-sdk/core';
 import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import type { ReceiptSummary } from '../../schemas/reputation.ts';
 import { loadPaidTurnConfig, type PaidTurnConfig } from '../../src/config/assistant.ts';
 import type { AssistantDeps } from '../../src/routes/assistant/deps.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../src/services/model/provider.ts';
@@ -34,6 +35,7 @@ export class FakeStore implements AssistantStore {
   readonly quotes = new Map<string, StoredQuote>();
   readonly usedNotes = new Map<string, string>();
   readonly receipts: ReceiptBundle[] = [];
+  readonly payers = new Map<string, string | null>();
   readonly tokens = new Map<string, { quoteId: string; receiptId: string; questionHash: string; expiresAt: Date; usedAt: Date | undefined }>();
   readonly activity: ActivityEvent[] = [];
   readonly freeUsage = new Map<string, number>();
@@ -61,6 +63,7 @@ export class FakeStore implements AssistantStore {
     if (this.usedNotes.has(noteBoxId)) throw new NoteAlreadyUsedError(noteBoxId);
     this.usedNotes.set(noteBoxId, input.quoteId);
     this.receipts.push(structuredClone(input.receipt));
+    this.payers.set(input.receipt.receiptId, input.payerAddress);
     this.tokens.set(input.tokenHash, {
       quoteId: input.quoteId,
       receiptId: input.receipt.receiptId,
@@ -99,6 +102,18 @@ export class FakeStore implements AssistantStore {
     this.#check();
     return this.receipts.slice(-limit).reverse();
   }
+  async listReceiptSummaries(): Promise<ReceiptSummary[]> {
+    this.#check();
+    return this.receipts.map((receipt) => ({
+      receiptId: receipt.receiptId,
+      chain: receipt.chain,
+      settledAt: receipt.verification_receipt.checkedAt,
+      settlementTxId: receipt.settlementTxId,
+      valueNanoErg: receipt.settlement_receipt.valueNanoErg,
+      receiverAddress: receipt.agreement.receiverAddress,
+      payerAddress: this.payers.get(receipt.receiptId) ?? null,
+    }));
+  }
   async recordActivity(event: ActivityEvent): Promise<void> {
     this.#check();
     this.activity.push(event);
@@ -123,6 +138,8 @@ export class FakeStore implements AssistantStore {
 export class FakeChain implements ChainClient {
   readonly explorerUrl = 'http://127.0.0.1:9/sandbox-explorer';
   readonly boxes = new Map<string, ChainBox>();
+  /** Transaction id to the address of its first input; a transaction not here is unknown to the chain. */
+  readonly payers = new Map<string, string>();
   unavailable = false;
   reads = 0;
   currentHeight: number;
@@ -145,6 +162,11 @@ export class FakeChain implements ChainClient {
     if (this.unavailable) throw new ChainUnavailableError('fake chain switched off');
     const box = this.boxes.get(boxId);
     return box && { ...box, registers: { ...box.registers } };
+  }
+  async getTransactionPayer(transactionId: string): Promise<string | undefined> {
+    this.reads++;
+    if (this.unavailable) throw new ChainUnavailableError('fake chain switched off');
+    return this.payers.get(transactionId);
   }
 }
 

@@ -101,7 +101,7 @@ export async function startStack(options: { withMcp?: boolean; env?: Record<stri
 }
 
 /** Quote, pay on the sandbox, verify: a stored receipt and an unspent payment token. */
-export async function payForTurn(stack: Stack, question = PREMIUM_QUESTION): Promise<PaidTurn> {
+export async function payForTurn(stack: { server: { url: string }; sandbox: { url: string } }, question = PREMIUM_QUESTION): Promise<PaidTurn> {
   const quote = await postJson(`${stack.server.url}/api/assistant/quote`, { question });
   if (quote.status !== 200 || quote.body.tier !== 'premium') throw new Error(`expected a premium quote, got ${quote.status} ${JSON.stringify(quote.body)}`);
   const payment = await payQuote(quote.body, { sandboxUrl: stack.sandbox.url });

@@ -3,6 +3,7 @@
  * and against a scripted fake on a free port for what the sandbox will not do: hang, answer
  * garbage, fail then recover, 404 on the explorer with the box only on a node.
  */
+import { Network } from '@fleet-sdk/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadChainConfig } from '../../src/config/chain.ts';
 import { createChainClient, type ExplorerChainClient } from '../../src/services/chain/explorer-client.ts';
@@ -88,6 +89,26 @@ describe('chain client against the sandbox chain', () => {
     await expect(chain.getBox('00'.repeat(32))).rejects.toThrow(/CHAIN_SOURCE=sandbox/);
   });
 
+  it('names the payer of a mined transaction: its first input, from the explorer or from the node index', async () => {
+    const note = await mint(sandbox, { value: 10_000_000, receiver: RECEIVER, reserveBoxId: RESERVE, expiryHeight: 6_000, taskHash: TASK, confirmations: 1 });
+    const payer = FUNDING_ADDRESS.encode(Network.Testnet);
+    expect(await client({ explorerUrl: sandbox.url }).getTransactionPayer(note.transactionId.toUpperCase())).toBe(payer);
+    const unknown = '00'.repeat(31) + '01';
+    expect(await client({ explorerUrl: sandbox.url }).getTransactionPayer(unknown)).toBeUndefined();
+    // An explorer that does not know the transaction: the node index names the input box, read next.
+    const silent = await startFakeServer();
+    try {
+      expect(await client({ explorerUrl: silent.url, nodeUrl: sandbox.url }).getTransactionPayer(note.transactionId)).toBe(payer);
+      expect(await client({ explorerUrl: silent.url, nodeUrl: sandbox.url }).getTransactionPayer(unknown)).toBeUndefined();
+    } finally {
+      await silent.close();
+    }
+    // Still in the mempool: not a settlement anyone can read yet.
+    const pending = await mint(sandbox, { value: 10_000_000, receiver: RECEIVER, reserveBoxId: RESERVE, expiryHeight: 6_000, taskHash: TASK, confirmations: 0 });
+    expect(await client({ explorerUrl: sandbox.url }).getTransactionPayer(pending.transactionId)).toBeUndefined();
+    sandbox.chain.mine(1);
+  });
+
   it('reads a Note made out to an ErgoTree given as hex', async () => {
     const note = await mint(sandbox, { value: 2_000_000, receiver: FUNDING_ADDRESS.ergoTree, taskHash: TASK, reserveBoxId: RESERVE, expiryHeight: 7_000 });
     expect((await client({ explorerUrl: sandbox.url }).getBox(note.boxId))?.ergoTree).toBe(FUNDING_ADDRESS.ergoTree);
@@ -126,6 +147,14 @@ describe('chain client against a scripted server', () => {
   });
   afterEach(async () => {
     await fake.close();
+  });
+
+  it('retries a transaction answer that is not the API shape, then reports the chain unavailable', async () => {
+    fake.set(`/api/v1/transactions/${TX}`, { status: 200, body: '{"id":"nope"}' });
+    await expect(client({ explorerUrl: fake.url }).getTransactionPayer(TX)).rejects.toBeInstanceOf(ChainUnavailableError);
+    expect(fake.hits(`/api/v1/transactions/${TX}`)).toBe(2);
+    fake.set(`/api/v1/transactions/${TX}`, { status: 200, body: `{"id":"${TX}","inputs":[{"boxId":"${BOX}","ergoTree":"0008cd0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"}]}` });
+    expect(await client({ explorerUrl: fake.url }).getTransactionPayer(TX)).toBe(FUNDING_ADDRESS.encode(Network.Testnet));
   });
 
   it('parses the largest 64-bit value exactly from a bare JSON number', async () => {

@@ -218,16 +218,16 @@ describe('sandbox commands', () => {
         // A quote id: the quote is read back from the service (GET /api/assistant/quote/{id}).
         const stored = makeQuote({ issuedHeight: 9000 });
         api.set(`/api/assistant/quote/${stored.quoteId}`, { status: 200, body: JSON.stringify(stored.quote) });
-        const byId = run('src/sandbox/pay-command.ts', [stored.quoteId, '--api', api.url], { SANDBOX_URL: url });
+        const byId = run('src/sandbox/pay-command.ts', [stored.quoteId, '--base', api.url], { SANDBOX_URL: url });
         expect(await byId.exited).toBe(0);
         expect(byId.output().stderr).toContain(`paid quote ${stored.quoteId}`);
-        const unknown = run('src/sandbox/pay-command.ts', ['no-such-quote', '--api', api.url], { SANDBOX_URL: url });
+        const unknown = run('src/sandbox/pay-command.ts', ['no-such-quote', '--base', api.url], { SANDBOX_URL: url });
         expect(await unknown.exited).toBe(1);
         expect(unknown.output().stderr).toMatch(/no-such-quote answered HTTP 404/);
 
         const premium = makeQuote({ issuedHeight: 9000 }).quote;
         api.set('/api/assistant/quote', { status: 200, body: JSON.stringify(premium) });
-        const asked = run('src/sandbox/pay-command.ts', ['--question', 'What does a receipt prove?', '--api', api.url], { SANDBOX_URL: url });
+        const asked = run('src/sandbox/pay-command.ts', ['--question', 'What does a receipt prove?', '--base', api.url], { SANDBOX_URL: url });
         expect(await asked.exited).toBe(0);
         expect(JSON.parse(asked.output().stdout)).toEqual({
           quote: { quoteId: premium.quoteId },
@@ -235,7 +235,7 @@ describe('sandbox commands', () => {
           noteBoxId: expect.stringMatching(/^[0-9a-f]{64}$/),
         });
         api.set('/api/assistant/quote', { status: 200, body: '{"tier":"free","reason":"short question"}' });
-        const free = run('src/sandbox/pay-command.ts', ['--question', 'Hi?', '--api', api.url], { SANDBOX_URL: url });
+        const free = run('src/sandbox/pay-command.ts', ['--question', 'Hi?', '--base', api.url], { SANDBOX_URL: url });
         expect(await free.exited).toBe(0);
         expect(free.output().stdout).toBe('');
         expect(free.output().stderr).toMatch(/free tier \(short question\); no payment needed/);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStore } from '../../src/services/store/index.ts';
+import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { DIST_DIR, startBuiltServer } from '../helpers/built-server.ts';
 import { storeFromNewerBuild } from '../helpers/store-fixtures.ts';
@@ -35,7 +35,7 @@ describe('server runtime lifecycle', () => {
     try {
       // Listening means migrated: the tables are there before any request.
       const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
-      expect(file.prepare('SELECT max(version) AS version FROM schema_migrations').get()).toEqual({ version: 1 });
+      expect(file.prepare('SELECT max(version) AS version FROM schema_migrations').get()).toEqual({ version: MIGRATIONS.at(-1)!.version });
       file.close();
       const response = await fetch(`${server.url}/api/assistant/activity`);
       expect(response.status).toBe(200);
@@ -95,10 +95,11 @@ describe('server runtime lifecycle', () => {
 
   it('refuses to start on a store migrated by a newer build, naming DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(parent, 'newer-'));
-    await storeFromNewerBuild(dataDir, 2);
+    const known = MIGRATIONS.at(-1)!.version;
+    await storeFromNewerBuild(dataDir, known + 1);
     const result = failedStart(dataDir);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/schema version 2; this build knows up to 1\).*DATA_DIR/s);
+    expect(result.stderr).toMatch(new RegExp(`schema version ${known + 1}; this build knows up to ${known}\\).*DATA_DIR`, 's'));
   });
 
   // Skipped only where the file cannot be made immutable: chattr +i needs CAP_LINUX_IMMUTABLE (root,

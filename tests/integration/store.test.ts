@@ -124,7 +124,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     const receipt = makeReceipt(quote, noteBoxId);
     const tokenHash = hex32();
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
 
     expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
     expect(await store.getReceipt(receipt.settlementTxId)).toEqual(receipt);
@@ -141,7 +141,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     // In the schema's order, as verify-payment builds and answers it.
     const receipt = receiptBundleSchema.parse(makeReceipt(quote, noteBoxId));
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
     expect(JSON.stringify(await store.getReceipt(receipt.receiptId))).toBe(JSON.stringify(receipt));
     expect(JSON.stringify((await store.listReceipts(1))[0])).toBe(JSON.stringify(receipt));
   });
@@ -153,7 +153,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       await store.insertQuote(quote);
       const noteBoxId = hex32();
       const receipt = makeReceipt(quote, noteBoxId);
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
       ids.push(receipt.receiptId);
     }
     expect((await store.listReceipts(3)).map((r) => r.receiptId)).toEqual(ids.reverse());
@@ -165,11 +165,11 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await store.insertQuote(first);
     await store.insertQuote(second);
     const noteBoxId = hex32();
-    await store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: makeReceipt(first, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash });
+    await store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: makeReceipt(first, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash, payerAddress: null });
 
     const secondReceipt = makeReceipt(second, noteBoxId);
     const secondToken = hex32();
-    const attempt = store.settlePayment({ quoteId: second.quoteId, noteBoxId: noteBoxId.toUpperCase(), receipt: secondReceipt, tokenHash: secondToken, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash });
+    const attempt = store.settlePayment({ quoteId: second.quoteId, noteBoxId: noteBoxId.toUpperCase(), receipt: secondReceipt, tokenHash: secondToken, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash, payerAddress: null });
     await expect(attempt).rejects.toBeInstanceOf(NoteAlreadyUsedError);
     await expect(attempt).rejects.toMatchObject({ noteBoxId });
     expect(await store.getReceipt(secondReceipt.receiptId)).toBeUndefined();
@@ -182,10 +182,10 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     const broken = { ...makeReceipt(quote, noteBoxId), chain: 'mainnet' as 'testnet' };
     await expect(
-      store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: broken, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash }),
+      store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: broken, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null }),
     ).rejects.toThrow();
     const receipt = makeReceipt(quote, noteBoxId);
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
     expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
   });
 
@@ -195,7 +195,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const settle = async (expiresAt: Date) => {
       const noteBoxId = hex32();
       const tokenHash = hex32();
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: expiresAt, questionHash: quote.questionHash });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: expiresAt, questionHash: quote.questionHash, payerAddress: null });
       return tokenHash;
     };
     const now = new Date();
@@ -218,7 +218,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     const receipt = makeReceipt(quote, noteBoxId);
     const first = hex32();
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: first, tokenExpiresAt: new Date(Date.now() + 1_000), questionHash: quote.questionHash });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: first, tokenExpiresAt: new Date(Date.now() + 1_000), questionHash: quote.questionHash, payerAddress: null });
 
     expect(await store.reissueToken({ noteBoxId, quoteId: other.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000) })).toEqual({ status: 'other_quote' });
     expect(await store.reissueToken({ noteBoxId: hex32(), quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000) })).toEqual({ status: 'other_quote' });
@@ -238,7 +238,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       const noteBoxId = hex32();
       const receipt = makeReceipt(quote, noteBoxId);
       const old = hex32();
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: old, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: old, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
       const other = harness.supportsSecondInstance ? harness.open() : store;
       const fresh = hex32();
       const [spent, reissued] = await Promise.all([
@@ -260,7 +260,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await store.insertQuote(quote);
     const noteBoxId = hex32();
     const tokenHash = hex32();
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
     const other = harness.supportsSecondInstance ? harness.open() : store;
     const results = await Promise.all([
       ...Array.from({ length: 4 }, () => store.spendToken(tokenHash, quote.questionHash, new Date())),
@@ -281,8 +281,8 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       const noteBoxId = hex32();
       const receipts = [makeReceipt(first, noteBoxId), makeReceipt(second, noteBoxId)];
       const outcomes = await Promise.allSettled([
-        store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: receipts[0]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash }),
-        other.settlePayment({ quoteId: second.quoteId, noteBoxId, receipt: receipts[1]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash }),
+        store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: receipts[0]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash, payerAddress: null }),
+        other.settlePayment({ quoteId: second.quoteId, noteBoxId, receipt: receipts[1]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash, payerAddress: null }),
       ]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
@@ -318,6 +318,25 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const later = { ...issued, at: new Date(at.getTime() + 1) };
     await expect(store.insertQuote(quote, later)).rejects.toThrow();
     expect((await store.listActivity(1))[0]).toEqual(issued);
+  });
+
+  test('lists receipt summaries for the reputation graph: receiver, payer (or null), exact value, settlement time, oldest first', async () => {
+    const settle = async (chain: 'testnet' | 'sandbox', payerAddress: string | null, priceNanoErg: bigint) => {
+      const quote = makeQuote({ priceNanoErg });
+      await store.insertQuote(quote);
+      const noteBoxId = hex32();
+      const receipt = makeReceipt(quote, noteBoxId, { chain });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress });
+      return receipt;
+    };
+    const payer = '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw';
+    const first = await settle('testnet', payer, 9_007_199_254_740_993n);
+    const second = await settle('sandbox', null, 10_000_000n);
+    const mine = (await store.listReceiptSummaries()).filter((row) => [first.receiptId, second.receiptId].includes(row.receiptId));
+    expect(mine).toEqual([
+      { receiptId: first.receiptId, chain: 'testnet', settledAt: first.verification_receipt.checkedAt, settlementTxId: first.settlementTxId, valueNanoErg: '9007199254740993', receiverAddress: first.agreement.receiverAddress, payerAddress: payer },
+      { receiptId: second.receiptId, chain: 'sandbox', settledAt: second.verification_receipt.checkedAt, settlementTxId: second.settlementTxId, valueNanoErg: '10000000', receiverAddress: second.agreement.receiverAddress, payerAddress: null },
+    ]);
   });
 
   test('free-tier usage counts atomically per client and day', async () => {
@@ -361,6 +380,29 @@ describe('embedded store specifics', () => {
     await second.close();
   });
 
+  it('migrates a store written before receipts had a payer: its receipts stay, with no payer', async () => {
+    const before = sqlite(dataDir);
+    const quote = makeQuote();
+    await before.insertQuote(quote);
+    const noteBoxId = hex32();
+    const receipt = makeReceipt(quote, noteBoxId, { chain: 'testnet' });
+    await before.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw' });
+    await before.close();
+    // Back to schema version 1, as the build before the payer column left it.
+    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    file.exec("ALTER TABLE receipts DROP COLUMN payer_address; DELETE FROM schema_migrations WHERE version = 2");
+    file.close();
+
+    const after = sqlite(dataDir);
+    const [summary] = await after.listReceiptSummaries();
+    expect(summary).toMatchObject({ receiptId: receipt.receiptId, chain: 'testnet', payerAddress: null });
+    expect(await after.getReceipt(receipt.receiptId)).toEqual(receipt);
+    await after.close();
+    const check = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
+    expect(check.prepare('SELECT max(version) AS version FROM schema_migrations').get()).toEqual({ version: MIGRATIONS.at(-1)!.version });
+    check.close();
+  });
+
   it('serves two openers of one file at once: both write, each reads the other, a Note raced across them settles once', async () => {
     const one = sqlite(dataDir);
     const two = sqlite(dataDir);
@@ -373,7 +415,7 @@ describe('embedded store specifics', () => {
     const noteBoxId = hex32();
     const outcomes = await Promise.allSettled(
       quotes.slice(0, 6).map((quote, index) =>
-        (index % 2 ? one : two).settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash }),
+        (index % 2 ? one : two).settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null }),
       ),
     );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
@@ -390,7 +432,7 @@ describe('embedded store specifics', () => {
     const noteBoxId = hex32();
     const writes = [
       ...quotes.map((quote) => store.insertQuote(quote)),
-      store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt: { ...makeReceipt(quotes[0]!, noteBoxId), chain: 'mainnet' as 'testnet' }, tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32() }),
+      store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt: { ...makeReceipt(quotes[0]!, noteBoxId), chain: 'mainnet' as 'testnet' }, tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null }),
       store.insertQuote(duplicate),
     ];
     const outcomes = await Promise.allSettled(writes);
@@ -400,7 +442,7 @@ describe('embedded store specifics', () => {
     for (const quote of quotes) expect(await store.getQuote(quote.quoteId)).toEqual(quote);
     // The failed settlement's first insert (the Note marked used) was rolled back with it.
     const receipt = makeReceipt(quotes[0]!, noteBoxId);
-    await store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quotes[0]!.questionHash });
+    await store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quotes[0]!.questionHash, payerAddress: null });
     expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
     await store.close();
   });
@@ -456,7 +498,7 @@ describe('embedded store specifics', () => {
     const newer = sqlite(dataDir);
     const opening = newer.ready();
     await expect(opening).rejects.toBeInstanceOf(StoreUnusableError);
-    await expect(opening).rejects.toThrow(/schema version 99; this build knows up to 1.*DATA_DIR/);
+    await expect(opening).rejects.toThrow(new RegExp(`schema version 99; this build knows up to ${MIGRATIONS.at(-1)!.version}.*DATA_DIR`));
     await newer.close();
   });
 
@@ -511,7 +553,7 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
         connectTimeoutMs: 500,
       });
       const started = Date.now();
-      await expect(store.settlePayment({ quoteId: 'q', noteBoxId: hex32(), receipt: makeReceipt(makeQuote(), hex32()), tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32() })).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.settlePayment({ quoteId: 'q', noteBoxId: hex32(), receipt: makeReceipt(makeQuote(), hex32()), tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null })).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(2_000);
       await store.close();
     } finally {
@@ -535,13 +577,13 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
       const receipt = makeReceipt(quote, noteBoxId);
       const started = Date.now();
       await expect(
-        store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash }),
+        store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null }),
       ).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(2_000);
       await admin.query('ROLLBACK');
       expect(await store.getReceipt(receipt.receiptId)).toBeUndefined();
       // The lock gone, the same Note settles.
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
       expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
     } finally {
       await store.close();

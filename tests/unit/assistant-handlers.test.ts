@@ -24,7 +24,7 @@ import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
 import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
-import type { ChainBox } from '../../src/services/ports.ts';
+import { ChainUnavailableError, type ChainBox } from '../../src/services/ports.ts';
 import { fakeDeps, noteBox, TEST_RESERVE_BOX_ID, type FakeDeps } from '../helpers/fakes.ts';
 
 const LONG_QUESTION = 'How does the verify-payment endpoint decide that a Note pays a quote, and what does the receipt bundle record? '.repeat(3);
@@ -67,6 +67,9 @@ async function premiumQuote(h: Harness, question = LONG_QUESTION): Promise<Premi
   return premiumQuoteSchema.parse(response.body);
 }
 
+/** The address the fake chain names as the first input of every Note's transaction. */
+const PAYER = '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw';
+
 let boxCounter = 0;
 /** Puts a Note paying `quote` on the fake chain, included one block below the tip (2 confirmations at minConfirmations 1). */
 function payNote(h: Harness, quote: PremiumQuote, overrides: Partial<Parameters<typeof noteBox>[0]> = {}): ChainBox {
@@ -83,6 +86,7 @@ function payNote(h: Harness, quote: PremiumQuote, overrides: Partial<Parameters<
     ...overrides,
   });
   h.deps.chain.boxes.set(box.boxId, box);
+  h.deps.chain.payers.set(box.transactionId, PAYER);
   h.deps.chain.currentHeight = quote.issuedHeight + 1;
   return box;
 }
@@ -183,6 +187,31 @@ describe('POST /api/assistant/verify-payment', () => {
     // Only the hash of the token is kept.
     expect([...h.deps.store.tokens.keys()]).not.toContain(verified.paymentToken);
     expect(h.deps.store.activity.at(-1)).toEqual({ kind: 'payment_verified', at: new Date('2026-11-23T12:00:00.000Z'), amountNanoErg: 10_000_000n, taskHash: quote.taskHash, receiptId });
+  });
+
+  it('stores who paid: the first input of the settlement transaction, or null when the chain does not know the transaction', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    expect(h.deps.store.payers.get(verified.receiptId)).toBe(PAYER);
+    const quote = await premiumQuote(h, `${LONG_QUESTION} (unknown payer)`);
+    const box = payNote(h, quote);
+    h.deps.chain.payers.delete(box.transactionId);
+    const response = await h.verify(post({ quote, question: `${LONG_QUESTION} (unknown payer)`, noteBoxId: box.boxId }));
+    expect(response.status).toBe(200);
+    expect(h.deps.store.payers.get((response.body as VerifyPaymentResponse).receiptId)).toBeNull();
+  });
+
+  it('answers 503 chain_unavailable and writes nothing when the payer cannot be read in time', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    h.deps.chain.getTransactionPayer = async () => {
+      throw new ChainUnavailableError('explorer timed out');
+    };
+    const refused = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect([refused.status, refused.code]).toEqual([503, 'chain_unavailable']);
+    expect(h.deps.store.receipts).toEqual([]);
+    expect(h.deps.store.usedNotes.size).toBe(0);
   });
 
   it('records the chain source: a testnet chain client yields testnet receipts', async () => {

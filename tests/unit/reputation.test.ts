@@ -1,7 +1,7 @@
 /**
- * The reputation derivation (spec 2.2): subjects are backed by testnet-settled receipts only; sandbox
- * receipts and repeated receipt ids never count; the order is deterministic; and the published body
- * built from it validates against agent-reputation.schema.v0.json.
+ * The reputation derivation (spec 2.2): each testnet-settled receipt credits its service provider
+ * (the receiver) and its payer; sandbox receipts and repeated receipt ids never count; the order is
+ * deterministic; and the published body built from it validates against agent-reputation.schema.v0.json.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -11,63 +11,80 @@ import { deriveReputationGraph } from '../../src/domain/reputation.ts';
 
 const hex = (label: string) => createHash('sha256').update(label).digest('hex');
 
-function receipt(receiptId: string, subjectId: string, settledAt: string, overrides: Partial<ReceiptSummary> = {}): ReceiptSummary {
+const ASSISTANT = '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt';
+const PAYER_A = '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw';
+const PAYER_B = '3WxxVQqxoVSWEKG5B73eNttBX51ZZ6WXLW7fiVDgCFhzRK8R4gmk';
+
+function receipt(receiptId: string, settledAt: string, overrides: Partial<ReceiptSummary> = {}): ReceiptSummary {
   return receiptSummarySchema.parse({
     receiptId,
-    subjectId,
-    subjectKind: 'service_provider',
     chain: 'testnet',
     settledAt,
     settlementTxId: hex(`tx ${receiptId}`),
-    amountNanoErg: '10000000',
+    valueNanoErg: '10000000',
+    receiverAddress: ASSISTANT,
+    payerAddress: PAYER_A,
     ...overrides,
   });
 }
 
 const fixtures: ReceiptSummary[] = [
-  receipt('rcpt-a1', 'hosted-assistant', '2026-11-20T10:00:00Z'),
-  receipt('rcpt-a2', 'hosted-assistant', '2026-11-22T09:30:00Z', { amountNanoErg: '25000000' }),
-  receipt('rcpt-a3', 'hosted-assistant', '2026-11-21T08:00:00Z'),
-  receipt('rcpt-b1', '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw', '2026-11-23T07:00:00Z', { subjectKind: 'agent', amountNanoErg: '400000000' }),
-  receipt('rcpt-s1', 'sandbox-only-agent', '2026-11-23T08:00:00Z', { chain: 'sandbox', subjectKind: 'agent' }),
-  receipt('rcpt-s2', 'hosted-assistant', '2026-11-23T09:00:00Z', { chain: 'sandbox' }),
-  receipt('rcpt-a2', 'hosted-assistant', '2026-11-22T09:30:00Z', { amountNanoErg: '25000000' }),
+  receipt('rcpt-a1', '2026-11-20T10:00:00Z'),
+  receipt('rcpt-a2', '2026-11-22T09:30:00Z', { valueNanoErg: '25000000', payerAddress: PAYER_B }),
+  receipt('rcpt-a3', '2026-11-21T08:00:00Z', { payerAddress: null }),
+  receipt('rcpt-b1', '2026-11-23T07:00:00Z', { receiverAddress: PAYER_B, payerAddress: PAYER_A, valueNanoErg: '400000000' }),
+  receipt('rcpt-s1', '2026-11-23T08:00:00Z', { chain: 'sandbox', receiverAddress: 'sandbox-only-provider', payerAddress: 'sandbox-only-agent' }),
+  receipt('rcpt-s2', '2026-11-23T09:00:00Z', { chain: 'sandbox' }),
+  receipt('rcpt-a2', '2026-11-22T09:30:00Z', { valueNanoErg: '25000000', payerAddress: PAYER_B }),
 ];
+
+const rows = (derived: ReturnType<typeof deriveReputationGraph>) => derived.subjects.map((subject) => [subject.kind, subject.subjectId, subject.receiptCount]);
 
 describe('deriveReputationGraph', () => {
   const derived = deriveReputationGraph(fixtures);
 
-  it('counts distinct testnet receipts per subject and never sandbox receipts', () => {
+  it('credits the receiver and the payer of every distinct testnet receipt, never a sandbox one', () => {
     expect(derived.receiptsCounted).toBe(4);
     expect(derived.sandboxReceiptsExcluded).toBe(2);
     expect(derived.duplicateReceiptsIgnored).toBe(1);
-    expect(derived.subjects.map((subject) => [subject.subjectId, subject.receiptCount])).toEqual([
-      ['hosted-assistant', 3],
-      ['3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw', 1],
+    expect(derived.receiptsWithoutPayer).toBe(1);
+    expect(rows(derived)).toEqual([
+      ['service_provider', ASSISTANT, 3],
+      ['agent', PAYER_A, 2],
+      ['service_provider', PAYER_B, 1],
+      ['agent', PAYER_B, 1],
     ]);
-    expect(derived.subjects.some((subject) => subject.subjectId === 'sandbox-only-agent')).toBe(false);
+    expect(derived.subjects.some((subject) => subject.subjectId.startsWith('sandbox-only'))).toBe(false);
   });
 
-  it('sums settled value exactly and keeps evidence newest first', () => {
+  it('sums settled value exactly, counts each receipt once in the total, and keeps evidence newest first', () => {
     const assistant = derived.subjects[0]!;
     expect(assistant.settledNanoErg).toBe(45_000_000n);
     expect(assistant.evidence.map((item) => item.receiptId)).toEqual(['rcpt-a2', 'rcpt-a3', 'rcpt-a1']);
     expect(assistant.firstSettledAt).toBe('2026-11-20T10:00:00Z');
     expect(assistant.lastSettledAt).toBe('2026-11-22T09:30:00Z');
+    expect(derived.subjects[1]!.settledNanoErg).toBe(410_000_000n);
     expect(derived.totalSettledNanoErg).toBe(445_000_000n);
     expect(derived.latestSettledAt).toBe('2026-11-23T07:00:00Z');
+  });
+
+  it('keeps values beyond 2^53 exact', () => {
+    const big = deriveReputationGraph([receipt('x1', '2026-11-20T10:00:00Z', { valueNanoErg: '9007199254740993' }), receipt('x2', '2026-11-20T10:00:01Z', { valueNanoErg: '1' })]);
+    expect(big.totalSettledNanoErg).toBe(9_007_199_254_740_994n);
   });
 
   it('gives the same graph whatever the order of the receipts', () => {
     expect(deriveReputationGraph([...fixtures].reverse())).toEqual(derived);
   });
 
-  it('keeps the same id under two kinds apart', () => {
-    const both = deriveReputationGraph([
-      receipt('r1', 'dual-role', '2026-11-20T10:00:00Z', { subjectKind: 'agent' }),
-      receipt('r2', 'dual-role', '2026-11-20T11:00:00Z'),
+  it('moves when a receipt is added', () => {
+    const more = deriveReputationGraph([...fixtures, receipt('rcpt-a4', '2026-11-24T10:00:00Z', { payerAddress: PAYER_B })]);
+    expect(more.receiptsCounted).toBe(5);
+    expect(rows(more).slice(0, 2)).toEqual([
+      ['service_provider', ASSISTANT, 4],
+      ['agent', PAYER_B, 2],
     ]);
-    expect(both.subjects.map((subject) => subject.kind).toSorted()).toEqual(['agent', 'service_provider']);
+    expect(more.latestSettledAt).toBe('2026-11-24T10:00:00Z');
   });
 
   it('is empty for no receipts and for sandbox receipts only', () => {
@@ -84,17 +101,21 @@ describe('deriveReputationGraph', () => {
 describe('buildReputationGraph', () => {
   it('publishes the derivation with receipt URLs and a trust boundary per subject', () => {
     const graph = reputationGraphSchema.parse(buildReputationGraph(deriveReputationGraph(fixtures), new Date('2026-11-23T12:00:00Z')));
-    expect(graph.summary).toMatchObject({
-      receipt_backed_subjects: 2,
+    expect(graph.summary).toEqual({
+      receipt_backed_subjects: 4,
       receipts_counted: 4,
       sandbox_receipts_excluded: 2,
+      duplicate_receipts_ignored: 1,
+      receipts_without_payer: 1,
       total_settled_nanoerg: '445000000',
+      latest_settled_at: '2026-11-23T07:00:00Z',
     });
     expect(graph.last_updated).toBe('2026-11-23');
     const assistant = graph.subjects[0]!;
-    expect(assistant.settled_erg).toBe('0.045000000');
+    expect(assistant).toMatchObject({ kind: 'service_provider', subject_id: ASSISTANT, settled_erg: '0.045000000' });
     expect(assistant.evidence[0]!.receipt_url.endsWith('/api/assistant/receipt/rcpt-a2')).toBe(true);
     expect(assistant.trust_boundary).toMatchObject({ basis: 'testnet_settled_receipts', network: 'ergo_testnet', mainnet_ready: false });
+    expect(graph.method.subjects.agent).toMatch(/first input of the settlement transaction/);
     expect(graph.posture.mainnet_ready).toBe(false);
   });
 });

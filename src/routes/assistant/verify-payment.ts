@@ -94,6 +94,8 @@ export function createVerifyPaymentHandler({ store, chain, limiter, clock, confi
       throw noteRefused(result);
     }
 
+    // Who paid feeds the reputation graph; a chain that cannot say now is a 503 like any other chain read.
+    const payerAddress = (await fromChain(() => chain.getTransactionPayer(box!.transactionId))) ?? null;
     const quote = issuedPremiumQuoteSchema.parse(stored.quote);
     const receipt = buildReceiptBundle({
       quote,
@@ -114,6 +116,7 @@ export function createVerifyPaymentHandler({ store, chain, limiter, clock, confi
           tokenHash: token.tokenHash,
           tokenExpiresAt: token.expiresAt,
           questionHash: stored.questionHash,
+          payerAddress,
         }),
       );
     } catch (error) {

@@ -27,6 +27,7 @@ import { buildWalletBoundary } from '../../descriptors/wallet-boundary.ts';
 import { deriveReputationGraph } from '../../domain/reputation.ts';
 import { json, type ApiResponse } from '../../lib/api.ts';
 import { publish } from '../published.ts';
+import { readReceiptStore } from '../store-read.ts';
 import type { Route } from '../types.ts';
 
 const registrySchema = publish('agent-service-registry.schema.v0.json', 'AgentServiceRegistry', 'Agent service registry', serviceRegistrySchema);
@@ -53,6 +54,13 @@ const walletBoundarySchemaDoc = publish(`${site.namespace}-connect.schema.v0.jso
  */
 function validationAnswer(result: { errors: unknown[] }): ApiResponse {
   return json(result.errors.length === 0 ? 200 : 400, result);
+}
+
+/** Derived on every request from the receipts the runtime's store holds (imported then, so loading the table opens nothing). */
+async function reputationHandler(): Promise<ApiResponse> {
+  const { getStore } = await import('../../services/runtime.ts');
+  const receipts = await readReceiptStore('the reputation graph cannot be derived', () => getStore().listReceiptSummaries());
+  return json(200, buildReputationGraph(deriveReputationGraph(receipts), new Date()));
 }
 
 export function agentsRoutes(): Route[] {
@@ -92,9 +100,11 @@ export function agentsRoutes(): Route[] {
       summary: 'Reputation graph',
       description:
         'Agents and service providers with receipts settled on the Ergo testnet, each with its receipts as evidence and its trust boundary. Derived per request from stored receipts; sandbox settlements and self-description never count.',
-      responses: { 200: { description: 'The reputation graph.', schema: reputationSchema } },
-      // The assistant's receipt store feeds this list once it exists; until then the graph is empty.
-      handler: () => json(200, buildReputationGraph(deriveReputationGraph([]), new Date())),
+      responses: {
+        200: { description: 'The reputation graph.', schema: reputationSchema },
+        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the graph cannot be derived.' },
+      },
+      handler: reputationHandler,
       page: '/reputation/',
     },
     {

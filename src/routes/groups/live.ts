@@ -1,12 +1,11 @@
 /** Spec 4.2: live status, the proof explorer, and the MCP host's health (served by the MCP host). */
 import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
 import { json } from '../../lib/api.ts';
-import { ProblemError } from '../../lib/problem-error.ts';
 import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../../services/live-probes.ts';
 import { liveStatus } from '../../services/live-status.ts';
-import { StoreUnavailableError } from '../../services/ports.ts';
 import { createProofExplorer, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { publish } from '../published.ts';
+import { readReceiptStore } from '../store-read.ts';
 import type { Route } from '../types.ts';
 
 const liveSchema = publish('live-status.schema.v0.json', 'LiveStatus', 'Live status', liveStatusSchema);
@@ -24,16 +23,7 @@ async function proofsHandler() {
     const runtime = await import('../../services/runtime.ts');
     return { store: runtime.getStore(), chain: runtime.getChainClient() };
   });
-  try {
-    return json(200, await proofExplorer.proofs());
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', 'The receipt store cannot be read right now, so the proofs cannot be listed; retry shortly.', {
-        headers: { 'retry-after': '5' },
-      });
-    }
-    throw error;
-  }
+  return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs()));
 }
 
 export function liveRoutes(): Route[] {

@@ -1,6 +1,7 @@
 /**
  * ChainClient over undici, speaking the Ergo Explorer API v1:
- * `GET /api/v1/networkState` for the height and `GET /api/v1/boxes/{id}` for a box. When the
+ * `GET /api/v1/networkState` for the height, `GET /api/v1/boxes/{id}` for a box and
+ * `GET /api/v1/transactions/{id}` for a transaction's payer. When the
  * explorer answers 404 and an Ergo node is configured, the node is asked too, first through its
  * blockchain index (`/blockchain/box/byId/{id}`, which knows the inclusion height), then through
  * its UTXO set with the mempool (`/utxo/withPool/byId/{id}`, which does not: a box found only there
@@ -86,6 +87,14 @@ const nodeBoxSchema = z.looseObject({
 });
 
 const networkStateSchema = z.looseObject({ height });
+
+/** Explorer API v1 `TransactionInfo` and node `IndexedErgoTransaction`: the first input is all we read. */
+const transactionSchema = z.looseObject({
+  id: id64,
+  inputs: z
+    .array(z.looseObject({ boxId: id64, address: z.string().min(1).optional(), ergoTree: hex.optional() }))
+    .min(1),
+});
 
 /** Answers that may change if asked again: worth a retry while the deadline allows. */
 class TransientFailure extends Error {}
@@ -185,6 +194,40 @@ export class ExplorerChainClient implements ChainClient {
     if (pooled.status === 200) return pooled.body as ChainBox;
     if (pooled.status === 404) return undefined;
     throw new ChainUnavailableError(`the node answered ${pooled.status} for box ${id}`);
+  }
+
+  /**
+   * The address of the transaction's first input, from the explorer, else (on 404, when a node is
+   * configured) from the node's blockchain index, whose inputs name their box only: that box is then
+   * read from the same index. undefined when neither knows the transaction.
+   */
+  async getTransactionPayer(transactionId: string): Promise<string | undefined> {
+    if (!/^[0-9a-fA-F]{64}$/.test(transactionId)) throw new TypeError(`chain client: "${transactionId}" is not a 64-hex transaction id`);
+    const id = transactionId.toLowerCase();
+    const deadline = Date.now() + this.#timeoutMs;
+    const read = (what: string) => (body: unknown) => {
+      const transaction = this.#shape(transactionSchema, body, what);
+      if (transaction.id.toLowerCase() !== id) throw new TransientFailure(`${what} answered transaction ${transaction.id}`);
+      return transaction.inputs[0]!;
+    };
+    type Input = z.output<typeof transactionSchema>['inputs'][number];
+    const addressOfInput = (input: Input) => input.address ?? (input.ergoTree ? addressOf(input.ergoTree) : undefined);
+
+    const explorer = await this.#get(`${this.explorerUrl}/api/v1/transactions/${id}`, deadline, `transaction ${id} from the explorer`, read(`transaction ${id} from the explorer`));
+    if (explorer.status === 200) return addressOfInput(explorer.body as Input);
+    if (explorer.status !== 404) throw new ChainUnavailableError(`the explorer answered ${explorer.status} for transaction ${id}`);
+    if (!this.nodeUrl) return undefined;
+
+    const indexed = await this.#get(`${this.nodeUrl}/blockchain/transaction/byId/${id}`, deadline, `transaction ${id} from the node index`, read(`transaction ${id} from the node index`));
+    if (indexed.status === 404) return undefined;
+    if (indexed.status !== 200) throw new ChainUnavailableError(`the node answered ${indexed.status} for transaction ${id}`);
+    const input = indexed.body as Input;
+    const direct = addressOfInput(input);
+    if (direct) return direct;
+    const inputId = input.boxId.toLowerCase();
+    const box = await this.#get(`${this.nodeUrl}/blockchain/box/byId/${inputId}`, deadline, `box ${inputId} from the node index`, (body) => this.#nodeBox(inputId, body, true));
+    if (box.status !== 200) throw new ChainUnavailableError(`the node answered ${box.status} for box ${inputId}, the first input of transaction ${id}`);
+    return (box.body as ChainBox).address;
   }
 
   /** Releases pooled connections. */

@@ -34,6 +34,8 @@ export interface Dialect {
   readonly insertionOrder: string;
   /** A JSON column gives back the text it was given (SQLite); jsonb keeps a parsed form, its keys reordered. */
   readonly jsonKeepsText: boolean;
+  /** An expression reading the string at `path` (object keys, fixed by the caller) inside a JSON column, as text. */
+  jsonText(column: string, path: readonly string[]): string;
 }
 
 /** Arbitrary constant naming "schema migration in progress" for pg_advisory_xact_lock. */
@@ -48,6 +50,7 @@ export const POSTGRES: Dialect = {
   writableCte: true,
   insertionOrder: 'receipt_id',
   jsonKeepsText: false,
+  jsonText: (column, path) => `(${column} #>> '{${path.join(',')}}')`,
 };
 
 export const SQLITE: Dialect = {
@@ -61,4 +64,5 @@ export const SQLITE: Dialect = {
   writableCte: false,
   insertionOrder: 'rowid DESC',
   jsonKeepsText: true,
+  jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,
 };

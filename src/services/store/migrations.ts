@@ -85,6 +85,12 @@ export const MIGRATIONS: readonly Migration[] = [
       )${tableOptions};
     `,
   },
+  {
+    version: 2,
+    name: 'receipt payer',
+    // Receipts stored before it have no payer: they credit their service provider only.
+    sql: () => 'ALTER TABLE receipts ADD COLUMN payer_address text;',
+  },
 ];
 
 /** The database was migrated by a newer build than this one: refusing beats misreading its tables. */

@@ -9,6 +9,7 @@
  * engines hand back the same shape; timestamps are normalised to Date whatever the driver returns.
  */
 import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receipt.ts';
+import type { ReceiptSummary } from '../../../schemas/reputation.ts';
 import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
@@ -53,6 +54,16 @@ interface ActivityRow {
   amount_nano_erg: string | null;
   task_hash: string | null;
   receipt_id: string | null;
+}
+
+interface ReceiptSummaryRow {
+  receipt_id: string;
+  chain: ReceiptSummary['chain'];
+  settlement_tx_id: string;
+  payer_address: string | null;
+  settled_at: string;
+  value_nano_erg: string;
+  receiver_address: string;
 }
 
 interface TokenRow {
@@ -189,9 +200,9 @@ export class SqlAssistantStore implements AssistantStore {
         // First, so a Note that already paid stops the transaction before anything else is written.
         await tx.query('INSERT INTO used_notes (note_box_id, quote_id) VALUES ($1, $2)', [noteBoxId, input.quoteId]);
         await tx.query(
-          `INSERT INTO receipts (receipt_id, settlement_tx_id, note_box_id, quote_id, chain, bundle)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [receipt.receiptId, receipt.settlementTxId, noteBoxId, input.quoteId, receipt.chain, JSON.stringify(receipt)],
+          `INSERT INTO receipts (receipt_id, settlement_tx_id, note_box_id, quote_id, chain, bundle, payer_address)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [receipt.receiptId, receipt.settlementTxId, noteBoxId, input.quoteId, receipt.chain, JSON.stringify(receipt), input.payerAddress],
         );
         await tx.query(
           `INSERT INTO payment_tokens (token_hash, quote_id, receipt_id, question_hash, expires_at)
@@ -276,6 +287,27 @@ export class SqlAssistantStore implements AssistantStore {
       [clampLimit(limit)],
     );
     return rows.map((row) => readBundle(database, row.bundle));
+  }
+
+  async listReceiptSummaries(): Promise<ReceiptSummary[]> {
+    const database = await this.ready();
+    const field = (...path: string[]) => database.dialect.jsonText('bundle', path);
+    const rows = await database.read<ReceiptSummaryRow>(
+      `SELECT receipt_id, chain, settlement_tx_id, payer_address,
+              ${field('verification_receipt', 'checkedAt')} AS settled_at,
+              ${field('settlement_receipt', 'valueNanoErg')} AS value_nano_erg,
+              ${field('agreement', 'receiverAddress')} AS receiver_address
+         FROM receipts ORDER BY created_at ASC, receipt_id ASC`,
+    );
+    return rows.map((row) => ({
+      receiptId: row.receipt_id,
+      chain: row.chain,
+      settledAt: row.settled_at,
+      settlementTxId: row.settlement_tx_id,
+      valueNanoErg: row.value_nano_erg,
+      receiverAddress: row.receiver_address,
+      payerAddress: row.payer_address,
+    }));
   }
 
   async recordActivity(event: ActivityEvent): Promise<void> {
