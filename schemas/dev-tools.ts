@@ -124,11 +124,24 @@ const registerSchema = z.object({
     .describe('The decoded value as text: hex for byte collections and points, decimal for numbers, `ProveDlog(<public key>)` for a P2PK SigmaProp; null when not decoded.'),
 });
 
+export const ergoTreeHeaderSchema = z
+  .object({
+    header: z.string().regex(/^[0-9a-f]{2}$/).describe('The header byte, hex.'),
+    version: z.int().min(0).max(7).describe('ErgoTree version (header bits 0-2).'),
+    size_flag: z.boolean().describe('Header bit 3: the body size follows the header (required from version 1).'),
+    constant_segregation: z.boolean().describe('Header bit 4: constants are stored apart from the expression.'),
+    body_parsed: z
+      .boolean()
+      .describe('Whether the body was parsed and so checked; false for a version newer than the parser here knows (0 and 1), whose header and declared size are still checked.'),
+  })
+  .describe('The ErgoTree header and what was checked of the tree.');
+
 const boxSummarySchema = z.object({
   box_id: hex64.describe('Box id recomputed as blake2b256 of the serialized box.'),
   value_nanoerg: nanoErgString.describe('Box value in nanoERG.'),
   value_erg: erg,
   ergo_tree: ergoTreeHex,
+  ergo_tree_header: ergoTreeHeaderSchema,
   address: addressText.describe('Address of the ErgoTree, encoded for the request network.'),
   creation_height: z.int().min(0).describe('Creation height written in the box.'),
   assets: z.array(tokenAmount).describe('Tokens in the box, in order.'),
@@ -161,6 +174,7 @@ export const addressResultSchema = z
         network_matches: z.boolean().describe('Whether that network is the request network; false comes with a `network_mismatch` warning.'),
         address_type: z.enum(['P2PK', 'P2SH', 'P2S']).describe('Address type from the prefix byte (or the form of the ErgoTree).'),
         ergo_tree: ergoTreeHex.describe('ErgoTree the address stands for.'),
+        ergo_tree_header: ergoTreeHeaderSchema,
         public_key: z
           .string()
           .regex(/^[0-9a-f]{66}$/)
@@ -180,7 +194,7 @@ export const addressResultSchema = z
         invalid_reason: z
           .enum(ADDRESS_INVALID_REASONS)
           .describe(
-            'The first rule it breaks: `encoding` (a character outside base58), `length` (too short, or content of the wrong size for its type), `checksum` (the 4-byte blake2b256 checksum does not match: a typo), `prefix` (the prefix byte names no network or address type), `public_key` (a P2PK key that is not a secp256k1 point), `ergo_tree` (the script does not parse as an ErgoTree).',
+            'The first rule it breaks: `encoding` (a character outside base58), `length` (too short, or content of the wrong size for its type), `checksum` (the 4-byte blake2b256 checksum does not match: a typo), `prefix` (the prefix byte names no network or address type), `public_key` (a P2PK key that is not a secp256k1 point), `ergo_tree` (the script is not an ErgoTree: reserved header bits, a version above 0 without the size flag, a declared size that does not match, or a body of version 0 or 1 that does not parse). A tree of a newer version is valid, its body reported unparsed.',
           ),
         message: z.string().min(1).describe('The rule broken, with the values involved.'),
         network: z.enum(DEV_TOOL_NETWORKS).nullable().describe('Network of the prefix byte when it was readable, else null.'),
@@ -198,7 +212,12 @@ export const boxResultSchema = boxSummarySchema.extend({
 });
 
 export const txResultSchema = z.object({
-  tx_id: hex64.describe('Transaction id recomputed as blake2b256 of the transaction bytes without spending proofs.'),
+  tx_id: hex64.describe(
+    'The id the Ergo node computes: blake2b256 of the bytes to sign (the transaction without spending proofs, context extensions included), each extension of more than four entries written in the order the node writes it.',
+  ),
+  tx_id_given_order: hex64
+    .nullable()
+    .describe('blake2b256 of the same bytes with every extension in the order given, when that differs from `tx_id` (an `extension_order_differs` warning says why); null when they agree.'),
   declared_tx_id: hex64.nullable().describe('`id` found in transaction JSON, or null for hex input.'),
   tx_id_matches: z.boolean().nullable().describe('Whether the declared id equals the recomputed one; null when none was declared.'),
   signed: z.boolean().describe('Whether every input carries a non-empty spending proof.'),
@@ -212,7 +231,14 @@ export const txResultSchema = z.object({
     )
     .describe('Inputs, in order.'),
   data_inputs: z.array(z.object({ box_id: hex64.describe('Read-only box id.') })).describe('Data inputs, in order.'),
-  outputs: z.array(boxSummarySchema.extend({ index: z.int().min(0).describe('Output index.') })).describe('Outputs, in order, with their recomputed box ids.'),
+  outputs: z
+    .array(
+      boxSummarySchema.extend({
+        index: z.int().min(0).describe('Output index.'),
+        box_id_given_order: hex64.nullable().describe('The box id under `tx_id_given_order` when that differs; null otherwise. `box_id` is always the one under `tx_id`.'),
+      }),
+    )
+    .describe('Outputs, in order, with their recomputed box ids.'),
   total_input_nanoerg: nanoErgString
     .nullable()
     .describe('Sum of input values in nanoERG when every input carries its value; null otherwise (a transaction names its inputs by box id only).'),

@@ -1,6 +1,7 @@
 /**
  * The `agent-economy` command (package `bin`, bundled by `npm run build` into
- * `dist/cli/agent-economy.mjs`): verify a receipt, reconcile the proof explorer, run a policy check,
+ * `dist/cli/agent-economy.mjs`): verify a receipt, reconcile the proof explorer, run a developer tool
+ * or a policy check offline,
  * solve the faucet's proof of work, pay a sandbox quote. Every command has `--help`; every failure
  * is one line on stderr and a non-zero exit, never a stack trace.
  */
@@ -15,6 +16,7 @@ import { createChainClient } from '../services/chain/explorer-client.ts';
 import { CliError, EXIT_FAILED, EXIT_USAGE, processOutput, type Output } from './output.ts';
 import { loadFaucetConfig } from '../config/faucet.ts';
 import { readDescriptor, solveFaucetChallenge } from './faucet-solve.ts';
+import { inspect } from './inspect.ts';
 import { policyCheck } from './policy-check.ts';
 import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
@@ -96,6 +98,26 @@ const COMMANDS: Record<string, Command> = {
         { readBox, validateJsonSchema: await ajvValidator() },
         output,
       ),
+  },
+  inspect: {
+    usage: 'agent-economy inspect <hash|address|box|tx|receipt> <input | file | -> [--hex] [--network mainnet|testnet] [--json]',
+    summary: 'Run a developer tool offline: hash, decode an address, parse a box or a transaction, check a receipt bundle.',
+    help: [
+      'Runs the same code and request schema as POST /api/dev/tools and the MCP dev tools, offline. The input is',
+      'the argument itself, the text of the file it names, or stdin for -. Prints one line of what was found',
+      '(warnings on stderr); --json prints the whole result body the endpoint would answer.',
+      '',
+      'Options:',
+      '  --hex              the input is hex bytes (a hash input, an ErgoTree, box or transaction bytes)',
+      '  --network NAME     mainnet or testnet (default testnet): address encoding and prefix checks',
+      '  --json             print the result body',
+      '',
+      'Exit status: 0 read, 1 the input is not the object named (or an invalid address, a failing receipt), 2 bad usage.',
+    ].join('\n'),
+    options: { hex: { type: 'boolean' }, network: { type: 'string' }, ...jsonOption },
+    positionals: ['action', 'input'],
+    run: ([action, input], values, output) =>
+      inspect(action!, input!, { hex: Boolean(values.hex), network: values.network as string | undefined, json: Boolean(values.json) }, output),
   },
   'policy-check': {
     usage: 'agent-economy policy-check <request.json> [--json]',

@@ -25,6 +25,7 @@ function addressResult(check: AddressCheck, inputForm: 'address' | 'ergo_tree', 
       message: `This is a ${check.network} address (its prefix byte says so), not a ${requested} one; on ${requested} the same ErgoTree is the address ${encodeErgoTreeAddress(check.ergoTree, requested)}.`,
     });
   }
+  if (check.note) warnings.push({ code: 'ergo_tree_version_unparsed', message: check.note });
   return {
     valid: true as const,
     input_form: inputForm,
@@ -33,6 +34,7 @@ function addressResult(check: AddressCheck, inputForm: 'address' | 'ergo_tree', 
     network_matches: matches,
     address_type: check.type,
     ergo_tree: check.ergoTree,
+    ergo_tree_header: check.ergoTreeHeader,
     public_key: check.publicKey,
     script_hash: check.scriptHash,
   };

@@ -6,7 +6,7 @@
  */
 import { ErgoAddress, Network } from '@fleet-sdk/core';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,7 +172,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
   }, 60_000);
 
   it('answers --help on every command and fails wrong usage in one line', async () => {
-    const commands = [['verify-receipt'], ['reconcile'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay']];
+    const commands = [['verify-receipt'], ['reconcile'], ['inspect'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay']];
     const [general, ...helps] = await Promise.all([runCli(['--help']), ...commands.map((command) => runCli([...command, '--help']))]);
     expect(general!.code).toBe(0);
     commands.forEach((command, index) => {
@@ -193,6 +193,29 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     ];
     const runs = await Promise.all(failures.map(([args]) => runCli(args)));
     failures.forEach(([, code, text], index) => expectOneLineError(runs[index]!, code, text));
+  }, 60_000);
+
+  it('inspects offline with the same code as POST /api/dev/tools: the same body with --json, exit 1 for what is not the object named', async () => {
+    const vectors = JSON.parse(readFileSync(join(ROOT, 'tests/vectors/transactions.json'), 'utf8')) as { vectors: Array<{ bytes?: string; tx_id: string; asserted_tx_id?: string }> };
+    const longExtension = vectors.vectors.find((vector) => vector.bytes && vector.tx_id === 'd5c0a7908bbb8eefe72ad70a9f668dd47b748239fd34378d3588d5625dd75c82')!;
+    const file = join(dir, 'tx.hex');
+    writeFileSync(file, longExtension.bytes!);
+    const [viaCli, viaStdin, viaHttp] = await Promise.all([
+      runCli(['inspect', 'tx', file, '--hex', '--network', 'mainnet', '--json']),
+      runCli(['inspect', 'tx', '-', '--hex'], longExtension.bytes),
+      fetch(`${stack.server.url}/api/dev/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'tx', input: longExtension.bytes, encoding: 'hex', network: 'mainnet' }) }),
+    ]);
+    expect(viaCli.code, viaCli.stderr).toBe(0);
+    expect(JSON.parse(viaCli.stdout)).toEqual(await viaHttp.json());
+    expect(viaStdin.stdout).toMatch(/^tx d5c0a7908bbb8eefe72ad70a9f668dd47b748239fd34378d3588d5625dd75c82 {2}\(entries as given: 314641065c532406b68ff6b590280a18ce239811439b054624e60d40d7d55008\)/);
+    expect(viaStdin.stderr).toContain('extension_order_differs');
+
+    const hashed = await runCli(['inspect', 'hash', '', '--json']);
+    expect(JSON.parse(hashed.stdout).result.digest).toBe('0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
+    const invalid = await runCli(['inspect', 'address', '3Wx6cHkTaAvysMMXSqqvoCL1n273NmcH3auiHymFwTSpKDFzQfW3']);
+    expect([invalid.code, invalid.stdout.trim()]).toEqual([1, 'INVALID (checksum) the checksum does not match: a character is wrong, missing or swapped']);
+    expectOneLineError(await runCli(['inspect', 'box', 'zz', '--hex']), 2, 'not a dev tools request: /input');
+    expectOneLineError(await runCli(['inspect', 'box', '80', '--hex']), 1, 'truncated_bytes');
   }, 60_000);
 
   it('runs through the package bin when the default build exists', async () => {

@@ -11,7 +11,7 @@
 import { AddressType, ErgoAddress, Network } from '@fleet-sdk/core';
 import { base58, blake2b256, hex, validateEcPoint } from '@fleet-sdk/crypto';
 import type { ADDRESS_INVALID_REASONS } from '../../../schemas/dev-tools.ts';
-import { sigmaRust, withWasmScope } from './sigma-rust.ts';
+import { readErgoTree, type ErgoTreeHeader, type ErgoTreeReading } from './ergo-tree-header.ts';
 
 export type ErgoNetwork = 'mainnet' | 'testnet';
 export type AddressKind = 'P2PK' | 'P2SH' | 'P2S';
@@ -31,6 +31,9 @@ export type AddressCheck =
       publicKey: string | null;
       /** P2SH: the 24-byte script hash, hex. */
       scriptHash: string | null;
+      ergoTreeHeader: ErgoTreeHeader;
+      /** Set when the tree's body could not be checked (a version newer than the parser). */
+      note: string | null;
     }
   | { valid: false; reason: AddressInvalidReason; message: string; network: ErgoNetwork | null };
 
@@ -46,22 +49,7 @@ const invalid = (reason: AddressInvalidReason, message: string, network: ErgoNet
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((byte, index) => byte === b[index]);
 
-/**
- * Whether sigma-rust can read `tree` as an ErgoTree. It stores unreadable trees without complaint,
- * so the check asks for the template, which needs the whole tree parsed.
- */
-export function ergoTreeParses(tree: Uint8Array): boolean {
-  try {
-    return withWasmScope((scope) => {
-      scope.own(sigmaRust().ErgoTree.from_bytes(tree)).template_bytes();
-      return true;
-    });
-  } catch {
-    return false;
-  }
-}
-
-function validAddress(ergoTree: Uint8Array, network: ErgoNetwork, address: string): AddressCheck {
+function validAddress(ergoTree: Uint8Array, network: ErgoNetwork, address: string, reading: ErgoTreeReading & { ok: true }): AddressCheck {
   const decoded = ErgoAddress.fromErgoTree(ergoTree, networkPrefix(network));
   const type = KIND_BY_TYPE[decoded.type]!;
   return {
@@ -72,7 +60,16 @@ function validAddress(ergoTree: Uint8Array, network: ErgoNetwork, address: strin
     ergoTree: decoded.ergoTree,
     publicKey: type === 'P2PK' ? hex.encode(decoded.getPublicKeys()[0]!) : null,
     scriptHash: type === 'P2SH' ? hex.encode(ergoTree.subarray(ergoTree.length - 3 - P2SH_CONTENT_BYTES, ergoTree.length - 3)) : null,
+    ergoTreeHeader: reading.header,
+    note: reading.note,
   };
+}
+
+/** Reads a tree the short address forms build (P2PK, P2SH): always of version 0, parsed. */
+function knownTree(tree: Uint8Array): ErgoTreeReading & { ok: true } {
+  const reading = readErgoTree(tree);
+  if (!reading.ok) throw new Error(`an address form built a tree that does not read: ${reading.message}`);
+  return reading;
 }
 
 /** Decodes a base58 address and checks encoding, length, checksum, prefix, public key and script. */
@@ -101,14 +98,17 @@ export function decodeAddress(text: string): AddressCheck {
   if (type === 'P2PK') {
     if (content.length !== P2PK_CONTENT_BYTES) return invalid('length', `a P2PK address holds a ${P2PK_CONTENT_BYTES}-byte public key; this one holds ${content.length} bytes`, network);
     if (!validateEcPoint(content)) return invalid('public_key', 'the public key is not a point on the secp256k1 curve', network);
-    return validAddress(hex.decode(ErgoAddress.fromPublicKey(content).ergoTree), network, text);
+    const tree = hex.decode(ErgoAddress.fromPublicKey(content).ergoTree);
+    return validAddress(tree, network, text, knownTree(tree));
   }
   if (type === 'P2SH') {
     if (content.length !== P2SH_CONTENT_BYTES) return invalid('length', `a P2SH address holds a ${P2SH_CONTENT_BYTES}-byte script hash; this one holds ${content.length} bytes`, network);
-    return validAddress(hex.decode(ErgoAddress.fromHash(content).ergoTree), network, text);
+    const tree = hex.decode(ErgoAddress.fromHash(content).ergoTree);
+    return validAddress(tree, network, text, knownTree(tree));
   }
-  if (!ergoTreeParses(content)) return invalid('ergo_tree', 'the script of this P2S address does not parse as an ErgoTree', network);
-  return validAddress(content, network, text);
+  const reading = readErgoTree(content);
+  if (!reading.ok) return invalid('ergo_tree', `the script of this P2S address is not an ErgoTree: ${reading.message}`, network);
+  return validAddress(content, network, text, reading);
 }
 
 /**
@@ -117,12 +117,13 @@ export function decodeAddress(text: string): AddressCheck {
  */
 export function addressOfErgoTree(treeHex: string, network: ErgoNetwork): AddressCheck {
   const tree = hex.decode(treeHex.toLowerCase());
-  if (!ergoTreeParses(tree)) return invalid('ergo_tree', 'the bytes do not parse as an ErgoTree (header, constants and a SigmaProp expression)', network);
+  const reading = readErgoTree(tree);
+  if (!reading.ok) return invalid('ergo_tree', `the bytes are not an ErgoTree: ${reading.message}`, network);
   const decoded = ErgoAddress.fromErgoTree(tree, networkPrefix(network));
   if (decoded.type === AddressType.P2PK && !validateEcPoint(decoded.getPublicKeys()[0]!)) {
     return invalid('public_key', 'the tree has the P2PK form but its public key is not a point on the secp256k1 curve', network);
   }
-  return validAddress(tree, network, decoded.encode(networkPrefix(network)));
+  return validAddress(tree, network, decoded.encode(networkPrefix(network)), reading);
 }
 
 /** Address text of a box's ErgoTree for display; trees are already validated by the box parser. */

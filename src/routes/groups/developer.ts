@@ -107,7 +107,7 @@ export function developerRoutes(): Route[] {
         200: { description: 'Tool result: the action, its result and warnings; signs_transactions and broadcasts are false.', schema: toolResultPublished },
         400: {
           description:
-            'Invalid request or unsupported action: code `invalid_request` (unknown action or key, empty input or one over 60000 characters, an encoding the action does not accept, hex that is not whole bytes) or `invalid_input` (the input cannot be read as the action\'s object; errors[0].code says why: truncated_bytes, trailing_bytes, non_canonical, malformed, malformed_register, value_out_of_range, box_too_large, not_json, too_deeply_nested, invalid_box_json, invalid_transaction_json, not_a_bundle, receipt_id_not_bundle). `errors[]` names the field. An invalid address is not an error: it is answered 200 with `valid: false` and the reason.',
+            'Invalid request or unsupported action: code `invalid_request` (unknown action or key, empty input or one over 60000 characters, an encoding the action does not accept, hex that is not whole bytes) or `invalid_input` (the input cannot be read as the action\'s object; errors[0].code says why: truncated_bytes, trailing_bytes, non_canonical, malformed, malformed_register, value_out_of_range, box_too_large, not_json, too_deeply_nested, invalid_box_json, invalid_transaction_json, ergo_tree_version_unsupported, not_a_bundle, receipt_id_not_bundle). `errors[]` names the field. An invalid address is not an error: it is answered 200 with `valid: false` and the reason.',
         },
       },
       page: '/developers/tools/',
