@@ -109,10 +109,13 @@ function writeHead(res: http.ServerResponse, status: number, headers: Record<str
   res.writeHead(status, raw);
 }
 
+/**
+ * The body goes out as a string: node:http then sends the head and the body in one write, where a
+ * Buffer body costs a second chunk and a writev (about a tenth of a small POST's CPU here).
+ */
 function send(res: http.ServerResponse, response: SerializedResponse, head = false): void {
-  const body = Buffer.from(response.body);
-  writeHead(res, response.status, { ...response.headers, 'content-length': body.length });
-  res.end(head ? undefined : body);
+  writeHead(res, response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
+  res.end(head ? undefined : response.body);
 }
 
 /**

@@ -5,7 +5,7 @@
  * BigInts; the input schemas accept numbers, BigInts and decimal strings alike.
  */
 import type { z } from 'zod';
-import { jsonNestingDepth, MAX_JSON_DEPTH } from '../../lib/json-body.ts';
+import { MAX_JSON_DEPTH, nestsTooDeeply } from '../../lib/json-body.ts';
 import { jsonPointer } from '../../lib/problem-error.ts';
 import { parseJsonExact } from '../../services/chain/exact-json.ts';
 import { InspectionInputError } from './inspection-error.ts';
@@ -15,7 +15,7 @@ import { InspectionInputError } from './inspection-error.ts';
  * `exactIntegers: false` numbers stay doubles, as RFC 8785 canonical JSON reads them.
  */
 export function parseExactJson(text: string, what: string, options: { exactIntegers: boolean } = { exactIntegers: true }): unknown {
-  if (jsonNestingDepth(text) > MAX_JSON_DEPTH) {
+  if (nestsTooDeeply(text)) {
     throw new InspectionInputError('too_deeply_nested', `The ${what} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   try {
