@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { absoluteUrl, descriptorStatus, hex64, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
-import { policyCheckRequestSchema, policyVerdictSchema } from './wallet-agent.ts';
+import { policyCheckRequestSchema, policyVerdictSchema } from './policy-check.ts';
 
 export const FIRST_RECEIPT_STEP_IDS = ['live-status', 'receipt-json', 'policy-check', 'openapi', 'mcp-health', 'mainnet-gate'] as const;
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { linkRefSchema } from './agent-common.ts';
 import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
-import { jobAcceptanceIntentSchema, jobQuoteRequestSchema } from './jobs.ts';
+import { jobAcceptanceIntentSchema, jobQuoteRequestSchema } from './job-validations.ts';
 import { serviceManifestSchema, serviceSubmitDraftSchema } from './registry.ts';
 
 /** The order the spec prescribes; the schema rejects any other. */

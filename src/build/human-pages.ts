@@ -4,8 +4,8 @@
  * as JSON. Pages render from these bodies only, so a page can never show other data than its JSON.
  */
 import { schemaUrl } from '../config/site.ts';
-import { bodySchemaOf } from '../routes/lookup.ts';
-import { pageHeading } from '../routes/page-titles.ts';
+import { bodySchemaOf } from '../catalogue/lookup.ts';
+import { pageHeading } from '../catalogue/page-titles.ts';
 import { allRoutes, routeById } from '../routes/table.ts';
 import type { Route } from '../routes/types.ts';
 import { staticDocuments } from './static-documents.ts';

@@ -5,8 +5,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { schemaUrl } from '../config/site.ts';
-import { toJsonSchemaDocument } from '../routes/published.ts';
-import { publishedSchemas } from '../routes/schemas-index.ts';
+import { toJsonSchemaDocument } from '../catalogue/published.ts';
+import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import { allRoutes } from '../routes/table.ts';
 import type { StaticRoute } from '../routes/types.ts';
 

@@ -11,7 +11,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { loadSandboxConfig } from '../config/sandbox.ts';
 import { defaultBaseUrl } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
-import { routePath } from '../routes/lookup.ts';
+import { routePath } from '../catalogue/lookup.ts';
 import { createChainClient } from '../services/chain/explorer-client.ts';
 import { CliError, EXIT_FAILED, EXIT_USAGE, processOutput, type Output } from './output.ts';
 import { loadFaucetConfig } from '../config/faucet.ts';

@@ -5,7 +5,7 @@
  * script that signs only after `agent-economy policy-check` succeeds fails closed.
  */
 import { readFileSync } from 'node:fs';
-import { policyCheckRequestSchema } from '../../schemas/wallet-agent.ts';
+import { policyCheckRequestSchema } from '../../schemas/policy-check.ts';
 import { checkPolicy } from '../domain/policy-engine.ts';
 import { fieldErrorsFromZod } from '../lib/problem-error.ts';
 import { CliError, EXIT_FAILED, type Output } from './output.ts';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { judgePolicyCase, policyConformanceCases } from '../domain/policy-conformance.ts';
 import type { ProofCheck } from '../domain/receipt-proof.ts';
-import { routePath } from '../routes/lookup.ts';
+import { routePath } from '../catalogue/lookup.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, progressBar, type Output } from './output.ts';
 import { receiptChecks, type BoxReader } from './verify-receipt.ts';
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { quoteId as quoteIdSchema } from '../../schemas/assistant.ts';
-import { routePath } from '../routes/lookup.ts';
+import { routePath } from '../catalogue/lookup.ts';
 import { payQuote } from '../sandbox/pay.ts';
 import { CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 

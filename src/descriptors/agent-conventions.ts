@@ -6,12 +6,12 @@
  */
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
-import { POLICY_REASON_CODES } from '../domain/policy-codes.ts';
-import { DESCRIPTION_VERSION } from '../routes/openapi.ts';
-import { bodySchemaOf, pageUrl, routeUrl } from '../routes/lookup.ts';
-import { pageHeading } from '../routes/page-titles.ts';
-import { allRoutes } from '../routes/table.ts';
-import type { Route } from '../routes/types.ts';
+import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
+import { DESCRIPTION_VERSION } from '../descriptors/openapi.ts';
+import { bodySchemaOf, pageUrl, routeUrl } from '../catalogue/lookup.ts';
+import { pageHeading } from '../catalogue/page-titles.ts';
+import { catalogue } from '../catalogue/index.ts';
+import type { Entry } from '../catalogue/types.ts';
 import { MAINNET_BLOCKERS } from './common.ts';
 import { buildCapabilityManifest } from './discovery.ts';
 import { routeAbsoluteUrl } from './endpoints.ts';
@@ -33,13 +33,13 @@ interface PageGroup {
   page: string;
   title: string;
   description: string;
-  routes: Route[];
+  routes: Entry[];
 }
 
 /** Human pages in route-table order, each with the routes it shows. */
 function pageGroups(): PageGroup[] {
   const groups = new Map<string, PageGroup>();
-  for (const route of allRoutes()) {
+  for (const route of catalogue()) {
     if (!route.page) continue;
     const group = groups.get(route.page) ?? { page: route.page, ...pageHeading(route.page, route), routes: [] };
     group.routes.push(route);
@@ -48,7 +48,7 @@ function pageGroups(): PageGroup[] {
   return [...groups.values()];
 }
 
-const faces = (route: Route): string => {
+const faces = (route: Entry): string => {
   const schema = bodySchemaOf(route);
   const url = routeAbsoluteUrl(route);
   return `${route.method} ${url}${schema ? ` (schema ${schemaUrl(schema.file)})` : ''}`;
@@ -103,7 +103,7 @@ export function buildLlmsTxt(): string {
 export function buildLlmsFullTxt(): string {
   const kit = buildLaunchKit();
   const manifest = buildCapabilityManifest();
-  const endpointSections = allRoutes().map((route) => {
+  const endpointSections = catalogue().map((route) => {
     const example = requestExample(route.id);
     const responses =
       route.kind === 'dynamic'
@@ -152,7 +152,7 @@ export function buildLlmsFullTxt(): string {
 /** `/.well-known/agent-card.json`: one A2A skill per capability of the capability manifest. */
 export function buildAgentCard(): AgentCard {
   const manifest = buildCapabilityManifest();
-  const routesByUrl = new Map(allRoutes().map((route) => [routeAbsoluteUrl(route), route]));
+  const routesByUrl = new Map(catalogue().map((route) => [routeAbsoluteUrl(route), route]));
   return {
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: site.name,
@@ -184,7 +184,7 @@ export function buildAgentCard(): AgentCard {
     defaultInputModes: [JSON_MEDIA],
     defaultOutputModes: [JSON_MEDIA],
     skills: manifest.capabilities.map((capability) => {
-      const routes = capability.endpoints.map((url) => routesByUrl.get(url)).filter((route): route is Route => route !== undefined);
+      const routes = capability.endpoints.map((url) => routesByUrl.get(url)).filter((route): route is Entry => route !== undefined);
       return {
         id: capability.id,
         name: capability.label,

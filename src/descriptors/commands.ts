@@ -4,7 +4,7 @@
  * at a path that moved or carry a body the endpoint would refuse.
  */
 import { routeAbsoluteUrl } from './endpoints.ts';
-import { routeById } from '../routes/table.ts';
+import { entryById } from '../catalogue/index.ts';
 
 /** POSIX single-quoting: safe for any text, including JSON with quotes and `$`. */
 export function shellQuote(text: string): string {
@@ -13,7 +13,7 @@ export function shellQuote(text: string): string {
 
 /** Absolute URL of a route on the host that serves it (the MCP host for `host: 'mcp'` routes). */
 export function hostedRouteUrl(id: string): string {
-  const route = routeById().get(id);
+  const route = entryById().get(id);
   if (!route) throw new Error(`route table: no route with id "${id}"`);
   return routeAbsoluteUrl(route);
 }

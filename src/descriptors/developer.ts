@@ -6,20 +6,15 @@
  */
 import devToolsJson from '../../content/dev-tools.json' with { type: 'json' };
 import type { DevServicesIndex } from '../../schemas/dev-services.ts';
-import {
-  DEV_TOOL_ACTIONS,
-  DEV_TOOL_MAX_INPUT_CHARACTERS,
-  devToolsContentSchema,
-  type DevToolsCatalogue,
-  type DevToolsContent,
-} from '../../schemas/dev-tools.ts';
+import { DEV_TOOL_ACTIONS, DEV_TOOL_MAX_INPUT_CHARACTERS } from '../../schemas/dev-tools.ts';
+import { devToolsContentSchema, type DevToolsCatalogue, type DevToolsContent } from '../../schemas/dev-tools-catalogue.ts';
 import { receiptBundleSchema, type ReceiptBundle } from '../../schemas/receipt.ts';
 import { schemaUrl, siteUrl, typeName } from '../config/site.ts';
 import { computeReceiptId } from '../domain/receipt-id.ts';
-import { MAX_BODY_BYTES } from '../lib/json-body.ts';
-import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
-import { allRoutes, routeById } from '../routes/table.ts';
-import type { Route } from '../routes/types.ts';
+import { MAX_BODY_BYTES } from '../config/limits.ts';
+import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
+import { catalogue, entryById } from '../catalogue/index.ts';
+import type { Entry } from '../catalogue/types.ts';
 import { hostedRouteUrl } from './commands.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { routeAbsoluteUrl } from './endpoints.ts';
@@ -42,7 +37,7 @@ export function devToolEntry(action: DevToolsContent['actions'][number]['action'
 /** The OpenAPI 3.1 document is governed by the specification's own JSON Schema, not one of ours. */
 const OPENAPI_3_1_SCHEMA = 'https://spec.openapis.org/oas/3.1/schema/2022-10-07';
 
-function serviceEntry(route: Route): DevServicesIndex['services'][number] {
+function serviceEntry(route: Entry): DevServicesIndex['services'][number] {
   const published = bodySchemaOf(route);
   const schema = published ? schemaUrl(published.file) : route.id === 'openapi' ? OPENAPI_3_1_SCHEMA : null;
   const responseSchema = route.kind === 'dynamic' ? route.responses[200]?.schema : undefined;
@@ -54,7 +49,7 @@ function serviceEntry(route: Route): DevServicesIndex['services'][number] {
     group: route.tag,
     host: route.host ?? 'site',
     delivery: route.kind === 'static' ? 'static' : 'runtime',
-    available: route.kind === 'static' || route.handler !== undefined,
+    available: route.kind === 'static' || route.host !== 'mcp',
     machine_readable: {
       url: routeAbsoluteUrl(route),
       schema,
@@ -65,7 +60,7 @@ function serviceEntry(route: Route): DevServicesIndex['services'][number] {
 }
 
 export function buildDevServicesIndex(): DevServicesIndex {
-  const services = allRoutes().map(serviceEntry);
+  const services = catalogue().map(serviceEntry);
   const count = (predicate: (service: (typeof services)[number]) => boolean) => services.filter(predicate).length;
   return {
     ok: true,
@@ -157,7 +152,7 @@ export function buildDevToolsCatalogue(): DevToolsCatalogue {
     if (entry.example_request.action !== action) throw new Error(`content/dev-tools.json: the example of "${action}" runs "${entry.example_request.action}"`);
     return { ...common, example_request: entry.example_request, example_expected: entry.example_expected, example_note: entry.example_note };
   });
-  const resultSchema = routeById().get('dev-tools');
+  const resultSchema = entryById().get('dev-tools');
   const result200 = resultSchema?.kind === 'dynamic' ? resultSchema.responses[200]?.schema : undefined;
   if (!result200) throw new Error('route table: dev-tools has no documented 200 schema');
   return {

@@ -5,9 +5,9 @@
 import capabilitiesContent from '../../content/capabilities.json' with { type: 'json' };
 import type { CapabilityManifest, DiscoveryDescriptor } from '../../schemas/discovery.ts';
 import { hubUrl, mcpUrl, schemaUrl, site, siteUrl } from '../config/site.ts';
-import { HUB_ALIASES } from '../routes/hub-aliases.ts';
-import { routePath, routeUrl } from '../routes/lookup.ts';
-import { publishedSchemas } from '../routes/schemas-index.ts';
+import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
+import { routePath, routeUrl } from '../catalogue/lookup.ts';
+import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { endpointEntries } from './endpoints.ts';
 

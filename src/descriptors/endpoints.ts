@@ -3,16 +3,16 @@
  * from the route table so it can never miss a route.
  */
 import { mcpUrl, schemaUrl, siteUrl } from '../config/site.ts';
-import { bodySchemaOf } from '../routes/lookup.ts';
-import { allRoutes } from '../routes/table.ts';
-import type { Route } from '../routes/types.ts';
+import { bodySchemaOf } from '../catalogue/lookup.ts';
+import { catalogue } from '../catalogue/index.ts';
+import type { Entry } from '../catalogue/types.ts';
 
-export function routeAbsoluteUrl(route: Route): string {
+export function routeAbsoluteUrl(route: Entry): string {
   return route.host === 'mcp' ? mcpUrl(route.path) : siteUrl(route.path);
 }
 
 export function endpointEntries() {
-  return allRoutes().map((route) => {
+  return catalogue().map((route) => {
     const published = bodySchemaOf(route);
     return {
       id: route.id,

@@ -15,7 +15,7 @@ import {
 } from '../config/faucet.ts';
 import { typeName } from '../config/site.ts';
 import { formatNanoErg } from '../domain/money.ts';
-import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { POSTURE } from './common.ts';
 
 export function buildFaucetDescriptor(config: FaucetConfig, now: Date): FaucetDescriptor {

@@ -8,7 +8,7 @@ import content from '../../content/first-receipt.json' with { type: 'json' };
 import type { FirstReceiptFlow } from '../../schemas/first-receipt.ts';
 import { examplePolicyCheckRequest, examplePolicyVerdict } from '../domain/policy-examples.ts';
 import { SIGNING_BOUNDARY } from '../domain/policy-engine.ts';
-import { pageUrl, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { pageUrl, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { curlGet, curlPostJson, hostedRouteUrl, shellQuote } from './commands.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 

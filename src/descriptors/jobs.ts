@@ -7,21 +7,13 @@
  */
 import type { z } from 'zod';
 import jobsContent from '../../content/jobs.json' with { type: 'json' };
-import {
-  jobsContentSchema,
-  type Job,
-  type JobAcceptanceGuide,
-  type JobAcceptanceIntent,
-  type JobAcceptanceResult,
-  type JobQuoteGuide,
-  type JobQuoteRequest,
-  type JobQuoteResult,
-  type JobsBoard,
-} from '../../schemas/jobs.ts';
+import { type Job, type JobsBoard } from '../../schemas/jobs.ts';
+import { type JobAcceptanceIntent, type JobAcceptanceResult, type JobQuoteRequest, type JobQuoteResult } from '../../schemas/job-validations.ts';
+import { jobsContentSchema, type JobAcceptanceGuide, type JobQuoteGuide } from '../../schemas/job-guides.ts';
 import { checkAcceptanceIntent, checkQuoteRequest, type JobsContext } from '../domain/job-validation.ts';
 import { formatNanoErg } from '../domain/money.ts';
 import { ACCEPTANCE_CODES, QUOTE_CODES } from '../domain/validation-codes.ts';
-import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink } from './links.ts';
 import {

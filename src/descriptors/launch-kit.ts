@@ -10,8 +10,8 @@ import widgetPackage from '../../packages/assistant-widget/package.json' with { 
 import type { DeveloperLaunchKit, FiveMinuteStepId } from '../../schemas/launch-kit.ts';
 import { mcpUrl, site, siteUrl } from '../config/site.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
-import { pageUrl, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
-import { routeById } from '../routes/table.ts';
+import { pageUrl, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
+import { entryById } from '../catalogue/index.ts';
 import { curlGet, curlPostJson, hostedRouteUrl } from './commands.ts';
 import { descriptorHeader, MAINNET_BLOCKERS } from './common.ts';
 import { devToolEntry } from './developer.ts';
@@ -94,7 +94,7 @@ function entrypoints(): DeveloperLaunchKit['entrypoints'] {
 
 function apiRecipes(): DeveloperLaunchKit['api_recipes'] {
   return launchKitContent.api_recipes.map((recipe) => {
-    const route = routeById().get(recipe.route);
+    const route = entryById().get(recipe.route);
     if (!route) throw new Error(`content/launch-kit.json: recipe "${recipe.id}" names unknown route "${recipe.route}"`);
     const url = hostedRouteUrl(recipe.route);
     const bodyName = 'body' in recipe ? recipe.body : undefined;

@@ -5,7 +5,7 @@
  */
 import type { LinkRef } from '../../schemas/agent-common.ts';
 import { mcpUrl, schemaUrl, siteUrl } from '../config/site.ts';
-import { pageUrl, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { pageUrl, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 
 export function resolveLink(link: LinkRef): string {
   if ('route' in link) return routeUrl(link.route);

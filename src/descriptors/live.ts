@@ -4,7 +4,7 @@
  */
 import type { LiveStatus, Probe, ProofExplorer } from '../../schemas/live.ts';
 import { site, typeName } from '../config/site.ts';
-import { routeUrl } from '../routes/lookup.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
 import { POSTURE } from './common.ts';
 
 export function buildLiveStatus(

@@ -1,5 +1,5 @@
 /**
- * Builder of the economic MCP tools manifest. The tools come from `MCP_TOOLS` (`src/mcp/tools.ts`),
+ * Builder of the economic MCP tools manifest. The tools come from `MCP_TOOL_ENTRIES` (`src/catalogue/mcp-tools.ts`),
  * the list the MCP server registers, and each tool's `input_schema` is produced by the MCP SDK's own
  * converter from the same zod schema, so the manifest shows exactly what `tools/list` answers. The
  * prose around the tools is `content/mcp-tools.json`.
@@ -8,9 +8,9 @@ import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-sc
 import mcpToolsJson from '../../content/mcp-tools.json' with { type: 'json' };
 import { mcpToolsContentSchema, type EconomicMcpTools, type McpTool, type McpToolsContent, type ToolInputJsonSchema } from '../../schemas/mcp-tools.ts';
 import { mcpUrl, schemaUrl } from '../config/site.ts';
-import { MCP_TOOLS, type McpToolDefinition } from '../mcp/tools.ts';
-import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
-import { routeById } from '../routes/table.ts';
+import { MCP_TOOL_ENTRIES, type McpToolEntry } from '../catalogue/mcp-tools.ts';
+import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
+import { entryById } from '../catalogue/index.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink } from './links.ts';
 
@@ -23,7 +23,7 @@ export function mcpToolsContent(): McpToolsContent {
 }
 
 function routeMethod(id: string): 'GET' | 'POST' {
-  const route = routeById().get(id);
+  const route = entryById().get(id);
   if (!route) throw new Error(`src/mcp/tools.ts: no route with id "${id}"`);
   return route.method;
 }
@@ -32,7 +32,7 @@ function routeMethod(id: string): 'GET' | 'POST' {
  * The JSON Schema `tools/list` shows for a tool's arguments: the SDK's conversion with the options
  * its McpServer uses when listing tools.
  */
-export function toolInputJsonSchema(tool: McpToolDefinition): ToolInputJsonSchema {
+export function toolInputJsonSchema(tool: McpToolEntry): ToolInputJsonSchema {
   return toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as ToolInputJsonSchema;
 }
 
@@ -40,9 +40,9 @@ export function toolInputJsonSchema(tool: McpToolDefinition): ToolInputJsonSchem
  * A tool that takes a whole request body must take exactly the schema that route validates, or the
  * published schema it links would describe other arguments than the tool accepts.
  */
-function requestSchemaUrl(tool: McpToolDefinition): string | undefined {
+function requestSchemaUrl(tool: McpToolEntry): string | undefined {
   if (!tool.requestOf) return undefined;
-  const route = routeById().get(tool.requestOf);
+  const route = entryById().get(tool.requestOf);
   if (!route || route.kind !== 'dynamic' || route.request?.schema !== tool.input) {
     throw new Error(`src/mcp/tools.ts: tool ${tool.name} says its arguments are the request body of "${tool.requestOf}", but that route validates another schema`);
   }
@@ -52,7 +52,7 @@ function requestSchemaUrl(tool: McpToolDefinition): string | undefined {
 export function buildMcpToolsManifest(): EconomicMcpTools {
   const content = mcpToolsContent();
   const names = new Set<string>();
-  const tools: McpTool[] = MCP_TOOLS.map((tool) => {
+  const tools: McpTool[] = MCP_TOOL_ENTRIES.map((tool) => {
     if (names.has(tool.name)) throw new Error(`src/mcp/tools.ts: duplicate tool name ${tool.name}`);
     names.add(tool.name);
     const inputSchemaUrl = requestSchemaUrl(tool);
@@ -78,12 +78,12 @@ export function buildMcpToolsManifest(): EconomicMcpTools {
   });
 
   const backing = new Map<string, string[]>();
-  for (const tool of MCP_TOOLS) {
+  for (const tool of MCP_TOOL_ENTRIES) {
     if (!tool.backedBy) continue;
     backing.set(tool.backedBy.route, [...(backing.get(tool.backedBy.route) ?? []), tool.name]);
   }
   const httpBackedEndpoints = [...backing].map(([routeId, toolNames]) => {
-    const published = bodySchemaOf(routeById().get(routeId)!);
+    const published = bodySchemaOf(entryById().get(routeId)!);
     return {
       route_id: routeId,
       method: routeMethod(routeId),

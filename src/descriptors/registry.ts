@@ -20,7 +20,7 @@ import {
 import { site, siteUrl } from '../config/site.ts';
 import { checkServiceManifest } from '../domain/publish-validation.ts';
 import { PUBLISH_CODES } from '../domain/validation-codes.ts';
-import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
+import { routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink } from './links.ts';
 import {

@@ -6,7 +6,7 @@ import type { ReputationGraph } from '../../schemas/reputation.ts';
 import { typeName } from '../config/site.ts';
 import type { ReputationDerivation } from '../domain/reputation.ts';
 import { formatNanoErg } from '../domain/money.ts';
-import { routeUrl } from '../routes/lookup.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
 import { POSTURE } from './common.ts';
 
 const SUBJECT_TRUST_STATEMENT =

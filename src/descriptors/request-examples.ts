@@ -6,8 +6,8 @@
  * testnet address, a Note box id), the command reads it from a named shell variable.
  */
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
-import { routeById } from '../routes/table.ts';
-import type { Route } from '../routes/types.ts';
+import { entryById } from '../catalogue/index.ts';
+import type { Entry } from '../catalogue/types.ts';
 import { curlGet, curlPostJson, hostedRouteUrl, shellQuote } from './commands.ts';
 import { devToolEntry } from './developer.ts';
 import { exampleAcceptanceIntent, exampleQuoteRequest } from './jobs.ts';
@@ -50,7 +50,7 @@ const PATH_IDS: Record<string, { variable: string; note: string }> = {
   },
 };
 
-function checkedBody(route: Route, body: unknown): unknown {
+function checkedBody(route: Entry, body: unknown): unknown {
   if (route.kind !== 'dynamic' || !route.request) return body;
   const parsed = route.request.schema.safeParse(body);
   if (!parsed.success) {
@@ -62,7 +62,7 @@ function checkedBody(route: Route, body: unknown): unknown {
 
 /** The example for one route, or undefined when the route table has no such id. */
 export function requestExample(routeId: string): RequestExample | undefined {
-  const route = routeById().get(routeId);
+  const route = entryById().get(routeId);
   if (!route) return undefined;
   const url = hostedRouteUrl(routeId);
   if (route.method === 'GET') {

@@ -15,9 +15,9 @@ import type { MainnetGate, ReviewPack } from '../../schemas/trust.ts';
 import { buildInfo } from '../config/build-info.ts';
 import { schemaUrl, site, typeName } from '../config/site.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
-import { routeUrl } from '../routes/lookup.ts';
-import { publishedSchemas } from '../routes/schemas-index.ts';
-import { allRoutes, routeById } from '../routes/table.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
+import { publishedSchemas } from '../catalogue/schemas-index.ts';
+import { catalogue, entryById } from '../catalogue/index.ts';
 import { curlGet, curlPostJson } from './commands.ts';
 import { descriptorHeader, MAINNET_BLOCKERS, POSTURE } from './common.ts';
 
@@ -40,9 +40,9 @@ function blockerIds(ids: readonly string[], where: string): BlockerId[] {
 
 /** A route answers in this build: a static file, or a runtime route with its handler. */
 function answers(routeId: string): boolean {
-  const found = routeById().get(routeId);
+  const found = entryById().get(routeId);
   if (!found) throw new Error(`content/roadmap.json: unknown route "${routeId}"`);
-  return found.kind === 'static' || found.handler !== undefined;
+  return found.kind === 'static' || found.host !== 'mcp';
 }
 
 /**
@@ -98,7 +98,7 @@ export function buildCurrentRelease(): CurrentRelease {
       built_from: { repository: site.repository, commit: build.commit, package: build.packageName },
       openapi: routeUrl('openapi'),
       schema_count: publishedSchemas().length,
-      route_count: allRoutes().length,
+      route_count: catalogue().length,
     },
     mainnet_gate: closedGateSummary(),
     links: { watchlist: routeUrl('release-watchlist'), roadmap: routeUrl('roadmap'), review_pack: routeUrl('review-pack') },

@@ -16,8 +16,8 @@ import { schemaUrl, site, typeName } from '../config/site.ts';
 import { compileClaimMatcher, type ClaimMatcher } from '../domain/forbidden-claims.ts';
 import type { Finding, SubmissionContext } from '../domain/submission-findings.ts';
 import type { CodeEntry } from '../domain/validation-codes.ts';
-import { routeSchemaUrl, routeUrl } from '../routes/lookup.ts';
-import { routeById } from '../routes/table.ts';
+import { routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
+import { entryById } from '../catalogue/index.ts';
 import { POSTURE } from './common.ts';
 import { resolveStep } from './links.ts';
 
@@ -89,7 +89,7 @@ export function validationOutcome<Step extends { link?: LinkRef | undefined }>(
 
 /** Absolute URL of the published schema of a dynamic route's 200 body. */
 export function resultSchemaUrl(routeId: string): string {
-  const route = routeById().get(routeId);
+  const route = entryById().get(routeId);
   const published = route?.kind === 'dynamic' ? route.responses[200]?.schema : undefined;
   if (!published) throw new Error(`route table: route "${routeId}" has no published 200 schema`);
   return schemaUrl(published.file);

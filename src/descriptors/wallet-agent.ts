@@ -5,23 +5,16 @@
  */
 import canonicalize from 'canonicalize';
 import referenceFlowJson from '../../content/reference-flow.json' with { type: 'json' };
-import {
-  POLICY_ACTIONS,
-  type PolicyContractDescriptor,
-  type ReferenceFlow,
-  referenceFlowContentSchema,
-  type WalletAgentPolicyProfile,
-  type WalletAgentSpec,
-  ERG_AMOUNT_MAX_LENGTH,
-} from '../../schemas/wallet-agent.ts';
+import { type PolicyContractDescriptor, type ReferenceFlow, referenceFlowContentSchema, type WalletAgentSpec } from '../../schemas/wallet-agent.ts';
+import { POLICY_ACTIONS, type WalletAgentPolicyProfile, ERG_AMOUNT_MAX_LENGTH } from '../../schemas/policy-check.ts';
 import { ERG_DECIMAL_PATTERN } from '../domain/money.ts';
 import {
   POLICY_CHECKS,
   POLICY_REASON_CODES,
   POLICY_WARNING_CODES,
   TASK_HASH_HEX_LENGTH,
-} from '../domain/policy-codes.ts';
-import { policyContractLinks } from '../domain/policy-contract.ts';
+} from '../../schemas/policy-codes.ts';
+import { policyContractLinks } from '../catalogue/policy-contract.ts';
 import { ALLOWED_NETWORK, SIGNING_BOUNDARY } from '../domain/policy-engine.ts';
 import {
   examplePolicyCheckRequest,
@@ -29,7 +22,7 @@ import {
   policyProfileTemplate,
   walletAgentContent,
 } from '../domain/policy-examples.ts';
-import { routeUrl } from '../routes/lookup.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, MAINNET_BLOCKERS, POSTURE } from './common.ts';
 
 /** The checks in order, each with the reason codes it can report. */

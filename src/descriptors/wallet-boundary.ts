@@ -5,7 +5,7 @@
  */
 import walletBoundaryContent from '../../content/wallet-boundary.json' with { type: 'json' };
 import { walletBoundaryContentSchema, type WalletBoundary } from '../../schemas/wallet-boundary.ts';
-import { routeUrl } from '../routes/lookup.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink } from './links.ts';
 

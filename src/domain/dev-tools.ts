@@ -5,7 +5,8 @@
  * input: the tools are pure functions of the request.
  */
 import type { z } from 'zod';
-import type { DevToolResult, devToolRequestSchema } from '../../schemas/dev-tools.ts';
+import type { devToolRequestSchema } from '../../schemas/dev-tools.ts';
+import type { DevToolResult } from '../../schemas/dev-tool-results.ts';
 import { typeName } from '../config/site.ts';
 import { addressOfErgoTree, decodeAddress, encodeErgoTreeAddress, type AddressCheck, type ErgoNetwork } from './ergo/address.ts';
 import { inspectBox, type ToolWarning } from './ergo/box.ts';

@@ -8,15 +8,8 @@
  * or escrowed, whatever the outcome.
  */
 import { ErgoAddress, Network, validateAddress } from '@fleet-sdk/core';
-import {
-  JOB_TASK_HASH_DERIVATION,
-  jobAcceptanceIntentSchema,
-  jobQuoteRequestSchema,
-  type AgreementDraft,
-  type Job,
-  type JobAcceptanceIntent,
-  type JobQuoteRequest,
-} from '../../schemas/jobs.ts';
+import { type Job } from '../../schemas/jobs.ts';
+import { JOB_TASK_HASH_DERIVATION, jobAcceptanceIntentSchema, jobQuoteRequestSchema, type AgreementDraft, type JobAcceptanceIntent, type JobQuoteRequest } from '../../schemas/job-validations.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { parseErgDecimal } from './money.ts';
 import {

@@ -4,7 +4,7 @@
  * expiry, missing receipt expectation) is denied with its own reason code. Computed by the engine
  * itself, so the proof explorer shows what the deployed engine decides, not what a document claims.
  */
-import type { PolicyCheckRequest } from '../../schemas/wallet-agent.ts';
+import type { PolicyCheckRequest } from '../../schemas/policy-check.ts';
 import { formatNanoErg, parseErgDecimal } from './money.ts';
 import { checkPolicy } from './policy-engine.ts';
 import { examplePolicyCheckRequest } from './policy-examples.ts';

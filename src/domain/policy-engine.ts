@@ -8,14 +8,7 @@
  * from those exact values for display and decide nothing. Pure: no I/O, and the verdict depends
  * only on the request, except `checked_at`, which is `now`.
  */
-import type {
-  PolicyCheckRequest,
-  PolicyReason,
-  PolicyVerdict,
-  PolicyWarning,
-  ProposedAction,
-  WalletAgentPolicyProfile,
-} from '../../schemas/wallet-agent.ts';
+import type { PolicyCheckRequest, PolicyReason, PolicyVerdict, PolicyWarning, ProposedAction, WalletAgentPolicyProfile } from '../../schemas/policy-check.ts';
 import { typeName } from '../config/site.ts';
 import { formatNanoErg, nanoErgToErgNumber, parseErgDecimal } from './money.ts';
 import {
@@ -27,8 +20,8 @@ import {
   reasonField,
   TASK_HASH_HEX_LENGTH,
   warningField,
-} from './policy-codes.ts';
-import { policyContractLinks } from './policy-contract.ts';
+} from '../../schemas/policy-codes.ts';
+import { policyContractLinks } from '../catalogue/policy-contract.ts';
 
 /** The only network a policy can allow while the mainnet gate is closed. */
 export const ALLOWED_NETWORK = 'testnet';

@@ -6,14 +6,8 @@
  */
 import profileTemplateContent from '../../content/policy-profile-template.json' with { type: 'json' };
 import walletAgentJson from '../../content/wallet-agent.json' with { type: 'json' };
-import {
-  type PolicyCheckRequest,
-  type PolicyVerdict,
-  type WalletAgentPolicyProfile,
-  policyCheckRequestSchema,
-  walletAgentContentSchema,
-  walletAgentPolicyProfileSchema,
-} from '../../schemas/wallet-agent.ts';
+import { walletAgentContentSchema } from '../../schemas/wallet-agent.ts';
+import { type PolicyCheckRequest, type PolicyVerdict, type WalletAgentPolicyProfile, policyCheckRequestSchema, walletAgentPolicyProfileSchema } from '../../schemas/policy-check.ts';
 import { typeName } from '../config/site.ts';
 import { checkPolicy } from './policy-engine.ts';
 

@@ -9,7 +9,8 @@ import { allRoutes } from '../routes/table.ts';
 import { logger } from '../services/logger.ts';
 import type { DynamicRoute } from '../routes/types.ts';
 import type { ApiRequest, ApiResponse } from './api.ts';
-import { assertJsonContentType, MAX_BODY_BYTES, parseJsonBytes, tooLarge } from './json-body.ts';
+import { MAX_BODY_BYTES } from '../config/limits.ts';
+import { assertJsonContentType, parseJsonBytes, tooLarge } from './json-body.ts';
 import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from './problem-error.ts';
 
 interface CompiledRoute {

@@ -4,10 +4,9 @@
  * front doors so their answers cannot differ.
  */
 import { isUtf8 } from 'node:buffer';
+import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { jsonPointer, ProblemError } from './problem-error.ts';
 
-/** Documented limit for every POST body (the contract's largest legitimate body is a few KiB). */
-export const MAX_BODY_BYTES = 64 * 1024;
 
 
 export function assertJsonContentType(contentType: string | undefined): void {

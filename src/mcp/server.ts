@@ -17,7 +17,9 @@ import { loadMcpConfig, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig 
 import { mcpUrl, site } from '../config/site.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { listen } from '../lib/listen.ts';
+import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
+import { siteDocuments } from '../services/model/site-documents.ts';
 import { createMcpToolServices } from './services.ts';
 import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext, type ToolServices } from './tools.ts';
 
@@ -135,6 +137,8 @@ export interface McpHost {
 
 /** Starts the MCP host; resolves once it listens. `services` are the outside parts its tools use. */
 export async function startMcpServer(config: McpConfig, services: ToolServices): Promise<McpHost> {
+  // search_docs reads the documents the site serves.
+  useCorpus(siteDocuments);
   const sessions = new Map<string, Session>();
   let initializing = 0;
   const health = { ok: true, service: MCP_SERVICE_NAME, version: MCP_SERVICE_VERSION };

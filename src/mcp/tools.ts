@@ -1,9 +1,8 @@
 /**
- * The MCP tools, once. The MCP server registers exactly this list and the economic MCP tools
- * manifest (`/api/agents/mcp-tools`) is generated from it, so the two cannot drift. Each tool's
- * arguments are a zod schema from `schemas/` and its `run` calls the same domain or service function
- * as the HTTP endpoint named in `backedBy`, in process: no tool makes an HTTP round trip to this
- * site, and no tool signs, broadcasts or holds a key.
+ * The MCP tools the server registers: each tool of the catalogue (src/catalogue/mcp-tools.ts) bound
+ * to its `run`, which calls the same domain or service function as the HTTP endpoint named in
+ * `backedBy`, in process: no tool makes an HTTP round trip to this site, and no tool signs,
+ * broadcasts or holds a key.
  */
 import type { z } from 'zod';
 import {
@@ -17,10 +16,11 @@ import {
   searchDocsArgumentsSchema,
 } from '../../schemas/mcp-tools.ts';
 import { DEV_TOOL_ACTIONS, devToolRequestSchema, type DevToolAction } from '../../schemas/dev-tools.ts';
-import { jobAcceptanceIntentSchema, jobQuoteRequestSchema } from '../../schemas/jobs.ts';
+import { devToolName, MCP_TOOL_ENTRIES, type McpToolEntry } from '../catalogue/mcp-tools.ts';
+import { jobAcceptanceIntentSchema, jobQuoteRequestSchema } from '../../schemas/job-validations.ts';
 import type { LiveStatus } from '../../schemas/live.ts';
 import { serviceManifestSchema } from '../../schemas/registry.ts';
-import { policyCheckRequestSchema } from '../../schemas/wallet-agent.ts';
+import { policyCheckRequestSchema } from '../../schemas/policy-check.ts';
 import { acceptanceValidation, boardJobs, quoteValidation } from '../descriptors/jobs.ts';
 import { publishValidation, registryEntries } from '../descriptors/registry.ts';
 import { runDevTool } from '../domain/dev-tools.ts';
@@ -32,7 +32,7 @@ import { createChatHandler } from '../routes/assistant/chat.ts';
 import type { AssistantDeps } from '../routes/assistant/deps.ts';
 import { createQuoteHandler } from '../routes/assistant/quote.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';
-import { routePath, routeUrl } from '../routes/lookup.ts';
+import { routePath, routeUrl } from '../catalogue/lookup.ts';
 import { searchDocs } from '../services/docs-index.ts';
 
 /**
@@ -69,200 +69,51 @@ export class ToolError extends Error {
   }
 }
 
-export interface McpToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  /** zod schema of the arguments (from `schemas/`); the SDK validates calls and lists it as JSON Schema. */
-  input: z.ZodObject;
-  /** Route id whose request body `input` is, so the manifest can also link its published JSON Schema. */
-  requestOf?: string;
-  /** The HTTP endpoint giving an agent without MCP the same result; null when none exists. */
-  backedBy: { route: string; fixedFields?: Record<string, string>; note?: string } | null;
-  /** True when the tool changes no state anywhere (MCP `readOnlyHint`). */
-  readOnly: boolean;
-  payment: 'free' | 'testnet_note';
+export interface McpToolDefinition extends McpToolEntry {
   run: (args: unknown, context: ToolContext) => Promise<Record<string, unknown>>;
 }
 
-/** Keeps each tool's `run` typed by its own schema while the list stays one array. */
-function defineTool<S extends z.ZodObject>(
-  tool: Omit<McpToolDefinition, 'input' | 'run'> & { input: S; run: (args: z.output<S>, context: ToolContext) => Promise<Record<string, unknown>> | Record<string, unknown> },
-): McpToolDefinition {
-  return { ...tool, run: async (args, context) => tool.run(args as z.output<S>, context) };
+type Runner = McpToolDefinition['run'];
+
+/** A run function typed by the tool's own argument schema (the SDK has validated the arguments against it). */
+function runner<S extends z.ZodObject>(_input: S, run: (args: z.output<S>, context: ToolContext) => Promise<Record<string, unknown>> | Record<string, unknown>): Runner {
+  return async (args, context) => run(args as z.output<S>, context);
 }
 
-/** Validation results answer 200 or 400 over HTTP with the same body; as a tool both are results. */
-const validationNote = (what: string) => `Both 200 and 400 answers carry the ${what} and are returned as the tool result.`;
-
-const DEV_TOOL_TEXT: Record<DevToolAction, { title: string; description: string }> = {
-  hash: { title: 'blake2b256 hash', description: 'blake2b256 digest of UTF-8 text or hex bytes, the hash Ergo uses for ids and task hashes.' },
-  address: {
-    title: 'Decode an Ergo address',
-    description: 'Decodes a base58 Ergo address: network, type (P2PK, P2SH, P2S), the ErgoTree it stands for and its public key or script hash.',
-  },
-  box: {
-    title: 'Inspect a box',
-    description: 'Parses a box (node/explorer JSON or serialized hex), recomputes its id and decodes value, ErgoTree, address, tokens and registers.',
-  },
-  tx: {
-    title: 'Inspect a transaction',
-    description: 'Parses a transaction (JSON or serialized hex), recomputes its id and its outputs’ box ids, and lists inputs, data inputs, outputs and the fee.',
-  },
-  receipt: {
-    title: 'Check a receipt bundle offline',
-    description:
-      'Re-verifies a full receipt bundle given as JSON text, offline: its shape, the receipt id recomputed, every agreement between its parts, the serialized registers, the Note binding, amount and confirmations. get_receipt fetches a stored bundle by id.',
-  },
+/** What each tool of the catalogue (src/catalogue/mcp-tools.ts) runs, by name. */
+const RUNNERS: Readonly<Record<string, Runner>> = {
+  search_docs: runner(searchDocsArgumentsSchema, ({ query, limit }) => ({ query, results: searchDocs(query, limit) })),
+  list_jobs: runner(listJobsArgumentsSchema, ({ status, capability }) => {
+    const jobs = boardJobs().filter((job) => (!status || job.status === status) && (!capability || job.required_capabilities.includes(capability)));
+    return { count: jobs.length, jobs };
+  }),
+  get_job: runner(getJobArgumentsSchema, ({ job_id }) => {
+    const job = boardJobs().find((candidate) => candidate.id === job_id);
+    if (!job) throw new ToolError('job_not_found', `job_id: no job "${job_id}" on the board; list_jobs shows the ids.`, 'job_id');
+    return { job };
+  }),
+  list_services: runner(listServicesArgumentsSchema, ({ capability }) => {
+    const services = registryEntries().filter((service) => !capability || service.capabilities.includes(capability));
+    return { count: services.length, services };
+  }),
+  policy_check: runner(policyCheckRequestSchema, (request, context) => checkPolicy(request, context.now())),
+  validate_service_manifest: runner(serviceManifestSchema, (manifest, context) => publishValidation(manifest, context.now())),
+  validate_job_acceptance: runner(jobAcceptanceIntentSchema, (intent, context) => acceptanceValidation(intent, context.now())),
+  validate_job_quote: runner(jobQuoteRequestSchema, (request, context) => quoteValidation(request, context.now())),
+  ...Object.fromEntries(DEV_TOOL_ACTIONS.map((action) => [devToolName(action), runner(devToolArgumentsSchema(action), (args) => runDevToolAction(action, args))])),
+  get_receipt: runner(getReceiptArgumentsSchema, async ({ id }, context) => (await callHandler(createReceiptHandler(await context.services.assistant()), 'assistant-receipt', context, { params: { id } })).body),
+  ask_assistant: runner(askAssistantArgumentsSchema, (args, context) => askAssistant(args, context)),
+  live_status: runner(liveStatusArgumentsSchema, (_args, context) => context.services.liveStatus()),
 };
 
-function devTool(action: DevToolAction): McpToolDefinition {
-  return defineTool({
-    name: `dev_${action}`,
-    ...DEV_TOOL_TEXT[action],
-    input: devToolArgumentsSchema(action),
-    backedBy: { route: 'dev-tools', fixedFields: { action } },
-    readOnly: true,
-    payment: 'free',
-    run: (args) => runDevToolAction(action, args),
-  });
-}
-
-export const MCP_TOOLS: readonly McpToolDefinition[] = [
-  defineTool({
-    name: 'search_docs',
-    title: 'Search the site’s pages',
-    description: 'Full-text search over the human pages and descriptors of this site; returns titles, URLs and the matching excerpt of each page.',
-    input: searchDocsArgumentsSchema,
-    backedBy: null,
-    readOnly: true,
-    payment: 'free',
-    run: ({ query, limit }) => ({ query, results: searchDocs(query, limit) }),
-  }),
-  defineTool({
-    name: 'list_jobs',
-    title: 'List jobs',
-    description: 'Jobs of the board with testnet rewards, required capabilities, acceptance predicates, receipt requirements and deadlines, optionally filtered by status and capability.',
-    input: listJobsArgumentsSchema,
-    backedBy: { route: 'jobs', note: 'The board lists every job; the tool filters jobs[] by status and required_capabilities.' },
-    readOnly: true,
-    payment: 'free',
-    run: ({ status, capability }) => {
-      const jobs = boardJobs().filter((job) => (!status || job.status === status) && (!capability || job.required_capabilities.includes(capability)));
-      return { count: jobs.length, jobs };
-    },
-  }),
-  defineTool({
-    name: 'get_job',
-    title: 'Get one job',
-    description: 'One job of the board by id, with its reward, acceptance predicates, receipt requirements and deadline.',
-    input: getJobArgumentsSchema,
-    backedBy: { route: 'jobs', note: 'The board lists every job; the tool selects jobs[] by id, and an unknown id is a tool error.' },
-    readOnly: true,
-    payment: 'free',
-    run: ({ job_id }) => {
-      const job = boardJobs().find((candidate) => candidate.id === job_id);
-      if (!job) throw new ToolError('job_not_found', `job_id: no job "${job_id}" on the board; list_jobs shows the ids.`, 'job_id');
-      return { job };
-    },
-  }),
-  defineTool({
-    name: 'list_services',
-    title: 'List registry services',
-    description: 'Services of the registry with capabilities, pricing, accepted payment rails, predicate requirements, evidence and posture, optionally filtered by capability.',
-    input: listServicesArgumentsSchema,
-    backedBy: { route: 'registry', note: 'The registry lists every service; the tool filters services[] by capabilities.' },
-    readOnly: true,
-    payment: 'free',
-    run: ({ capability }) => {
-      const services = registryEntries().filter((service) => !capability || service.capabilities.includes(capability));
-      return { count: services.length, services };
-    },
-  }),
-  defineTool({
-    name: 'policy_check',
-    title: 'Check a wallet action against a policy',
-    description:
-      'Deterministic allow or deny verdict on a proposed testnet wallet action against a policy profile, every failing check named. Run it before the host wallet signs; an allow is advice, not authority.',
-    input: policyCheckRequestSchema,
-    requestOf: 'policy-check',
-    backedBy: { route: 'policy-check' },
-    readOnly: true,
-    payment: 'free',
-    run: (request, context) => checkPolicy(request, context.now()),
-  }),
-  defineTool({
-    name: 'validate_service_manifest',
-    title: 'Validate a service manifest',
-    description:
-      'Runs the publish validation on a service manifest and returns the result with errors, warnings and next steps. Accepted manifests go to operator review; nothing is published.',
-    input: serviceManifestSchema,
-    requestOf: 'publish',
-    backedBy: { route: 'publish', note: validationNote('validation result') },
-    readOnly: true,
-    payment: 'free',
-    run: (manifest, context) => publishValidation(manifest, context.now()),
-  }),
-  defineTool({
-    name: 'validate_job_acceptance',
-    title: 'Validate a job acceptance intent',
-    description: 'Runs the acceptance validation on an intent for an open job. Accepted intents go to operator review; no job is assigned.',
-    input: jobAcceptanceIntentSchema,
-    requestOf: 'jobs-accept',
-    backedBy: { route: 'jobs-accept', note: validationNote('acceptance result') },
-    readOnly: true,
-    payment: 'free',
-    run: (intent, context) => acceptanceValidation(intent, context.now()),
-  }),
-  defineTool({
-    name: 'validate_job_quote',
-    title: 'Build a job quote scaffold',
-    description:
-      'Runs the quote validation and, when every check passes, returns the agreement draft and the settlement handoff. No work is assigned and no value is held.',
-    input: jobQuoteRequestSchema,
-    requestOf: 'jobs-quote',
-    backedBy: { route: 'jobs-quote', note: validationNote('quote result') },
-    readOnly: true,
-    payment: 'free',
-    run: (request, context) => quoteValidation(request, context.now()),
-  }),
-  ...DEV_TOOL_ACTIONS.map(devTool),
-  defineTool({
-    name: 'get_receipt',
-    title: 'Fetch a receipt',
-    description: 'A stored receipt by receipt id or settlement transaction id; paid turns return the full receipt bundle.',
-    input: getReceiptArgumentsSchema,
-    backedBy: { route: 'assistant-receipt', note: 'The id goes into the path; an unknown id (404) is a tool error naming the id.' },
-    readOnly: true,
-    payment: 'free',
-    run: async ({ id }, context) => (await callHandler(createReceiptHandler(await context.services.assistant()), 'assistant-receipt', context, { params: { id } })).body,
-  }),
-  defineTool({
-    name: 'ask_assistant',
-    title: 'Ask the hosted assistant',
-    description:
-      'Asks the hosted assistant one question. A free-tier question is answered directly; a premium question needs the payment token issued by verify-payment after a testnet Note payment, and without one the tool returns the premium quote to pay.',
-    input: askAssistantArgumentsSchema,
-    backedBy: {
-      route: 'assistant-chat',
-      note: 'Sends messages [...history, {role: user, content: question}] with paymentToken when given; where chat answers 402 payment_required, the tool returns the premium quote instead.',
-    },
-    readOnly: false,
-    payment: 'testnet_note',
-    run: (args, context) => askAssistant(args, context),
-  }),
-  defineTool({
-    name: 'live_status',
-    title: 'Live status',
-    description:
-      'Probe results of every dependency (assistant, receipt storage, chain source, MCP host, signer, rate limiter, wallet-agent surfaces), the mainnet gate status and the latest full receipt id.',
-    input: liveStatusArgumentsSchema,
-    backedBy: { route: 'live' },
-    readOnly: true,
-    payment: 'free',
-    run: (_args, context) => context.services.liveStatus(),
-  }),
-];
+/** The tools the MCP server registers: each catalogue entry with its run function; an entry without one, or a runner without an entry, fails at load. */
+export const MCP_TOOLS: readonly McpToolDefinition[] = MCP_TOOL_ENTRIES.map((entry) => {
+  const run = RUNNERS[entry.name];
+  if (!run) throw new Error(`MCP tools: "${entry.name}" has no run function`);
+  return { ...entry, run };
+});
+const unbound = Object.keys(RUNNERS).filter((name) => !MCP_TOOL_ENTRIES.some((entry) => entry.name === name));
+if (unbound.length > 0) throw new Error(`MCP tools: run functions without a catalogue entry: ${unbound.join(', ')}`);
 
 /** A developer-tool action through the same request schema and function as `POST /api/dev/tools`. */
 async function runDevToolAction(action: DevToolAction, args: Record<string, unknown>): Promise<Record<string, unknown>> {

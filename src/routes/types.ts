@@ -1,73 +1,20 @@
 /**
- * What one entry of the route table says. The table drives the OpenAPI document, the static build,
- * the server's dispatch, the contract tests and the discovery lists, so a route is described once.
+ * A route of the table: a catalogue entry bound to what answers it, the builder of a static body
+ * or the handler of a dynamic route (src/routes/table.ts binds them by id).
  */
-import type { z } from 'zod';
+import type { DynamicEntry, StaticEntry } from '../catalogue/types.ts';
 import type { Handler } from '../lib/api.ts';
 
-/** A schema document served at `{schema_base}/agent-economy/<file>`. */
-export interface PublishedSchema {
-  file: string;
-  /** Component name in the OpenAPI document. */
-  name: string;
-  title: string;
-  schema: z.ZodType;
-  /** `input` for request bodies (what a client may send), `output` for response bodies. */
-  io: 'input' | 'output';
-}
-
-export type Tag = 'Discovery' | 'Jobs' | 'Live proof' | 'Developer' | 'Trust' | 'Wallet agent' | 'Assistant' | 'MCP';
-
-interface RouteCommon {
-  id: string;
-  path: string;
-  summary: string;
-  description: string;
-  tag: Tag;
-  /** Which host serves it; `mcp` routes live on the MCP host, not this server. */
-  host?: 'site' | 'mcp';
-  /** Path of the human page that shows the same data. */
-  page?: string;
-}
-
-export interface ResponseDoc {
-  description: string;
-  /** A published schema for a 2xx body; problem responses share the Problem schema. */
-  schema?: PublishedSchema;
-  /** Extra headers documented for this response (name -> description). */
-  headers?: Record<string, string>;
-}
-
-/** A GET whose body is known at build time: written to `dist/client` and served from memory. */
-export interface StaticRoute extends RouteCommon {
-  kind: 'static';
-  method: 'GET';
-  /** Published schema of the body; only the OpenAPI document itself has none (the OAS 3.1 schema governs it). */
-  schema?: PublishedSchema;
+export interface StaticRoute extends StaticEntry {
   /** Builds the body; the result is parsed by `schema` at build, so content errors fail the build. */
   build?: () => unknown;
-  /** Serve the byte-identical body of another static route (well-known mirrors). */
-  mirrorOf?: string;
-  /** Add `Link: <schema>; rel="describedby"`. */
-  describedBy?: boolean;
-  /** Media type of the served file; JSON by default. */
-  contentType?: string;
 }
 
-/** A route answered per request by its handler. */
-export interface DynamicRoute extends RouteCommon {
-  kind: 'dynamic';
-  method: 'GET' | 'POST';
-  request?: PublishedSchema;
-  /**
-   * The handler receives the parsed JSON body unvalidated and checks it against `request` itself,
-   * because its 400 is the same result document as its 200 (publish, job acceptance, job quote),
-   * not a problem. `request` still documents the body. Content type, size and JSON syntax stay with
-   * the shared reader (415/413/400 problems).
-   */
-  validatesOwnBody?: true;
-  responses: Record<number, ResponseDoc>;
+export interface DynamicRoute extends DynamicEntry {
   handler?: Handler;
 }
 
 export type Route = StaticRoute | DynamicRoute;
+
+/** What a group binds to one catalogue id. */
+export type Binding = { build: () => unknown } | { handler: Handler };

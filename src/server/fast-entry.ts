@@ -18,8 +18,10 @@ import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
-import { resolveHubAlias } from '../routes/hub-aliases.ts';
+import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
+import { useCorpus } from '../services/docs-index.ts';
+import { siteDocuments } from '../services/model/site-documents.ts';
 import { closeRuntime, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
@@ -217,6 +219,8 @@ export function createRequestListener(options: ServerOptions) {
 
 /** Starts the server; resolves once it listens. */
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
+  // The docs index (search_docs, the docs model provider) reads the documents this server serves.
+  useCorpus(siteDocuments);
   const listener = createRequestListener(options);
   const limits = loadServerConfig();
   const server = http.createServer(

@@ -1,12 +1,32 @@
 /**
  * Full-text search over this site's own content: the MCP `search_docs` tool and the assistant's
  * `docs` model provider retrieve from this one index, so an answer cites what a search finds. The
- * corpus is `siteDocuments()` (every human page, every static descriptor's prose and the error
- * codes), cut into passages and indexed once per process on first use with MiniSearch (BM25 with
- * prefix and light fuzzy matching); nothing is read from disk or the network.
+ * corpus is the site's own documents (every human page, every static descriptor's prose and the
+ * error codes: src/services/model/site-documents.ts), cut into passages and indexed once per process
+ * on first use with MiniSearch (BM25 with prefix and light fuzzy matching); nothing is read from
+ * disk or the network.
+ *
+ * The entries (the server, the MCP host) hand the corpus in with `useCorpus`: the documents come
+ * from the route table, which binds the assistant, which asks this index, so importing them here
+ * would close a circle.
  */
 import MiniSearch from 'minisearch';
-import { siteDocuments } from './model/site-documents.ts';
+
+/** A document of the corpus. */
+export interface CorpusDocument {
+  id: string;
+  title: string;
+  url: string;
+  text: string;
+}
+
+let corpus: (() => readonly CorpusDocument[]) | undefined;
+
+/** Where the corpus comes from; a new source drops the index built from the previous one. */
+export function useCorpus(read: () => readonly CorpusDocument[]): void {
+  corpus = read;
+  built = undefined;
+}
 
 /** One retrievable passage: a few lines of one document, small enough to quote. */
 export interface DocsPassage {
@@ -45,8 +65,9 @@ function chunk(text: string): string[] {
 }
 
 function buildPassages(): DocsPassage[] {
+  if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(siteDocuments) before the first search');
   const passages: DocsPassage[] = [];
-  for (const document of siteDocuments()) {
+  for (const document of corpus()) {
     for (const text of chunk(document.text)) passages.push({ id: passages.length, documentId: document.id, title: document.title, url: document.url, text });
   }
   return passages;

@@ -12,9 +12,8 @@ import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
 import type { ModelProvider } from './model/provider.ts';
 import type { AssistantStore, ChainClient, RateLimiter } from './ports.ts';
 import { signerHealth } from './signer-health.ts';
+import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../config/limits.ts';
 
-export const PROBE_TIMEOUT_MS = 1500;
-export const PROBE_CACHE_SECONDS = 5;
 
 async function timed<P extends Probe>(required: boolean, run: (signal: AbortSignal) => Promise<Omit<P, 'required' | 'latency_ms'>>, onFailure?: Partial<P>): Promise<P> {
   const started = performance.now();

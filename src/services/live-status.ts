@@ -5,12 +5,12 @@
  * one probe timeout even when every dependency hangs.
  */
 import type { LiveStatus, Probe } from '../../schemas/live.ts';
+import { PROBE_CACHE_SECONDS } from '../config/limits.ts';
 import { buildLiveStatus } from '../descriptors/live.ts';
 import {
   createChainProbe,
   latestFullReceiptId,
   paymentWidgetProbe,
-  PROBE_CACHE_SECONDS,
   probeAssistant,
   probeMainnetGate,
   probeMcp,

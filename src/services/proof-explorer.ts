@@ -13,17 +13,13 @@ import { schemaConformanceReportSchema, SCHEMA_CONFORMANCE_FILE, type SchemaConf
 import { buildProofExplorer } from '../descriptors/live.ts';
 import { policyConformanceChecks } from '../domain/policy-conformance.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
-import { routeUrl } from '../routes/lookup.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
+import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
 import type { AssistantStore, ChainClient } from './ports.ts';
 
 type Proof = ProofExplorer['proofs'][number];
 
-/** Stored receipts listed, newest first; older ones stay fetchable by id but leave the board. */
-export const PROOF_RECEIPT_LIMIT = 200;
-/** Time all chain reads of one answer share, so the endpoint answers promptly when the chain hangs. */
-export const PROOF_CHAIN_BUDGET_MS = 4000;
 const CHAIN_CONCURRENCY = 8;
-export const PROOFS_CACHE_SECONDS = 5;
 
 export interface ProofSources {
   store: AssistantStore;

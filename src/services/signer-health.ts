@@ -5,10 +5,10 @@
  */
 import type { SignerHealth } from '../../schemas/assistant.ts';
 import { assistantConfig, type SignerConfig } from '../config/assistant.ts';
+import { SIGNER_HEALTH_CACHE_MS } from '../config/limits.ts';
 import { typeName } from '../config/site.ts';
 
-/** Signer probe results are reused this long, so public readers cannot turn into a flood of probes. */
-export const SIGNER_HEALTH_CACHE_MS = 5000;
+
 
 /**
  * Probes `${url}/health` once within `timeoutMs`. 2xx is healthy unless the body is JSON saying

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { site } from '../../src/config/site.ts';
-import { HUB_ALIASES } from '../../src/routes/hub-aliases.ts';
+import { HUB_ALIASES } from '../../src/catalogue/hub-aliases.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import { request } from 'undici';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';

@@ -9,14 +9,9 @@ import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { forbiddenClaimsListSchema } from '../../schemas/agent-common.ts';
-import {
-  jobAcceptanceGuideSchema,
-  jobAcceptanceIntentSchema,
-  jobQuoteGuideSchema,
-  jobQuoteRequestSchema,
-  jobsBoardSchema,
-  type JobsBoard,
-} from '../../schemas/jobs.ts';
+import { jobsBoardSchema, type JobsBoard } from '../../schemas/jobs.ts';
+import { jobAcceptanceIntentSchema, jobQuoteRequestSchema } from '../../schemas/job-validations.ts';
+import { jobAcceptanceGuideSchema, jobQuoteGuideSchema } from '../../schemas/job-guides.ts';
 import { economicMcpToolsSchema } from '../../schemas/mcp-tools.ts';
 import { ONBOARDING_STEP_IDS, providerOnboardingSchema } from '../../schemas/onboarding.ts';
 import { publishGuideSchema, serviceManifestSchema, serviceRegistrySchema, serviceSubmitDraftSchema } from '../../schemas/registry.ts';
@@ -29,66 +24,12 @@ import { forbiddenClaimsList, submissionContext } from '../../src/descriptors/va
 import { findClaimsInJson } from '../../src/domain/forbidden-claims.ts';
 import { ACCEPTANCE_CODES, PUBLISH_CODES, QUOTE_CODES } from '../../src/domain/validation-codes.ts';
 import type { ApiRequest } from '../../src/lib/api.ts';
-import { routeSchemaUrl, routeUrl } from '../../src/routes/lookup.ts';
-import { toJsonSchemaDocument } from '../../src/routes/published.ts';
+import { routeSchemaUrl, routeUrl } from '../../src/catalogue/lookup.ts';
+import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
 import { routeById } from '../../src/routes/table.ts';
-import type { DynamicRoute, PublishedSchema, Route, StaticRoute } from '../../src/routes/types.ts';
+import type { PublishedSchema } from '../../src/catalogue/types.ts';
+import type { DynamicRoute, Route, StaticRoute } from '../../src/routes/types.ts';
 
-/*
- * The developer and trust groups are written in parallel with this one. Until they declare the
- * routes these descriptors link to (review pack, developer tools, faucet, first receipt), fill in
- * only the missing ids with inert stand-ins so this file tests the agents group on its own; once the
- * real routes exist the stand-ins are never used.
- */
-const standIns = vi.hoisted(() => {
-  type Wanted = ReadonlyArray<{ id: string; method: 'GET' | 'POST' }>;
-  return {
-    developer: [
-      { id: 'dev-services', method: 'GET' },
-      { id: 'dev-tools-catalogue', method: 'GET' },
-      { id: 'dev-tools', method: 'POST' },
-      { id: 'faucet-descriptor', method: 'GET' },
-      { id: 'faucet', method: 'POST' },
-    ] as Wanted,
-    trust: [
-      { id: 'launch-kit', method: 'GET' },
-      { id: 'first-receipt', method: 'GET' },
-      { id: 'review-pack', method: 'GET' },
-    ] as Wanted,
-    async fill(groupRoutes: Route[], wanted: Wanted): Promise<Route[]> {
-      const { z } = await import('zod');
-      const { publish } = await import('../../src/routes/published.ts');
-      const present = new Set(groupRoutes.map((route) => route.id));
-      const missing: Route[] = wanted
-        .filter(({ id }) => !present.has(id))
-        .map(({ id, method }) => ({
-          id,
-          kind: 'dynamic',
-          method,
-          path: `/stand-in/${id}`,
-          tag: 'Developer',
-          summary: `stand-in for ${id}`,
-          description: `stand-in for ${id}`,
-          ...(method === 'POST'
-            ? { request: publish(`stand-in-${id}.schema.v0.json`, `StandIn${id.replaceAll('-', '')}`, id, z.strictObject({}), 'input') }
-            : {}),
-          responses: { 200: { description: 'stand-in' } },
-        }));
-      return [...groupRoutes, ...missing];
-    },
-  };
-});
-
-vi.mock(import('../../src/routes/groups/developer.ts'), async (importOriginal) => {
-  const original = await importOriginal();
-  const routes = await standIns.fill(original.developerRoutes(), standIns.developer);
-  return { ...original, developerRoutes: () => routes };
-});
-vi.mock(import('../../src/routes/groups/trust.ts'), async (importOriginal) => {
-  const original = await importOriginal();
-  const routes = await standIns.fill(original.trustRoutes(), standIns.trust);
-  return { ...original, trustRoutes: () => routes };
-});
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));

@@ -28,9 +28,9 @@ import type { ApiRequest } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createSignerHealthHandler } from '../../src/routes/groups/assistant.ts';
 import { cachedSignerProbe } from '../../src/services/signer-health.ts';
-import { routeUrl } from '../../src/routes/lookup.ts';
-import { toJsonSchemaDocument } from '../../src/routes/published.ts';
-import { publishedSchemas } from '../../src/routes/schemas-index.ts';
+import { routeUrl } from '../../src/catalogue/lookup.ts';
+import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
+import { publishedSchemas } from '../../src/catalogue/schemas-index.ts';
 import { routeById } from '../../src/routes/table.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
 

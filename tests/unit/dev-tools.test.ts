@@ -11,13 +11,14 @@ import { FEE_CONTRACT } from '@fleet-sdk/core';
 import { base58, blake2b256, hex } from '@fleet-sdk/crypto';
 import { Constant } from 'ergo-lib-wasm-nodejs';
 import { describe, expect, it } from 'vitest';
-import { devToolRequestSchema, devToolResultSchema, type DevToolResult } from '../../schemas/dev-tools.ts';
+import { devToolRequestSchema } from '../../schemas/dev-tools.ts';
+import { devToolResultSchema, type DevToolResult } from '../../schemas/dev-tool-results.ts';
 import { buildDevToolsCatalogue, receiptExampleBundle } from '../../src/descriptors/developer.ts';
 import { runDevTool } from '../../src/domain/dev-tools.ts';
 import { hashInput } from '../../src/domain/ergo/hash.ts';
 import { InspectionInputError } from '../../src/domain/ergo/inspection-error.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
-import { toJsonSchemaDocument } from '../../src/routes/published.ts';
+import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
 import { routeById } from '../../src/routes/table.ts';
 import {
   BLAKE2B256_VECTORS,

@@ -8,7 +8,8 @@ import { ErgoAddress, FEE_CONTRACT, Network } from '@fleet-sdk/core';
 import { BoxValue, Contract, ErgoBox, ErgoTree, I64, Tokens, TxId } from 'ergo-lib-wasm-nodejs';
 import { blake2b256 } from '@fleet-sdk/crypto';
 import { describe, expect, it } from 'vitest';
-import { devToolRequestSchema, devToolResultSchema } from '../../schemas/dev-tools.ts';
+import { devToolRequestSchema } from '../../schemas/dev-tools.ts';
+import { devToolResultSchema } from '../../schemas/dev-tool-results.ts';
 import { runDevTool } from '../../src/domain/dev-tools.ts';
 import { readErgoTree } from '../../src/domain/ergo/ergo-tree-header.ts';
 

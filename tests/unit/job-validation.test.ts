@@ -11,13 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import forbiddenClaimsContent from '../../content/forbidden-claims.json' with { type: 'json' };
 import { forbiddenClaimsListSchema } from '../../schemas/agent-common.ts';
-import {
-  agreementDraftSchema,
-  jobSchema,
-  type Job,
-  type JobAcceptanceIntent,
-  type JobQuoteRequest,
-} from '../../schemas/jobs.ts';
+import { jobSchema, type Job } from '../../schemas/jobs.ts';
+import { agreementDraftSchema, type JobAcceptanceIntent, type JobQuoteRequest } from '../../schemas/job-validations.ts';
 import { agreementSchema } from '../../schemas/receipt.ts';
 import { compileClaimMatcher } from '../../src/domain/forbidden-claims.ts';
 import { acceptedJobId, checkAcceptanceIntent, checkQuoteRequest, type JobsContext } from '../../src/domain/job-validation.ts';

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { liveStatusSchema } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
-import { CHAIN_LAG_LIMIT_BLOCKS, PROBE_TIMEOUT_MS } from '../../src/services/live-probes.ts';
+import { PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
+import { CHAIN_LAG_LIMIT_BLOCKS } from '../../src/services/live-probes.ts';
 import { createLiveStatus, type LiveSources } from '../../src/services/live-status.ts';
 import { noModelProvider } from '../../src/services/model/provider.ts';
 import type { RateLimiter } from '../../src/services/ports.ts';

@@ -16,12 +16,17 @@ import { exampleServiceManifest } from '../../src/descriptors/registry.ts';
 import { callTool } from '../../src/mcp/server.ts';
 import { MCP_TOOLS, type McpToolDefinition, type ToolContext } from '../../src/mcp/tools.ts';
 import { searchDocs } from '../../src/services/docs-index.ts';
-import { routeSchemaUrl } from '../../src/routes/lookup.ts';
-import { toJsonSchemaDocument } from '../../src/routes/published.ts';
+import { routeSchemaUrl } from '../../src/catalogue/lookup.ts';
+import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
 import { routeById } from '../../src/routes/table.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
 import { fakeDeps } from '../helpers/fakes.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
+import { useCorpus } from '../../src/services/docs-index.ts';
+import { siteDocuments } from '../../src/services/model/site-documents.ts';
+
+// As the server and the MCP host do at start: the index reads the site's own documents.
+useCorpus(siteDocuments);
 
 const tool = (name: string): McpToolDefinition => MCP_TOOLS.find((candidate) => candidate.name === name)!;
 

@@ -12,6 +12,11 @@ import { createDocsProvider, searchTermsOf } from '../../src/services/model/docs
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError } from '../../src/services/model/provider.ts';
+import { useCorpus } from '../../src/services/docs-index.ts';
+import { siteDocuments } from '../../src/services/model/site-documents.ts';
+
+// As the server and the MCP host do at start: the index reads the site's own documents.
+useCorpus(siteDocuments);
 
 const ask = (question: string) => ({ question, messages: [{ role: 'user' as const, content: question }] });
 

@@ -7,7 +7,8 @@
  */
 import { Transaction, UnsignedTransaction } from 'ergo-lib-wasm-nodejs';
 import { describe, expect, it } from 'vitest';
-import { devToolRequestSchema, devToolResultSchema } from '../../schemas/dev-tools.ts';
+import { devToolRequestSchema } from '../../schemas/dev-tools.ts';
+import { devToolResultSchema } from '../../schemas/dev-tool-results.ts';
 import { runDevTool } from '../../src/domain/dev-tools.ts';
 import { nodeExtensionOrder } from '../../src/domain/ergo/node-order.ts';
 import { FLEET_SIGNED_TRANSACTIONS } from '../fixtures/ergo-reference-vectors.ts';

@@ -4,16 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type PolicyCheckRequest,
-  POLICY_ACTIONS,
-  policyCheckRequestSchema,
-  policyVerdictSchema,
-  RECEIPT_RETENTION_MODES,
-} from '../../schemas/wallet-agent.ts';
+import { type PolicyCheckRequest, POLICY_ACTIONS, policyCheckRequestSchema, policyVerdictSchema, RECEIPT_RETENTION_MODES } from '../../schemas/policy-check.ts';
 import { typeName } from '../../src/config/site.ts';
 import { formatNanoErg, parseErgDecimal } from '../../src/domain/money.ts';
-import type { PolicyReasonCode } from '../../src/domain/policy-codes.ts';
+import type { PolicyReasonCode } from '../../schemas/policy-codes.ts';
 import { checkPolicy } from '../../src/domain/policy-engine.ts';
 import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { invalidRequest } from '../../src/lib/problem-error.ts';

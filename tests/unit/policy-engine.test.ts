@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type PolicyCheckRequest,
-  type PolicyVerdict,
-  type ProposedAction,
-  type WalletAgentPolicyProfile,
-  policyCheckRequestSchema,
-  policyVerdictSchema,
-  walletAgentPolicyProfileSchema,
-} from '../../schemas/wallet-agent.ts';
-import { POLICY_CHECKS, POLICY_REASON_CODES, POLICY_WARNING_CODES } from '../../src/domain/policy-codes.ts';
+import { type PolicyCheckRequest, type PolicyVerdict, type ProposedAction, type WalletAgentPolicyProfile, policyCheckRequestSchema, policyVerdictSchema, walletAgentPolicyProfileSchema } from '../../schemas/policy-check.ts';
+import { POLICY_CHECKS, POLICY_REASON_CODES, POLICY_WARNING_CODES } from '../../schemas/policy-codes.ts';
 import { checkPolicy, SIGNING_BOUNDARY } from '../../src/domain/policy-engine.ts';
 import { EXAMPLE_CHECKED_AT, examplePolicyCheckRequest, examplePolicyVerdict, policyProfileTemplate } from '../../src/domain/policy-examples.ts';
 import { fieldErrorsFromZod, invalidRequest } from '../../src/lib/problem-error.ts';

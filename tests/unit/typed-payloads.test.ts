@@ -3,9 +3,9 @@
  * index) and a `version` field with value `v0`. Walks every response schema of the route table.
  */
 import { describe, expect, it } from 'vitest';
-import { toJsonSchemaDocument } from '../../src/routes/published.ts';
+import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
 import { allRoutes } from '../../src/routes/table.ts';
-import type { PublishedSchema } from '../../src/routes/types.ts';
+import type { PublishedSchema } from '../../src/catalogue/types.ts';
 
 interface JsonSchemaObject {
   properties?: Record<string, { const?: unknown; anyOf?: unknown[] }>;

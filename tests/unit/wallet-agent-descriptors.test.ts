@@ -6,23 +6,19 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import {
-  type PolicyCheckRequest,
-  policyCheckRequestSchema,
-  policyVerdictSchema,
-  REFERENCE_FLOW_STAGES,
-  walletAgentPolicyProfileSchema,
-} from '../../schemas/wallet-agent.ts';
+import { REFERENCE_FLOW_STAGES } from '../../schemas/wallet-agent.ts';
+import { type PolicyCheckRequest, policyCheckRequestSchema, policyVerdictSchema, walletAgentPolicyProfileSchema } from '../../schemas/policy-check.ts';
 import { schemaUrl, site, siteUrl, typeName } from '../../src/config/site.ts';
 import { POSTURE } from '../../src/descriptors/common.ts';
-import { POLICY_CHECKS, POLICY_REASON_CODES, POLICY_WARNING_CODES } from '../../src/domain/policy-codes.ts';
+import { POLICY_CHECKS, POLICY_REASON_CODES, POLICY_WARNING_CODES } from '../../schemas/policy-codes.ts';
 import { checkPolicy } from '../../src/domain/policy-engine.ts';
 import { examplePolicyCheckRequest, examplePolicyVerdict } from '../../src/domain/policy-examples.ts';
 import type { ApiRequest } from '../../src/lib/api.ts';
 import { handlePolicyCheck } from '../../src/routes/groups/wallet-agent.ts';
-import { toJsonSchemaDocument } from '../../src/routes/published.ts';
+import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
 import { routeById } from '../../src/routes/table.ts';
-import type { DynamicRoute, PublishedSchema, StaticRoute } from '../../src/routes/types.ts';
+import type { PublishedSchema } from '../../src/catalogue/types.ts';
+import type { DynamicRoute, StaticRoute } from '../../src/routes/types.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));

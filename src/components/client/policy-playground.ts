@@ -2,7 +2,7 @@
  * The playground's behaviour: presets fill the request box, submit POSTs it to the policy check, and
  * the verdict is laid out with every reason explained by the contract's own reason-code text.
  */
-import type { PolicyVerdict } from '../../../schemas/wallet-agent.ts';
+import type { PolicyVerdict } from '../../../schemas/policy-check.ts';
 import { humanize } from '../format.ts';
 import { el, fetchJson, renderProblem, show } from './dom.ts';
 

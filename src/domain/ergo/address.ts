@@ -10,7 +10,7 @@
  */
 import { AddressType, ErgoAddress, Network } from '@fleet-sdk/core';
 import { base58, blake2b256, hex, validateEcPoint } from '@fleet-sdk/crypto';
-import type { ADDRESS_INVALID_REASONS } from '../../../schemas/dev-tools.ts';
+import type { ADDRESS_INVALID_REASONS } from '../../../schemas/dev-tool-results.ts';
 import { readErgoTree, type ErgoTreeHeader, type ErgoTreeReading } from './ergo-tree-header.ts';
 
 export type ErgoNetwork = 'mainnet' | 'testnet';

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { NOTE_CHECKS } from '../../../schemas/assistant.ts';
-import type { ReceiptCheckId } from '../../../schemas/dev-tools.ts';
+import type { ReceiptCheckId } from '../../../schemas/dev-tool-results.ts';
 import { receiptBundleSchema, VERIFICATION_CHECKS, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import { jsonPointer } from '../../lib/problem-error.ts';
 import { decodeNoteRegisters } from '../assistant/note-registers.ts';

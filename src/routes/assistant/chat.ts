@@ -13,7 +13,7 @@ import type { ProblemCode } from '../../lib/problem-codes.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../services/model/provider.ts';
 import type { SpendTokenResult } from '../../services/ports.ts';
-import { routeUrl } from '../lookup.ts';
+import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
 /** Asks the provider; each way it can fail becomes its documented status. */

@@ -9,7 +9,7 @@ import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { StoredQuote } from '../../services/ports.ts';
-import { routeUrl } from '../lookup.ts';
+import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromChain, fromStore, type AssistantDeps } from './deps.ts';
 
 export function createQuoteHandler({ store, chain, limiter, clock, config }: AssistantDeps): Handler {

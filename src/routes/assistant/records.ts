@@ -5,14 +5,14 @@
  * question text, tokens or client addresses, and nothing else is copied out of it.
  */
 import { quoteId as quoteIdSchema, type Activity } from '../../../schemas/assistant.ts';
+import { ACTIVITY_LIMIT } from '../../config/limits.ts';
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { AssistantStore } from '../../services/ports.ts';
 import { fromStore } from './deps.ts';
 
-/** Events shown by the activity feed, newest first. */
-export const ACTIVITY_LIMIT = 50;
+
 
 export function createActivityHandler({ store }: { store: AssistantStore }): Handler {
   return async (): Promise<ApiResponse> => {

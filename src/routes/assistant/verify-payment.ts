@@ -18,7 +18,7 @@ import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib
 import { ProblemError } from '../../lib/problem-error.ts';
 import { NoteAlreadyUsedError, type StoredQuote } from '../../services/ports.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
-import { routeUrl } from '../lookup.ts';
+import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
 /** The 402 naming the first Note rule that failed, with every check for the payer to read. */

@@ -3,21 +3,6 @@
  * manifest, the provider onboarding path, publishing, the jobs board with its acceptance and quote
  * validations, and the wallet boundary manifest. Well-known paths carry the configured namespace.
  */
-import { serviceManifestSchema, publishGuideSchema, publishResultSchema, serviceRegistrySchema } from '../../../schemas/registry.ts';
-import {
-  jobAcceptanceGuideSchema,
-  jobAcceptanceIntentSchema,
-  jobAcceptanceResultSchema,
-  jobQuoteGuideSchema,
-  jobQuoteRequestSchema,
-  jobQuoteResultSchema,
-  jobsBoardSchema,
-} from '../../../schemas/jobs.ts';
-import { economicMcpToolsSchema } from '../../../schemas/mcp-tools.ts';
-import { providerOnboardingSchema } from '../../../schemas/onboarding.ts';
-import { reputationGraphSchema } from '../../../schemas/reputation.ts';
-import { walletBoundarySchema } from '../../../schemas/wallet-boundary.ts';
-import { site } from '../../config/site.ts';
 import { acceptanceValidation, buildAcceptanceGuide, buildJobsBoard, buildQuoteGuide, quoteValidation } from '../../descriptors/jobs.ts';
 import { buildMcpToolsManifest } from '../../descriptors/mcp-tools.ts';
 import { buildProviderOnboarding } from '../../descriptors/onboarding.ts';
@@ -26,27 +11,8 @@ import { buildReputationGraph } from '../../descriptors/reputation.ts';
 import { buildWalletBoundary } from '../../descriptors/wallet-boundary.ts';
 import { deriveReputationGraph } from '../../domain/reputation.ts';
 import { json, type ApiResponse } from '../../lib/api.ts';
-import { publish } from '../published.ts';
 import { readReceiptStore } from '../store-read.ts';
-import type { Route } from '../types.ts';
-
-const registrySchema = publish('agent-service-registry.schema.v0.json', 'AgentServiceRegistry', 'Agent service registry', serviceRegistrySchema);
-const manifestSchema = publish('agent-service-manifest.schema.v0.json', 'AgentServiceManifest', 'Agent service manifest', serviceManifestSchema, 'input');
-const publishResult = publish('agent-service-publish.schema.v0.json', 'AgentServicePublishResult', 'Agent service publish validation result', publishResultSchema);
-const publishGuide = publish('agent-service-publish-guide.schema.v0.json', 'AgentServicePublishGuide', 'Agent service publish guide', publishGuideSchema);
-const reputationSchema = publish('agent-reputation.schema.v0.json', 'AgentReputation', 'Agent reputation graph', reputationGraphSchema);
-const mcpToolsSchema = publish('economic-mcp-tools.schema.v0.json', 'EconomicMcpTools', 'Economic MCP tools manifest', economicMcpToolsSchema);
-const onboardingSchema = publish('provider-onboarding.schema.v0.json', 'ProviderOnboarding', 'Provider onboarding path', providerOnboardingSchema);
-const jobsSchema = publish('agent-jobs.schema.v0.json', 'AgentJobs', 'Agent jobs board', jobsBoardSchema);
-const acceptanceGuide = publish('agent-job-acceptance-guide.schema.v0.json', 'AgentJobAcceptanceGuide', 'Job acceptance guide', jobAcceptanceGuideSchema);
-const acceptanceIntent = publish('agent-job-acceptance-intent.schema.v0.json', 'AgentJobAcceptanceIntent', 'Job acceptance intent', jobAcceptanceIntentSchema, 'input');
-const acceptanceResult = publish('agent-job-acceptance.schema.v0.json', 'AgentJobAcceptanceResult', 'Job acceptance result', jobAcceptanceResultSchema);
-const quoteGuide = publish('agent-job-quote-guide.schema.v0.json', 'AgentJobQuoteGuide', 'Job quote guide', jobQuoteGuideSchema);
-const quoteRequest = publish('agent-job-quote-request.schema.v0.json', 'AgentJobQuoteRequest', 'Job quote request', jobQuoteRequestSchema, 'input');
-const quoteResult = publish('agent-job-quote.schema.v0.json', 'AgentJobQuoteResult', 'Job quote result', jobQuoteResultSchema);
-
-/** The spec's `svc-connect.schema.v0.json`, named with the configured namespace like its path. */
-const walletBoundarySchemaDoc = publish(`${site.namespace}-connect.schema.v0.json`, 'WalletBoundary', 'Wallet boundary manifest', walletBoundarySchema);
+import type { Binding } from '../types.ts';
 
 /**
  * The three validations answer one result document: 200 when it is accepted for operator review
@@ -63,226 +29,18 @@ async function reputationHandler(): Promise<ApiResponse> {
   return json(200, buildReputationGraph(deriveReputationGraph(receipts), new Date()));
 }
 
-export function agentsRoutes(): Route[] {
-  return [
-    {
-      id: 'registry',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/agents/registry',
-      tag: 'Discovery',
-      summary: 'Service registry',
-      description:
-        'Agent services as service manifests: capabilities, pricing in testnet ERG, accepted payment rails, predicate requirements, evidence and posture, with listing status (live on this site, or listed for operator review).',
-      schema: registrySchema,
-      build: buildServiceRegistry,
-      describedBy: true,
-      page: '/registry/',
-    },
-    {
-      id: 'registry-well-known',
-      kind: 'static',
-      method: 'GET',
-      path: `/.well-known/${site.namespace}-agent-registry.json`,
-      tag: 'Discovery',
-      summary: 'Service registry (well-known twin)',
-      description: 'Byte-identical to `/api/agents/registry`.',
-      schema: registrySchema,
-      mirrorOf: 'registry',
-      page: '/registry/',
-    },
-    {
-      id: 'reputation',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/agents/reputation',
-      tag: 'Discovery',
-      summary: 'Reputation graph',
-      description:
-        'Agents and service providers with receipts settled on the Ergo testnet, each with its receipts as evidence and its trust boundary. Derived per request from stored receipts; sandbox settlements and self-description never count.',
-      responses: {
-        200: { description: 'The reputation graph.', schema: reputationSchema },
-        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the graph cannot be derived.' },
-      },
-      handler: reputationHandler,
-      page: '/reputation/',
-    },
-    {
-      id: 'mcp-tools',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/agents/mcp-tools',
-      tag: 'Discovery',
-      summary: 'Economic MCP tools manifest',
-      description:
-        'The tools of the MCP host with their input schemas and HTTP-backed endpoints, the runtime boundary (no tool signs, broadcasts or holds a key), forbidden assumptions and next steps.',
-      schema: mcpToolsSchema,
-      build: buildMcpToolsManifest,
-      describedBy: true,
-      page: '/mcp-tools/',
-    },
-    {
-      id: 'onboarding',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/agents/onboarding',
-      tag: 'Discovery',
-      summary: 'Provider onboarding path',
-      description:
-        'Ordered path from a service manifest through publish validation, the MCP publish contract, job acceptance, the quote scaffold, the receipt expectation and the wallet boundary to operator review, with worked examples.',
-      schema: onboardingSchema,
-      build: buildProviderOnboarding,
-      describedBy: true,
-      page: '/onboarding/',
-    },
-    {
-      id: 'publish-guide',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/agents/publish',
-      tag: 'Discovery',
-      summary: 'Publish guide',
-      description: 'Example manifest, example validation result, example submit draft, the forbidden claims and the schema links for publishing a service.',
-      schema: publishGuide,
-      build: buildPublishGuide,
-      describedBy: true,
-      page: '/publish/',
-    },
-    {
-      id: 'publish',
-      kind: 'dynamic',
-      method: 'POST',
-      path: '/api/agents/publish',
-      tag: 'Discovery',
-      summary: 'Validate a service manifest for operator review',
-      description:
-        'Runs the schema, posture, payment, predicate, evidence and forbidden-claim checks on a service manifest. Accepted manifests are ready for operator review; nothing is published automatically.',
-      request: manifestSchema,
-      validatesOwnBody: true,
-      responses: {
-        200: { description: 'Accepted for operator review (`accepted_for_operator_review: true`); not published.', schema: publishResult },
-        400: {
-          description:
-            'Blocked by the schema, posture, payment, predicate, evidence or forbidden-claim checks: the same result document, `accepted_for_operator_review: false`, with every finding in `errors` (stable code, JSON Pointer, message). Malformed JSON is a problem response.',
-          schema: publishResult,
-        },
-      },
-      handler: (request) => validationAnswer(publishValidation(request.body, new Date())),
-      page: '/publish/',
-    },
-    {
-      id: 'jobs',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/jobs',
-      tag: 'Jobs',
-      summary: 'Jobs board',
-      description: 'Testnet jobs with rewards in nanoERG and ERG, required capabilities, machine-checkable acceptance predicates, receipt requirements and deadlines.',
-      schema: jobsSchema,
-      build: buildJobsBoard,
-      describedBy: true,
-      page: '/jobs/',
-    },
-    {
-      id: 'jobs-well-known',
-      kind: 'static',
-      method: 'GET',
-      path: `/.well-known/${site.namespace}-agent-jobs.json`,
-      tag: 'Jobs',
-      summary: 'Jobs board (well-known twin)',
-      description: 'Byte-identical to `/api/jobs`.',
-      schema: jobsSchema,
-      mirrorOf: 'jobs',
-      page: '/jobs/',
-    },
-    {
-      id: 'jobs-accept-guide',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/jobs/accept',
-      tag: 'Jobs',
-      summary: 'Job acceptance guide',
-      description: 'Checks, an example acceptance intent for an open job, its result and the forbidden claims.',
-      schema: acceptanceGuide,
-      build: buildAcceptanceGuide,
-      describedBy: true,
-      page: '/jobs/accept/',
-    },
-    {
-      id: 'jobs-accept',
-      kind: 'dynamic',
-      method: 'POST',
-      path: '/api/jobs/accept',
-      tag: 'Jobs',
-      summary: 'Validate a job acceptance intent for operator review',
-      description:
-        'Runs the job id, capability, output, receipt, posture, evidence and forbidden-claim checks on an acceptance intent. Nothing is assigned automatically.',
-      request: acceptanceIntent,
-      validatesOwnBody: true,
-      responses: {
-        200: {
-          description: 'Accepted for operator review; `accepted_job_id` is the deterministic id of this acceptance and `job_id` names the job. Not assigned.',
-          schema: acceptanceResult,
-        },
-        400: {
-          description:
-            'Blocked by the schema, job id, capability, output, receipt, posture, evidence or forbidden-claim checks: the same result document, `accepted_for_operator_review: false`, with every finding in `errors` (stable code, JSON Pointer, message). Malformed JSON is a problem response.',
-          schema: acceptanceResult,
-        },
-      },
-      handler: (request) => validationAnswer(acceptanceValidation(request.body, new Date())),
-      page: '/jobs/accept/',
-    },
-    {
-      id: 'jobs-quote-guide',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/jobs/quote',
-      tag: 'Jobs',
-      summary: 'Job quote guide',
-      description: 'Checks, an example quote request for an open job, the quote scaffold it yields and the forbidden claims.',
-      schema: quoteGuide,
-      build: buildQuoteGuide,
-      describedBy: true,
-      page: '/jobs/quote/',
-    },
-    {
-      id: 'jobs-quote',
-      kind: 'dynamic',
-      method: 'POST',
-      path: '/api/jobs/quote',
-      tag: 'Jobs',
-      summary: 'Build a job quote scaffold',
-      description:
-        'Runs the job id, quote terms, receipt, settlement, posture, evidence and forbidden-claim checks on a quote request and returns the agreement draft and settlement handoff. No work is assigned and no value is escrowed.',
-      request: quoteRequest,
-      validatesOwnBody: true,
-      responses: {
-        200: {
-          description: 'Quote scaffold ready (`quote_scaffold_ready: true`): the agreement draft and the settlement handoff; nothing assigned or escrowed.',
-          schema: quoteResult,
-        },
-        400: {
-          description:
-            'Blocked by the schema, job id, quote terms, receipt, settlement, posture, evidence or forbidden-claim checks: the same result document, `quote_scaffold_ready: false` and `quote: null`, with every finding in `errors` (stable code, JSON Pointer, message). Malformed JSON is a problem response.',
-          schema: quoteResult,
-        },
-      },
-      handler: (request) => validationAnswer(quoteValidation(request.body, new Date())),
-      page: '/jobs/quote/',
-    },
-    {
-      id: 'wallet-boundary',
-      kind: 'static',
-      method: 'GET',
-      path: `/.well-known/${site.namespace}-connect.json`,
-      tag: 'Discovery',
-      summary: 'Wallet boundary manifest',
-      description:
-        'CAIP-native wallet boundary on the Ergo testnet: chain and account identifiers, who holds keys and who signs. A test-network specification, not a wallet or custody claim.',
-      schema: walletBoundarySchemaDoc,
-      build: buildWalletBoundary,
-      page: '/wallet-boundary/',
-    },
-  ];
-}
+export const agentsBindings: Readonly<Record<string, Binding>> = {
+  'registry': { build: buildServiceRegistry },
+  'reputation': { handler: reputationHandler },
+  'mcp-tools': { build: buildMcpToolsManifest },
+  'onboarding': { build: buildProviderOnboarding },
+  'publish-guide': { build: buildPublishGuide },
+  'publish': { handler: (request) => validationAnswer(publishValidation(request.body, new Date())) },
+  'jobs': { build: buildJobsBoard },
+  'jobs-accept-guide': { build: buildAcceptanceGuide },
+  'jobs-accept': { handler: (request) => validationAnswer(acceptanceValidation(request.body, new Date())) },
+  'jobs-quote-guide': { build: buildQuoteGuide },
+  'jobs-quote': { handler: (request) => validationAnswer(quoteValidation(request.body, new Date())) },
+  'wallet-boundary': { build: buildWalletBoundary },
+};
+

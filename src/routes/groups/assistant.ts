@@ -1,62 +1,19 @@
 /**
- * Spec 4.5: the hosted assistant, every route documented with each status and code it answers. The
- * handlers live in `src/routes/assistant/` as factories over the ports; here they are wired to the
- * runtime's store, chain client and rate limiter and to the configured model provider.
+ * Spec 4.5, bound: the assistant's handlers live in `src/routes/assistant/` as factories over the
+ * ports; here they are wired to the runtime's store, chain client and rate limiter and to the
+ * configured model provider.
  */
-import {
-  activitySchema,
-  chatRequestSchema,
-  chatResponseSchema,
-  NOTE_CHECKS,
-  NOTE_FAILURE_CODES,
-  premiumQuoteSchema,
-  problemCodeOfNoteFailure,
-  QUESTION_MAX_CHARACTERS,
-  quoteRequestSchema,
-  quoteResponseSchema,
-  signerHealthSchema,
-  verifyPaymentRequestSchema,
-  type SignerHealth,
-} from '../../../schemas/assistant.ts';
-import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
+import type { SignerHealth } from '../../../schemas/assistant.ts';
 import { paidTurnConfig } from '../../config/assistant.ts';
 import { json, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import { SIGNER_HEALTH_CACHE_MS, signerHealth } from '../../services/signer-health.ts';
+import { signerHealth } from '../../services/signer-health.ts';
 import { createChatHandler } from '../assistant/chat.ts';
 import type { AssistantDeps } from '../assistant/deps.ts';
 import { createQuoteHandler } from '../assistant/quote.ts';
-import { ACTIVITY_LIMIT, createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../assistant/records.ts';
+import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../assistant/records.ts';
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
-import { publish } from '../published.ts';
-import type { ResponseDoc, Route } from '../types.ts';
-
-const quoteRequest = publish('assistant-quote-request.schema.v0.json', 'AssistantQuoteRequest', 'Assistant quote request', quoteRequestSchema, 'input');
-const quoteResponse = publish('assistant-quote.schema.v0.json', 'AssistantQuote', 'Assistant quote or free-tier decision', quoteResponseSchema);
-const storedQuote = publish('assistant-premium-quote.schema.v0.json', 'AssistantPremiumQuote', 'Assistant premium quote as issued', premiumQuoteSchema);
-const chatRequest = publish('assistant-chat-request.schema.v0.json', 'AssistantChatRequest', 'Assistant chat request', chatRequestSchema, 'input');
-const chatResponse = publish('assistant-chat.schema.v0.json', 'AssistantChat', 'Assistant chat answer', chatResponseSchema);
-const verifyRequest = publish(
-  'assistant-verify-payment-request.schema.v0.json',
-  'AssistantVerifyPaymentRequest',
-  'Assistant payment verification request',
-  verifyPaymentRequestSchema,
-  'input',
-);
-const verifyResponse = publish('assistant-verify-payment.schema.v0.json', 'AssistantVerifyPayment', 'Assistant payment verification', verifyPaymentResponseSchema);
-const receiptDocument = publish('assistant-receipt.schema.v0.json', 'AssistantReceipt', 'Assistant receipt bundle', receiptBundleSchema);
-const activityDocument = publish('assistant-activity.schema.v0.json', 'AssistantActivity', 'Assistant activity', activitySchema);
-const signerHealthDocument = publish('assistant-signer-health.schema.v0.json', 'AssistantSignerHealth', 'Assistant signer health', signerHealthSchema);
-
-const rateLimited = (limit: string): ResponseDoc => ({
-  description: `${limit} rate limit exceeded (code \`rate_limited\`); \`retry_after_seconds\` and the \`Retry-After\` header say when to retry. Limits are per client.`,
-  headers: {
-    'Retry-After': 'Seconds until the client may retry.',
-    RateLimit: 'Remaining quota and seconds until it resets (IETF RateLimit header fields).',
-  },
-});
-
-const noteCodes = NOTE_FAILURE_CODES.map((code) => `\`${problemCodeOfNoteFailure(code)}\` (${code}) unless ${NOTE_CHECKS[code].rule}`).join('; ');
+import type { Binding } from '../types.ts';
 
 /**
  * The signer-health handler: 200 with the health body when healthy, otherwise a 503 problem whose
@@ -98,175 +55,13 @@ const withRuntime =
   async (request) =>
     factory(await runtimeDeps())(request);
 
-export function assistantRoutes(): Route[] {
-  return [
-    {
-      id: 'assistant-quote',
-      kind: 'dynamic',
-      method: 'POST',
-      path: '/api/assistant/quote',
-      tag: 'Assistant',
-      summary: 'Quote a question: free-tier decision or premium Note payment request',
-      description:
-        'Step 1 of the paid turn. A short question within the client\'s daily free allowance gets a free-tier decision; any other gets a premium quote ' +
-        'whose `noteRequirements` spell out the Note a wallet must create: R4 `Coll[Byte]` reserve box id, R5 `Int` expiry height, R6 `Coll[Byte]` task hash.',
-      request: quoteRequest,
-      responses: {
-        200: {
-          description: 'Free-tier decision (`tier: "free"`) or premium quote with the Note payment request (`tier: "premium"`).',
-          schema: quoteResponse,
-        },
-        400: {
-          description: `Invalid, missing or too-long question (code \`invalid_request\`; \`errors[]\` names each field): \`question\` must be 1 to ${QUESTION_MAX_CHARACTERS} characters, \`history\` items exactly {role, content}, no other keys.`,
-        },
-        429: rateLimited('Quote'),
-        503: {
-          description:
-            'Payment configuration or wallet address unavailable: `payment_unconfigured` when the receiver address or reserve box id is not configured, ' +
-            '`chain_unavailable` when the chain height cannot be read within its timeout, `receipt_storage_unavailable` when the quote cannot be stored ' +
-            '(a premium quote is stored before it is shown, since verify-payment trusts only its own copy).',
-        },
-      },
-      handler: withRuntime(createQuoteHandler),
-      page: '/assistant/',
-    },
-    {
-      id: 'assistant-quote-read',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/assistant/quote/{id}',
-      tag: 'Assistant',
-      summary: 'A premium quote as it was issued, by quote id',
-      description:
-        'Reads back the stored premium quote with `quoteId` = `id` (1 to 128 URL-safe characters), byte for byte the body POST /api/assistant/quote answered, ' +
-        'so a wallet or tool that kept only the id can build the Note. It holds the question\'s hash, never its text. Free-tier decisions are not stored.',
-      responses: {
-        200: { description: 'The premium quote, unchanged since it was issued.', schema: storedQuote },
-        400: { description: 'The id is not 1 to 128 URL-safe characters (code `invalid_request`).' },
-        404: { description: 'No quote was issued with this id (code `quote_not_found`).' },
-        410: { description: 'The quote expired (code `quote_expired`): ask for a new quote.' },
-        503: { description: 'The store holding quotes is unavailable (code `receipt_storage_unavailable`).' },
-      },
-      handler: withRuntime(createQuoteReadHandler),
-      page: '/assistant/',
-    },
-    {
-      id: 'assistant-chat',
-      kind: 'dynamic',
-      method: 'POST',
-      path: '/api/assistant/chat',
-      tag: 'Assistant',
-      summary: 'Answer a free or paid turn',
-      description:
-        'Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, ' +
-        'which is single-use, bound to the quoted question and spent only when the answer is delivered.',
-      request: chatRequest,
-      responses: {
-        200: { description: 'Answer for an allowed free or paid turn, with the pages it cites.', schema: chatResponse },
-        400: { description: 'Invalid message payload (code `invalid_request`): `messages` needs at least one {role, content} item, no other keys.' },
-        402: {
-          description:
-            'Premium payment required. `payment_required`: no token was sent for a premium question; the body\'s `quote_url` names the quote endpoint to ask first. ' +
-            '`payment_token_invalid`: no such token was issued; `payment_token_expired`: past `paymentTokenExpiresAt`; `payment_token_used`: already spent; ' +
-            '`payment_token_question_mismatch`: the token was issued for another question.',
-        },
-        429: rateLimited('Question'),
-        502: {
-          description: 'The model provider answered, but with an error status or a body that is not an answer (code `model_provider_bad_response`). No token is spent.',
-        },
-        503: {
-          description:
-            'Model provider not configured (code `model_provider_not_configured`), or it did not answer within its timeout (code `model_provider_unavailable`), ' +
-            'or the store that spends the token is unavailable (code `receipt_storage_unavailable`). No token is spent and no free turn is counted.',
-        },
-      },
-      handler: withRuntime(createChatHandler),
-    },
-    {
-      id: 'assistant-verify-payment',
-      kind: 'dynamic',
-      method: 'POST',
-      path: '/api/assistant/verify-payment',
-      tag: 'Assistant',
-      summary: 'Verify a testnet Note payment for a quote',
-      description:
-        'Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain ' +
-        'and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. ' +
-        'Safe to retry: the same quote, question and Note sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one ' +
-        '(the earlier token stops working; only one is ever live for a Note), or 409 once that token has paid its turn.',
-      request: verifyRequest,
-      responses: {
-        200: { description: 'Payment verified, payment token issued, receipt bundle stored; on a retry after a settlement, the same receipt with a fresh token.', schema: verifyResponse },
-        400: {
-          description:
-            'Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), ' +
-            '`quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question).',
-        },
-        402: {
-          description:
-            'Payment not verifiable against the quote. `code` names the first Note rule that failed and `note_code` repeats it in the Accord v0 vocabulary: ' +
-            `${noteCodes}.`,
-        },
-        409: { description: 'Payment already answered (code `payment_already_answered`): this Note paid this quote and its token has paid its turn; `receiptId` and `receiptUrl` name the receipt.' },
-        410: { description: 'Quote expired (code `quote_expired`): ask for a new quote.' },
-        429: rateLimited('Verification'),
-        503: {
-          description:
-            'Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written.',
-        },
-      },
-      handler: withRuntime(createVerifyPaymentHandler),
-    },
-    {
-      id: 'assistant-activity',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/assistant/activity',
-      tag: 'Assistant',
-      summary: 'Recent assistant activity',
-      description:
-        'Recent quotes issued, payments verified and turns answered, with times, amounts, task hashes and receipt ids; never question text, payment tokens or client addresses.',
-      responses: {
-        200: { description: `Recent activity records, newest first (at most ${ACTIVITY_LIMIT}).`, schema: activityDocument },
-        503: { description: 'The store holding the events is unavailable (code `receipt_storage_unavailable`).' },
-      },
-      handler: withRuntime(createActivityHandler),
-    },
-    {
-      id: 'assistant-signer-health',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/assistant/signer-health',
-      tag: 'Assistant',
-      summary: 'Signer health',
-      description:
-        `Probes \`SIGNER_URL\`/health within \`SIGNER_TIMEOUT_MS\` (default 2000 ms); results are reused for ${SIGNER_HEALTH_CACHE_MS / 1000} s. ` +
-        'This service never signs: the signer is a separate service.',
-      responses: {
-        200: { description: 'Signer reachable and healthy.', schema: signerHealthDocument },
-        503: {
-          description:
-            'Signer unavailable or degraded: code `signer_unconfigured`, `signer_unreachable` or `signer_degraded`; the `signer_health` member carries the same body as a 200.',
-        },
-      },
-      handler: createSignerHealthHandler(signerHealth),
-    },
-    {
-      id: 'assistant-receipt',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/assistant/receipt/{id}',
-      tag: 'Assistant',
-      summary: 'Receipt bundle by receipt id or transaction id',
-      description:
-        'Step 4 of the paid turn. Path parameter `id` (at least 1 character): a receipt id (64 hex, blake2b256 of the bundle\'s canonical JSON) ' +
-        'or the settlement transaction id that created the Note. Anyone can fetch a receipt and recompute its hashes.',
-      responses: {
-        200: { description: 'The receipt; new paid turns return the full receipt bundle.', schema: receiptDocument },
-        404: { description: 'Receipt not found (code `receipt_not_found`).' },
-        503: { description: 'The receipt store is unavailable (code `receipt_storage_unavailable`).' },
-      },
-      handler: withRuntime(createReceiptHandler),
-    },
-  ];
-}
+export const assistantBindings: Readonly<Record<string, Binding>> = {
+  'assistant-quote': { handler: withRuntime(createQuoteHandler) },
+  'assistant-quote-read': { handler: withRuntime(createQuoteReadHandler) },
+  'assistant-chat': { handler: withRuntime(createChatHandler) },
+  'assistant-verify-payment': { handler: withRuntime(createVerifyPaymentHandler) },
+  'assistant-activity': { handler: withRuntime(createActivityHandler) },
+  'assistant-signer-health': { handler: createSignerHealthHandler(signerHealth) },
+  'assistant-receipt': { handler: withRuntime(createReceiptHandler) },
+};
+

@@ -1,74 +1,11 @@
 /** Spec 4.1 (discovery part) and 4.2's OpenAPI document. */
-import { capabilityManifestSchema, discoveryDescriptorSchema } from '../../../schemas/discovery.ts';
 import { buildCapabilityManifest, buildDiscoveryDescriptor } from '../../descriptors/discovery.ts';
-import { buildOpenApiDocument } from '../openapi.ts';
-import { publish } from '../published.ts';
-import type { Route } from '../types.ts';
+import { buildOpenApiDocument } from '../../descriptors/openapi.ts';
+import type { Binding } from '../types.ts';
 
-const discoverySchema = publish('discovery.schema.v0.json', 'DiscoveryDescriptor', 'Discovery descriptor', discoveryDescriptorSchema);
-const capabilitiesSchema = publish('agent-capabilities.schema.v0.json', 'CapabilityManifest', 'Capability manifest', capabilityManifestSchema);
+export const discoveryBindings: Readonly<Record<string, Binding>> = {
+  'discovery-well-known': { build: buildDiscoveryDescriptor },
+  'agents-well-known': { build: buildCapabilityManifest },
+  'openapi': { build: buildOpenApiDocument },
+};
 
-export function discoveryRoutes(): Route[] {
-  return [
-    {
-      id: 'discovery-well-known',
-      kind: 'static',
-      method: 'GET',
-      path: '/.well-known/agent-economy.json',
-      tag: 'Discovery',
-      summary: 'Discovery descriptor',
-      description: 'What this service is, its posture, and where every surface, schema and host lives.',
-      schema: discoverySchema,
-      build: buildDiscoveryDescriptor,
-      page: '/discovery/',
-    },
-    {
-      id: 'discovery',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/agent-economy/discovery',
-      tag: 'Discovery',
-      summary: 'Discovery descriptor (API twin)',
-      description: 'Byte-identical to `/.well-known/agent-economy.json`, with a `Link: <schema>; rel="describedby"` header.',
-      schema: discoverySchema,
-      mirrorOf: 'discovery-well-known',
-      describedBy: true,
-      page: '/discovery/',
-    },
-    {
-      id: 'agents-well-known',
-      kind: 'static',
-      method: 'GET',
-      path: '/.well-known/agents.json',
-      tag: 'Discovery',
-      summary: 'Capability manifest',
-      description: 'Capabilities, the endpoints that deliver them, the claim boundary and the recommended path.',
-      schema: capabilitiesSchema,
-      build: buildCapabilityManifest,
-      page: '/agents/',
-    },
-    {
-      id: 'agents',
-      kind: 'static',
-      method: 'GET',
-      path: '/api/agents',
-      tag: 'Discovery',
-      summary: 'Capability manifest (API twin)',
-      description: 'Byte-identical to `/.well-known/agents.json`.',
-      schema: capabilitiesSchema,
-      mirrorOf: 'agents-well-known',
-      page: '/agents/',
-    },
-    {
-      id: 'openapi',
-      kind: 'static',
-      method: 'GET',
-      path: '/agent-economy/openapi.v0.json',
-      tag: 'Discovery',
-      summary: 'OpenAPI 3.1 description of this API',
-      description: 'Generated from the route table; every path, method, request schema and status code of the contract.',
-      build: buildOpenApiDocument,
-      page: '/api-reference/',
-    },
-  ];
-}

@@ -1,16 +1,9 @@
-/** Spec 4.2: live status, the proof explorer, and the MCP host's health (served by the MCP host). */
-import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
+/** Spec 4.2, bound: live status and the proof explorer (the MCP host answers its own health). */
 import { json } from '../../lib/api.ts';
-import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../../services/live-probes.ts';
 import { liveStatus } from '../../services/live-status.ts';
-import { createProofExplorer, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS, type ProofExplorerService } from '../../services/proof-explorer.ts';
-import { publish } from '../published.ts';
+import { createProofExplorer, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { readReceiptStore } from '../store-read.ts';
-import type { Route } from '../types.ts';
-
-const liveSchema = publish('live-status.schema.v0.json', 'LiveStatus', 'Live status', liveStatusSchema);
-const proofsSchema = publish('proof-explorer.schema.v0.json', 'ProofExplorer', 'Proof explorer', proofExplorerSchema);
-const healthSchema = publish('mcp-health.schema.v0.json', 'McpHealth', 'MCP host health', mcpHealthSchema);
+import type { Binding } from '../types.ts';
 
 let proofExplorer: ProofExplorerService | undefined;
 
@@ -26,51 +19,8 @@ async function proofsHandler() {
   return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs()));
 }
 
-export function liveRoutes(): Route[] {
-  return [
-    {
-      id: 'live',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/agent-economy/live',
-      tag: 'Live proof',
-      summary: 'Live status',
-      description:
-        `Probes every dependency concurrently, each within ${PROBE_TIMEOUT_MS} ms (results shared for ${PROBE_CACHE_SECONDS} s): the assistant's model provider answering, ` +
-        'a round trip to the receipt store, the chain source\'s height and lag, the MCP host\'s DNS and health, the signer, the rate limiter\'s mode (Redis, memory, or memory while Redis is unreachable), ' +
-        'the policy engine and the mainnet gate. `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.',
-      responses: { 200: { description: 'Live status, whatever the probes found.', schema: liveSchema } },
-      handler: async () => json(200, await liveStatus()),
-      page: '/live/',
-    },
-    {
-      id: 'proofs',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/api/agent-economy/proofs',
-      tag: 'Live proof',
-      summary: 'Proof explorer',
-      description:
-        `One proof per stored testnet receipt bundle (the newest ${PROOF_RECEIPT_LIMIT}), its checks recomputed: the receipt id hash, every agreement between its parts, the Note binding, ` +
-        `the task hash, and the settlement transaction re-read from the chain source (all chain reads of one answer share ${PROOF_CHAIN_BUDGET_MS} ms). Then the conformance proofs: the policy engine ` +
-        `on its published example and each unsafe variant, and the published schemas validating the served descriptors (checked at build). Sandbox receipts are listed apart and never counted. Shared for ${PROOFS_CACHE_SECONDS} s.`,
-      responses: {
-        200: { description: 'The evidence board.', schema: proofsSchema },
-        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the proofs cannot be listed.' },
-      },
-      handler: proofsHandler,
-      page: '/proofs/',
-    },
-    {
-      id: 'mcp-health',
-      kind: 'dynamic',
-      method: 'GET',
-      path: '/health',
-      host: 'mcp',
-      tag: 'MCP',
-      summary: 'MCP host health',
-      description: 'Served by the MCP host at `{mcp_url}/health`; a client checks it before connecting to `{mcp_url}/mcp`.',
-      responses: { 200: { description: 'The MCP host is up.', schema: healthSchema } },
-    },
-  ];
-}
+export const liveBindings: Readonly<Record<string, Binding>> = {
+  'live': { handler: async () => json(200, await liveStatus()) },
+  'proofs': { handler: proofsHandler },
+};
+

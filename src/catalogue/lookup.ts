@@ -1,15 +1,14 @@
 /**
- * URLs of other routes by id, read from the route table at call time. Descriptors link to each
- * other through these, so a path is written once (in the table) and every link follows it.
- * Call them only inside builders: the table is complete only after every module has loaded.
+ * URLs of other routes by id, read from the route catalogue. Descriptors link to each other
+ * through these, so a path is written once (in the catalogue) and every link follows it.
  */
 import { hubUrl, schemaUrl, siteUrl } from '../config/site.ts';
-import { routeById } from './table.ts';
-import type { PublishedSchema, Route } from './types.ts';
+import { entryById } from './index.ts';
+import type { Entry, PublishedSchema } from './types.ts';
 
-function find(id: string): Route {
-  const route = routeById().get(id);
-  if (!route) throw new Error(`route table: no route with id "${id}"`);
+function find(id: string): Entry {
+  const route = entryById().get(id);
+  if (!route) throw new Error(`route catalogue: no route with id "${id}"`);
   return route;
 }
 
@@ -26,7 +25,7 @@ export function routePath(id: string): string {
 /** Absolute URL of the human page of a route; throws when the route has none. */
 export function pageUrl(id: string): string {
   const route = find(id);
-  if (!route.page) throw new Error(`route table: route "${id}" has no human page`);
+  if (!route.page) throw new Error(`route catalogue: route "${id}" has no human page`);
   return siteUrl(route.page);
 }
 
@@ -34,13 +33,13 @@ export function pageUrl(id: string): string {
 export function routeSchemaUrl(id: string): string {
   const route = find(id);
   const published = bodySchemaOf(route);
-  if (!published) throw new Error(`route table: route "${id}" has no published schema`);
+  if (!published) throw new Error(`route catalogue: route "${id}" has no published schema`);
   return schemaUrl(published.file);
 }
 
 export { hubUrl };
 
 /** The schema a client meets first: the body of a static route, the request of a POST, else the 200 body. */
-export function bodySchemaOf(route: Route): PublishedSchema | undefined {
+export function bodySchemaOf(route: Entry): PublishedSchema | undefined {
   return route.kind === 'static' ? route.schema : (route.request ?? route.responses[200]?.schema);
 }

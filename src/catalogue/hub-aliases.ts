@@ -3,7 +3,7 @@
  * short path on the hub host that answers `308 Permanent Redirect` to the canonical URL. 308 keeps
  * the method and body, so a POST to the alias reaches the canonical POST unchanged.
  */
-import { routeById } from './table.ts';
+import { entryById } from './index.ts';
 
 /** alias path on the hub host -> route id whose path it stands for. */
 export const HUB_ALIASES: ReadonlyArray<{ alias: string; routeId: string }> = [
@@ -20,7 +20,7 @@ export const HUB_ALIASES: ReadonlyArray<{ alias: string; routeId: string }> = [
 /** Canonical path for a request path on the hub host, or undefined when it is no alias. */
 export function resolveHubAlias(path: string): string | undefined {
   for (const { alias, routeId } of HUB_ALIASES) {
-    const canonical = routeById().get(routeId)?.path;
+    const canonical = entryById().get(routeId)?.path;
     if (!canonical) continue;
     if (!alias.includes('{')) {
       if (path === alias) return canonical;

@@ -5,14 +5,14 @@
 import { z } from 'zod';
 import { problemSchema } from '../../schemas/problem.ts';
 import { site } from '../config/site.ts';
-import { MAINNET_BLOCKERS, POSTURE } from '../descriptors/common.ts';
-import { MAX_BODY_BYTES } from '../lib/json-body.ts';
+import { MAINNET_BLOCKERS, POSTURE } from './common.ts';
+import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { PROBLEM_CONTENT_TYPE } from '../lib/problem-error.ts';
-import { HUB_ALIASES } from './hub-aliases.ts';
-import { toJsonSchemaDocument } from './published.ts';
-import { publishedSchemas } from './schemas-index.ts';
-import { allRoutes } from './table.ts';
-import type { DynamicRoute, ResponseDoc, Route, Tag } from './types.ts';
+import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
+import { catalogue } from '../catalogue/index.ts';
+import { toJsonSchemaDocument } from '../catalogue/published.ts';
+import { publishedSchemas } from '../catalogue/schemas-index.ts';
+import type { DynamicEntry, Entry, ResponseDoc, Tag } from '../catalogue/types.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const DESCRIPTION_VERSION = '0.2.0';
@@ -67,7 +67,7 @@ function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {
   };
 }
 
-function operation(route: Route) {
+function operation(route: Entry) {
   const common = {
     operationId: route.id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
     summary: route.summary,
@@ -89,7 +89,7 @@ function operation(route: Route) {
   return { ...common, ...dynamicParts(route) };
 }
 
-function dynamicParts(route: DynamicRoute) {
+function dynamicParts(route: DynamicEntry) {
   const responses: Record<number, ResponseDoc> = { ...route.responses };
   if (route.method === 'POST') {
     for (const [status, doc] of Object.entries(BODY_READER_RESPONSES)) responses[Number(status)] ??= doc;
@@ -108,7 +108,7 @@ function dynamicParts(route: DynamicRoute) {
 
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of allRoutes()) {
+  for (const route of catalogue()) {
     const item = (paths[route.path] ??= route.host === 'mcp' ? { servers: [{ url: site.mcp_url, description: 'MCP host' }] } : {});
     item[route.method.toLowerCase()] = operation(route);
   }
@@ -147,7 +147,7 @@ export function buildOpenApiDocument() {
     },
     'x-hub-aliases': HUB_ALIASES.map(({ alias, routeId }) => ({
       alias,
-      canonical: allRoutes().find((route) => route.id === routeId)?.path,
+      canonical: catalogue().find((route) => route.id === routeId)?.path,
       status: 308,
     })),
   };

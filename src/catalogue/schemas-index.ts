@@ -1,9 +1,9 @@
 /**
- * Every published schema document, collected from the route table (static bodies, request bodies
+ * Every published schema document, collected from the route catalogue (static bodies, request bodies
  * and response bodies), keyed by file name. Two routes may share one schema; two different zod
  * schemas under one file name is an error.
  */
-import { allRoutes } from './table.ts';
+import { catalogue } from './index.ts';
 import type { PublishedSchema } from './types.ts';
 
 let cached: PublishedSchema[] | undefined;
@@ -21,7 +21,7 @@ export function publishedSchemas(): PublishedSchema[] {
     if (sameName) throw new Error(`published schema name ${published.name} used by ${sameName.file} and ${published.file}`);
     byFile.set(published.file, published);
   };
-  for (const route of allRoutes()) {
+  for (const route of catalogue()) {
     if (route.kind === 'static') add(route.schema);
     else {
       add(route.request);

@@ -1,11 +1,10 @@
 /**
  * Where the policy-check contract lives: the paths of the check endpoint and the profile template,
- * and the file names of its published schemas. The route table (src/routes/groups/wallet-agent.ts)
+ * and the file names of its published schemas. The catalogue (src/catalogue/entries/wallet-agent.ts)
  * declares its routes and schemas with these constants, and the engine builds every verdict's
- * `policy_contract` links from them, so the engine stays independent of the route table and the
- * links cannot drift from the routes.
+ * `policy_contract` links from them, so the links cannot drift from the routes.
  */
-import type { PolicyContractLinks } from '../../schemas/wallet-agent.ts';
+import type { PolicyContractLinks } from '../../schemas/policy-check.ts';
 import { schemaUrl, siteUrl } from '../config/site.ts';
 
 export const POLICY_CHECK_PATH = '/api/agent-economy/wallet-agent/policy-check';

@@ -1,10 +1,10 @@
 /**
- * The title and description of a human page of the route table: its first route's summary and
+ * The title and description of a human page of the route catalogue: its first route's summary and
  * description, except where those name an endpoint rather than the page (the assistant page starts
  * with the quote endpoint, the API reference with the OpenAPI document). The site and llms.txt both
  * head their pages through here.
  */
-import type { Route } from './types.ts';
+import type { Entry } from './types.ts';
 
 const PAGE_HEADINGS: Record<string, { title: string; description?: string }> = {
   '/agents/': { title: 'Agents and capabilities' },
@@ -20,7 +20,7 @@ const PAGE_HEADINGS: Record<string, { title: string; description?: string }> = {
   '/developers/faucet/': { title: 'Testnet faucet' },
 };
 
-export function pageHeading(page: string, firstRoute: Route): { title: string; description: string } {
+export function pageHeading(page: string, firstRoute: Entry): { title: string; description: string } {
   const heading = PAGE_HEADINGS[page];
   return {
     title: heading?.title ?? firstRoute.summary.replace(/ \(.*\)$/, ''),

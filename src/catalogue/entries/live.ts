@@ -1,0 +1,55 @@
+/** Spec 4.2: live status, the proof explorer, and the MCP host's health (served by the MCP host). */
+import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
+import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../../config/limits.ts';
+import { publish } from '../published.ts';
+import type { Entry } from '../types.ts';
+
+const liveSchema = publish('live-status.schema.v0.json', 'LiveStatus', 'Live status', liveStatusSchema);
+const proofsSchema = publish('proof-explorer.schema.v0.json', 'ProofExplorer', 'Proof explorer', proofExplorerSchema);
+const healthSchema = publish('mcp-health.schema.v0.json', 'McpHealth', 'MCP host health', mcpHealthSchema);
+
+export const LIVE_ENTRIES: readonly Entry[] = [
+    {
+      id: 'live',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/agent-economy/live',
+      tag: 'Live proof',
+      summary: 'Live status',
+      description:
+        `Probes every dependency concurrently, each within ${PROBE_TIMEOUT_MS} ms (results shared for ${PROBE_CACHE_SECONDS} s): the assistant's model provider answering, ` +
+        'a round trip to the receipt store, the chain source\'s height and lag, the MCP host\'s DNS and health, the signer, the rate limiter\'s mode (Redis, memory, or memory while Redis is unreachable), ' +
+        'the policy engine and the mainnet gate. `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.',
+      responses: { 200: { description: 'Live status, whatever the probes found.', schema: liveSchema } },
+      page: '/live/',
+    },
+    {
+      id: 'proofs',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/agent-economy/proofs',
+      tag: 'Live proof',
+      summary: 'Proof explorer',
+      description:
+        `One proof per stored testnet receipt bundle (the newest ${PROOF_RECEIPT_LIMIT}), its checks recomputed: the receipt id hash, every agreement between its parts, the Note binding, ` +
+        `the task hash, and the settlement transaction re-read from the chain source (all chain reads of one answer share ${PROOF_CHAIN_BUDGET_MS} ms). Then the conformance proofs: the policy engine ` +
+        `on its published example and each unsafe variant, and the published schemas validating the served descriptors (checked at build). Sandbox receipts are listed apart and never counted. Shared for ${PROOFS_CACHE_SECONDS} s.`,
+      responses: {
+        200: { description: 'The evidence board.', schema: proofsSchema },
+        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the proofs cannot be listed.' },
+      },
+      page: '/proofs/',
+    },
+    {
+      id: 'mcp-health',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/health',
+      host: 'mcp',
+      tag: 'MCP',
+      summary: 'MCP host health',
+      description: 'Served by the MCP host at `{mcp_url}/health`; a client checks it before connecting to `{mcp_url}/mcp`.',
+      responses: { 200: { description: 'The MCP host is up.', schema: healthSchema } },
+    },
+];
+
