@@ -13,6 +13,7 @@ import { catalogue } from '../catalogue/index.ts';
 import { toJsonSchemaDocument } from '../catalogue/published.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import type { DynamicEntry, Entry, ResponseDoc, Tag } from '../catalogue/types.ts';
+import { openApiRequestExample } from './request-examples.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const DESCRIPTION_VERSION = '0.2.0';
@@ -27,6 +28,12 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
   Assistant: 'The hosted assistant and its paid turn settled with a testnet Note.',
   MCP: 'The MCP host.',
 };
+
+/**
+ * Every operation can answer a problem the route does not name itself: a method it does not allow
+ * (405), a request line or headers the server refuses. Documented once, as the 4XX range.
+ */
+const ANY_PROBLEM: ResponseDoc = { description: 'A problem (RFC 9457) this operation does not list by status, such as 405 for a method the path does not allow.' };
 
 /** Statuses every POST can answer before its handler runs, from the shared JSON body reader. */
 const BODY_READER_RESPONSES: Record<number, ResponseDoc> = {
@@ -73,6 +80,8 @@ function operation(route: Entry) {
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
+    // Public: no credential is asked of anyone (the MCP host's optional bearer key is not part of this API).
+    security: [],
     ...(route.path.includes('{') ? { parameters: pathParameters(route.path) } : {}),
   };
   if (route.kind === 'static') {
@@ -84,7 +93,10 @@ function operation(route: Entry) {
     const okObject = route.schema
       ? responseObject(200, ok)
       : { ...responseObject(200, ok), content: { [route.contentType?.split(';')[0] ?? 'application/json']: {} } };
-    return { ...common, responses: { 200: okObject, 304: { description: 'Not modified (the `If-None-Match` validator matched).' } } };
+    return {
+      ...common,
+      responses: { 200: okObject, 304: { description: 'Not modified (the `If-None-Match` validator matched).' }, '4XX': responseObject(400, ANY_PROBLEM) },
+    };
   }
   return { ...common, ...dynamicParts(route) };
 }
@@ -94,15 +106,21 @@ function dynamicParts(route: DynamicEntry) {
   if (route.method === 'POST') {
     for (const [status, doc] of Object.entries(BODY_READER_RESPONSES)) responses[Number(status)] ??= doc;
   }
+  const example = openApiRequestExample(route.id);
+  const documented = Object.entries(responses)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([status, doc]) => [status, responseObject(Number(status), doc, route.validatesOwnBody && status === '400')] as const);
+  const namesA4xx = documented.some(([status]) => status.startsWith('4'));
   return {
     ...(route.request
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.request.name) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(route.request.name), ...(example ? { examples: { published: example } } : {}) } },
+          },
+        }
       : {}),
-    responses: Object.fromEntries(
-      Object.entries(responses)
-        .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([status, doc]) => [status, responseObject(Number(status), doc, route.validatesOwnBody && status === '400')]),
-    ),
+    responses: Object.fromEntries([...documented, ...(namesA4xx ? [] : [['4XX', responseObject(400, ANY_PROBLEM)] as const])]),
   };
 }
 
@@ -127,15 +145,14 @@ export function buildOpenApiDocument() {
       title: `${site.name} API`,
       version: DESCRIPTION_VERSION,
       summary: 'Testnet proof surface of an agent economy on Ergo.',
+      contact: { name: site.name, url: site.base_url },
       description:
         `${site.description}\n\nErrors are RFC 9457 \`application/problem+json\` bodies with a stable \`code\` ` +
         'and `errors[]` naming each offending field (JSON Pointer). The validation results of publish, accept and ' +
         'quote keep their own documented shapes. Short aliases on the agent hub host answer 308 to their canonical URLs.',
     },
-    servers: [
-      { url: site.base_url, description: 'Canonical site' },
-      { url: site.agent_hub_url, description: 'Agent hub: short aliases (see x-hub-aliases), each a 308 redirect to its canonical URL' },
-    ],
+    // The agent hub's short aliases (x-hub-aliases) are redirects to these operations, not operations of their own.
+    servers: [{ url: site.base_url, description: 'Canonical site' }],
     tags: (Object.keys(TAG_DESCRIPTIONS) as Tag[]).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: { schemas },
@@ -147,6 +164,7 @@ export function buildOpenApiDocument() {
     },
     'x-hub-aliases': HUB_ALIASES.map(({ alias, routeId }) => ({
       alias,
+      alias_url: `${site.agent_hub_url}${alias}`,
       canonical: catalogue().find((route) => route.id === routeId)?.path,
       status: 308,
     })),

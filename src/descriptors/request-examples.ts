@@ -33,6 +33,32 @@ const PUBLISHED_BODIES: Record<string, () => unknown> = {
   'assistant-chat': () => ({ messages: [{ role: 'user', content: EXAMPLE_QUESTION }] }),
 };
 
+/** The values a caller supplies in the two requests no published example can fill: shown as shapes. */
+const SHAPE_EXAMPLES: Record<string, { summary: string; value: () => unknown }> = {
+  faucet: {
+    summary: 'A testnet address: use your own (this one is the jobs board\'s example payee). Add `challengeToken` when the faucet descriptor asks for proof of work.',
+    value: () => ({ address: exampleQuoteRequest().settlement.payee_address }),
+  },
+  'assistant-verify-payment': {
+    summary: 'The premium quote as POST /api/assistant/quote answered it (only `quoteId` is read), the question as quoted, and the box id of the Note you created on the testnet.',
+    value: () => ({ quote: { quoteId: 'q_7Hc2kR9mXw4pLzQ1vN8sTb' }, question: EXAMPLE_QUESTION, noteBoxId: '5a'.repeat(32) }),
+  },
+};
+
+/**
+ * One request example per POST route for the OpenAPI document: the body the endpoint publishes, or
+ * for the faucet and verify-payment the shape of a body with the caller's values marked. Each is
+ * parsed by the route's request schema, so an example the endpoint would refuse fails the build.
+ */
+export function openApiRequestExample(routeId: string): { summary: string; value: unknown } | undefined {
+  const route = entryById().get(routeId);
+  if (!route || route.kind !== 'dynamic' || !route.request) return undefined;
+  const published = PUBLISHED_BODIES[routeId];
+  if (published) return { summary: 'The example this endpoint publishes.', value: checkedBody(route, published()) };
+  const shape = SHAPE_EXAMPLES[routeId];
+  return shape && { summary: shape.summary, value: checkedBody(route, shape.value()) };
+}
+
 /** The request body a POST route publishes as its example, by route id; undefined for routes without one. */
 export function publishedRequestBody(routeId: string): unknown {
   return PUBLISHED_BODIES[routeId]?.();

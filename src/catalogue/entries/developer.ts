@@ -98,7 +98,7 @@ export const DEVELOPER_ENTRIES: readonly Entry[] = [
         },
         429: {
           description: '`faucet_limit_reached`: the per-address or per-IP payout limit is used up; `Retry-After` says when to try again.',
-          headers: { 'retry-after': 'Seconds until a payout is allowed again.', ratelimit: 'limit, remaining and reset of the limit that refused.' },
+          headers: { 'Retry-After': 'Seconds until a payout is allowed again.', RateLimit: 'limit, remaining and reset of the limit that refused.' },
         },
         502: {
           description:
