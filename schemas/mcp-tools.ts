@@ -92,6 +92,30 @@ export const economicMcpToolsSchema = z
       })
       .describe('What the tools can never do.'),
     tools: z.array(mcpToolSchema).min(1).describe('The tools.'),
+    resources: z
+      .object({
+        static: z
+          .array(
+            z.object({
+              name: z.string().min(1).describe('Resource name: the route id, or the schema file name.'),
+              uri: absoluteUrl.describe('The public URL; `resources/read` answers the bytes served there.'),
+              mime_type: z.string().min(1).describe('Media type of the contents.'),
+            }),
+          )
+          .min(1)
+          .describe('Every static document the site serves (descriptors, the OpenAPI document, llms.txt) and every published JSON Schema.'),
+        templates: z
+          .array(
+            z.object({
+              name: z.string().min(1).describe('Template name.'),
+              uri_template: z.string().min(1).describe('RFC 6570 URI template.'),
+              description: z.string().describe('What a resource of the template holds.'),
+              mime_type: z.string().min(1).describe('Media type of the contents.'),
+            }),
+          )
+          .describe('Resource templates: a job of the board and a receipt, by id.'),
+      })
+      .describe('The resources the MCP server lists (`resources/list`, `resources/templates/list`) and reads (`resources/read`).'),
     http_backed_endpoints: z
       .array(
         z.object({

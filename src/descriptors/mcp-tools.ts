@@ -8,6 +8,7 @@ import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-sc
 import mcpToolsJson from '../../content/mcp-tools.json' with { type: 'json' };
 import { mcpToolsContentSchema, type EconomicMcpTools, type McpTool, type McpToolsContent, type ToolInputJsonSchema } from '../../schemas/mcp-tools.ts';
 import { mcpUrl, schemaUrl } from '../config/site.ts';
+import { mcpResourceTemplates, mcpStaticResources } from '../catalogue/mcp-resources.ts';
 import { MCP_TOOL_ENTRIES, type McpToolEntry } from '../catalogue/mcp-tools.ts';
 import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { entryById } from '../catalogue/index.ts';
@@ -113,6 +114,10 @@ export function buildMcpToolsManifest(): EconomicMcpTools {
       statement: content.runtime_statement,
     },
     tools,
+    resources: {
+      static: mcpStaticResources().map((resource) => ({ name: resource.name, uri: resource.uri, mime_type: resource.mimeType })),
+      templates: mcpResourceTemplates().map((template) => ({ name: template.name, uri_template: template.uriTemplate, description: template.description, mime_type: template.mimeType })),
+    },
     http_backed_endpoints: httpBackedEndpoints,
     forbidden_assumptions: content.forbidden_assumptions,
     next_steps: content.next_steps.map(({ id, label, link }) => ({ id, label, href: resolveLink(link) })),

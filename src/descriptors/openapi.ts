@@ -124,6 +124,29 @@ function dynamicParts(route: DynamicEntry) {
   };
 }
 
+/** Keywords whose value is a map of names to subschemas: the names are not keywords. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is data, left exactly as it is. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'example']);
+
+/**
+ * A request schema without `default` keywords. A field with a default is one the client may leave
+ * out, and that is how a request schema must read; but generators (openapi-typescript with its
+ * default options among them) type any field that has a default as always present. The default
+ * stays in each field's description; the published JSON Schema documents keep the keyword.
+ */
+function withoutDefaults(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'default') continue;
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = SCHEMA_MAPS.has(key) && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutDefaults(sub)])) : withoutDefaults(value);
+  }
+  return out;
+}
+
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of catalogue()) {
@@ -133,7 +156,7 @@ export function buildOpenApiDocument() {
   const schemas: Record<string, unknown> = {};
   for (const published of publishedSchemas()) {
     const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
-    schemas[published.name] = document;
+    schemas[published.name] = published.io === 'input' ? withoutDefaults(document) : document;
   }
   const { $schema: _problemDialect, ...problem } = z.toJSONSchema(problemSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
   schemas.Problem = { title: 'Problem details (RFC 9457)', ...problem };

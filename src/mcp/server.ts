@@ -20,6 +20,7 @@ import { listen } from '../lib/listen.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
 import { siteDocuments } from '../services/model/site-documents.ts';
+import { registerResources } from './resources.ts';
 import { createMcpToolServices } from './services.ts';
 import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext, type ToolServices } from './tools.ts';
 
@@ -53,7 +54,7 @@ export async function callTool(tool: McpToolDefinition, args: unknown, context: 
   }
 }
 
-/** One McpServer with every tool of MCP_TOOLS, for one session. */
+/** One McpServer with every tool of MCP_TOOLS and every resource, for one session. */
 export function createToolServer(context: ToolContext): McpServer {
   const server = new McpServer({ name: MCP_SERVICE_NAME, title: site.name, version: MCP_SERVICE_VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of MCP_TOOLS) {
@@ -68,6 +69,7 @@ export function createToolServer(context: ToolContext): McpServer {
       (args: unknown) => callTool(tool, args, context),
     );
   }
+  registerResources(server, context);
   return server;
 }
 

@@ -149,6 +149,39 @@ describe('MCP host in the site process, against the built site', () => {
     expect(spent.isError).toBe(true);
     expect(textOf(spent)).toContain('payment_token_used');
   });
+
+  it('lists every static document and schema as a resource under its public URL, and reads the bytes the site serves', async () => {
+    const listed = (await client.listResources()).resources;
+    // The list also holds the jobs the job template lists; the static ones are the manifest's, in order.
+    const jobs = listed.filter((resource) => /\/jobs\/[^/]+\/$/.test(resource.uri));
+    const resources = listed.filter((resource) => !jobs.includes(resource));
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(resources.map((resource) => resource.uri)).toEqual(manifest.resources.static.map((resource) => resource.uri));
+    const uris = new Set(resources.map((resource) => resource.uri));
+    for (const path of ['/.well-known/agent-economy.json', '/agent-economy/openapi.v0.json', '/api/jobs', '/agent-economy/assistant-receipt.schema.v0.json', '/llms.txt']) {
+      expect(uris.has(`${site.base_url}${path}`), path).toBe(true);
+    }
+    for (const resource of resources) {
+      const read = await client.readResource({ uri: resource.uri });
+      const served = await fetch(`${stack.server.url}${new URL(resource.uri).pathname}`);
+      expect(served.status, resource.uri).toBe(200);
+      expect((read.contents[0] as { text: string }).text, resource.uri).toBe(await served.text());
+      expect(read.contents[0]!.mimeType).toBe(resource.mimeType);
+    }
+  }, 60_000);
+
+  it('reads a job and a receipt through the resource templates, and answers an unknown one as resource not found', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(manifest.resources.templates.map((template) => template.uri_template));
+    const board = (await (await fetch(`${stack.server.url}/api/jobs`)).json()) as { jobs: Array<{ id: string }> };
+    const job = await client.readResource({ uri: `${site.base_url}/jobs/${board.jobs[0]!.id}/` });
+    expect(JSON.parse((job.contents[0] as { text: string }).text)).toEqual(board.jobs[0]);
+    const receipt = await client.readResource({ uri: `${site.base_url}/api/assistant/receipt/${turn.receiptId}` });
+    const served = await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).json();
+    expect(JSON.parse((receipt.contents[0] as { text: string }).text)).toEqual(served);
+    await expect(client.readResource({ uri: `${site.base_url}/jobs/no-such-job/` })).rejects.toThrow(/-32002|no job "no-such-job"/);
+    await expect(client.readResource({ uri: `${site.base_url}/api/assistant/receipt/${'e'.repeat(64)}` })).rejects.toThrow(/no receipt/);
+  });
 });
 
 /** A raw request, for headers fetch will not let a caller set (Host). */
