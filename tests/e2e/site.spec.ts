@@ -115,6 +115,16 @@ test('the reputation page shows the graph the API derives, with its totals and m
   await expect(output).toContainText('first input of the settlement transaction');
 });
 
+test('the assistant page shows the terms this server runs, as its terms endpoint answers them', async ({ page, request }) => {
+  const terms = (await (await request.get('/api/assistant/terms')).json()) as { free_tier: { daily_limit: number; max_characters: number }; premium: { price: string; min_confirmations: number }; note_rules: unknown[] };
+  await page.goto('/assistant/');
+  const output = page.locator('[data-assistant-terms] [data-output]');
+  await expect(output.locator('div', { has: page.locator('dt', { hasText: 'Free questions' }) }).locator('dd')).toHaveText(`${terms.free_tier.daily_limit} a day per client, up to ${terms.free_tier.max_characters} characters each`);
+  await expect(output.locator('div', { has: page.locator('dt', { hasText: 'Premium turn' }) }).locator('dd')).toContainText(`${terms.premium.price} testnet ERG`);
+  await expect(output.locator('div', { has: page.locator('dt', { hasText: 'Confirmations needed' }) }).locator('dd')).toHaveText(String(terms.premium.min_confirmations));
+  await expect(output.locator('ul > li')).toHaveCount(terms.note_rules.length);
+});
+
 test('site search finds the policy-check page for "policy", from the form on any page', async ({ page }) => {
   const errors = await consoleErrorsOf(page, async () => {
     await page.goto('/jobs/');

@@ -16,6 +16,7 @@ import {
   signerHealthSchema,
   verifyPaymentRequestSchema,
 } from '../../../schemas/assistant.ts';
+import { assistantTermsSchema } from '../../../schemas/assistant-terms.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
 import { ACTIVITY_LIMIT, SIGNER_HEALTH_CACHE_MS } from '../../config/limits.ts';
 import { publish } from '../published.ts';
@@ -36,6 +37,7 @@ const verifyRequest = publish(
 const verifyResponse = publish('assistant-verify-payment.schema.v0.json', 'AssistantVerifyPayment', 'Assistant payment verification', verifyPaymentResponseSchema);
 const receiptDocument = publish('assistant-receipt.schema.v0.json', 'AssistantReceipt', 'Assistant receipt bundle', receiptBundleSchema);
 const activityDocument = publish('assistant-activity.schema.v0.json', 'AssistantActivity', 'Assistant activity', activitySchema);
+const termsDocument = publish('assistant-terms.schema.v0.json', 'AssistantTerms', 'Assistant terms', assistantTermsSchema);
 const signerHealthDocument = publish('assistant-signer-health.schema.v0.json', 'AssistantSignerHealth', 'Assistant signer health', signerHealthSchema);
 
 const rateLimited = (limit: string): ResponseDoc => ({
@@ -161,6 +163,18 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
             'Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written.',
         },
       },
+    },
+    {
+      id: 'assistant-terms',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/assistant/terms',
+      tag: 'Assistant',
+      summary: 'Assistant terms',
+      description:
+        'The terms this server runs the assistant on, read from its configuration on every request: the premium price and whether premium quotes are issued now, the receiver and reserve box a Note must name, quote and payment-token lifetimes, confirmations, the free allowance per day and its question length, and every rule a Note must meet.',
+      responses: { 200: { description: 'The terms.', schema: termsDocument } },
+      page: '/assistant/',
     },
     {
       id: 'assistant-activity',

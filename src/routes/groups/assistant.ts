@@ -7,6 +7,7 @@ import type { SignerHealth } from '../../../schemas/assistant.ts';
 import { paidTurnConfig } from '../../config/assistant.ts';
 import { json, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
+import { buildAssistantTerms } from '../../descriptors/assistant-terms.ts';
 import { signerHealth } from '../../services/signer-health.ts';
 import { createChatHandler } from '../assistant/chat.ts';
 import type { AssistantDeps } from '../assistant/deps.ts';
@@ -60,6 +61,7 @@ export const assistantBindings: Readonly<Record<string, Binding>> = {
   'assistant-quote-read': { handler: withRuntime(createQuoteReadHandler) },
   'assistant-chat': { handler: withRuntime(createChatHandler) },
   'assistant-verify-payment': { handler: withRuntime(createVerifyPaymentHandler) },
+  'assistant-terms': { handler: () => json(200, buildAssistantTerms(paidTurnConfig, new Date())) },
   'assistant-activity': { handler: withRuntime(createActivityHandler) },
   'assistant-signer-health': { handler: createSignerHealthHandler(signerHealth) },
   'assistant-receipt': { handler: withRuntime(createReceiptHandler) },

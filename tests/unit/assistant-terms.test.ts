@@ -1,0 +1,45 @@
+/**
+ * The assistant's terms are read from the running configuration: change a variable and the body
+ * moves; the body validates against its published schema and lists every Note rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { NOTE_FAILURE_CODES } from '../../schemas/assistant.ts';
+import { assistantTermsSchema } from '../../schemas/assistant-terms.ts';
+import { loadPaidTurnConfig } from '../../src/config/assistant.ts';
+import { buildAssistantTerms } from '../../src/descriptors/assistant-terms.ts';
+
+const NOW = new Date('2026-11-25T12:00:00Z');
+const terms = (env: Record<string, string>) => assistantTermsSchema.parse(buildAssistantTerms(loadPaidTurnConfig(env), NOW));
+
+describe('assistant terms', () => {
+  it('follows the configuration: price, lifetimes, confirmations, free allowance, and whether premium is payable', () => {
+    const unconfigured = terms({});
+    expect(unconfigured.premium).toMatchObject({ payable: false, receiver_address: null, reserve_box_id: null });
+    const configured = terms({
+      ASSISTANT_RECEIVER_ADDRESS: '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt',
+      ASSISTANT_RESERVE_BOX_ID: '5a'.repeat(32),
+      ASSISTANT_PRICE_NANOERG: '9007199254740993',
+      ASSISTANT_QUOTE_LIFETIME_SECONDS: '600',
+      ASSISTANT_MIN_CONFIRMATIONS: '3',
+      ASSISTANT_FREE_DAILY_LIMIT: '7',
+      ASSISTANT_FREE_MAX_CHARACTERS: '120',
+    });
+    expect(configured.premium).toMatchObject({
+      payable: true,
+      price_nanoerg: '9007199254740993',
+      price: '9007199.254740993',
+      quote_lifetime_seconds: 600,
+      min_confirmations: 3,
+      receiver_address: '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt',
+    });
+    expect(configured.free_tier).toEqual({ max_characters: 120, daily_limit: 7 });
+    expect(configured.premium.price_nanoerg).not.toBe(unconfigured.premium.price_nanoerg);
+  });
+
+  it('lists every Note rule with the code verify-payment answers when it fails', () => {
+    const body = terms({});
+    expect(body.note_rules.map((rule) => rule.code)).toEqual([...NOTE_FAILURE_CODES]);
+    expect(body.generated_at).toBe(NOW.toISOString());
+    expect(body.links.page.endsWith('/assistant/')).toBe(true);
+  });
+});
