@@ -3,18 +3,14 @@ import { NOTE_CHECKS, NOTE_FAILURE_CODES, QUESTION_MAX_CHARACTERS } from '../../
 import type { AssistantTerms } from '../../schemas/assistant-terms.ts';
 import { pageUrl, routeUrl } from '../catalogue/lookup.ts';
 import type { PaidTurnConfig } from '../config/assistant.ts';
-import { typeName } from '../config/site.ts';
 import { formatNanoErg } from '../domain/money.ts';
-import { POSTURE } from './common.ts';
+import { descriptorHeader, POSTURE } from './common.ts';
 
 export function buildAssistantTerms(config: PaidTurnConfig, now: Date): AssistantTerms {
   const generated = now.toISOString();
   return {
     ok: true,
-    type: typeName('agent_economy.assistant_terms.v0'),
-    version: 'v0',
-    status: 'testnet_live_proof',
-    last_updated: generated.slice(0, 10),
+    ...descriptorHeader('agent_economy.assistant_terms.v0', generated.slice(0, 10)),
     generated_at: generated,
     posture: POSTURE,
     question_max_characters: QUESTION_MAX_CHARACTERS,

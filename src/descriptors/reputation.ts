@@ -3,11 +3,10 @@
  * published shape, with receipt URLs and the trust boundary of every subject.
  */
 import type { ReputationGraph } from '../../schemas/reputation.ts';
-import { typeName } from '../config/site.ts';
 import type { ReputationDerivation } from '../domain/reputation.ts';
 import { formatNanoErg } from '../domain/money.ts';
 import { routeUrl } from '../catalogue/lookup.ts';
-import { POSTURE } from './common.ts';
+import { descriptorHeader, POSTURE } from './common.ts';
 
 const SUBJECT_TRUST_STATEMENT =
   'Counts payments that settled on the Ergo testnet and whose receipts re-verify; it says nothing about mainnet, about the quality of answers or work, or about any claim the subject makes for itself.';
@@ -18,10 +17,7 @@ export function buildReputationGraph(derivation: ReputationDerivation, generated
   const generated = generatedAt.toISOString();
   return {
     ok: true,
-    type: typeName('agent_economy.agent_reputation.v0'),
-    version: 'v0',
-    status: 'testnet_live_proof',
-    last_updated: generated.slice(0, 10),
+    ...descriptorHeader('agent_economy.agent_reputation.v0', generated.slice(0, 10)),
     generated_at: generated,
     description:
       'Agents and service providers with receipts settled on the Ergo testnet, each with the receipts behind it. Derived from the receipt store on every request; self-description, listings and sandbox settlements never count.',
