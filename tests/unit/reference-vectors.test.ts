@@ -94,7 +94,13 @@ describe('reference vectors: addresses', () => {
       return;
     }
     expect(answer.network).toBe(vector.network);
+    expect(answer.network_matches).toBe(true);
     if (vector.type) expect(answer.address_type).toBe(vector.type.toUpperCase());
+    // Asked on the other network, the same address is still valid, said to be of its own network, with a warning.
+    const other = vector.network === 'mainnet' ? 'testnet' : 'mainnet';
+    const crossed = tool('address', vector.address, 'utf8', other);
+    expect(crossed.result).toMatchObject({ valid: true, network: vector.network, network_matches: false });
+    expect(crossed.warnings.map((warning: { code: string }) => warning.code)).toContain('network_mismatch');
     if (vector.ergo_tree) expect(answer.ergo_tree).toBe(vector.ergo_tree);
     if (vector.public_key) expect(answer.public_key).toBe(vector.public_key);
   });

@@ -8,7 +8,7 @@
  * turns a nanoERG value into a float; JSON documents are read as text and parsed here, so both
  * engines hand back the same shape; timestamps are normalised to Date whatever the driver returns.
  */
-import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receipt.ts';
+import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
 import {
   NoteAlreadyUsedError,
@@ -23,61 +23,14 @@ import {
   type StoredQuote,
 } from '../ports.ts';
 import { UniqueViolationError, type Database } from './database.ts';
+import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
-
-const MAX_LIST_LIMIT = 1_000;
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
 const MAX_REISSUE_ATTEMPTS = 8;
 
 /** Money moved: a settled payment and a spent token must survive a power loss, not only a crash. */
 const DURABLE = { durable: true };
-
-interface QuoteRow {
-  quote_id: string;
-  task_hash: string;
-  question_hash: string;
-  price_nano_erg: string;
-  receiver_address: string;
-  reserve_box_id: string;
-  note_expiry_min_height: number;
-  min_confirmations: number;
-  issued_height: number;
-  issued_at: Date | string;
-  expires_at: Date | string;
-  quote: string;
-}
-
-interface ActivityRow {
-  kind: ActivityEvent['kind'];
-  at: Date | string;
-  amount_nano_erg: string | null;
-  task_hash: string | null;
-  receipt_id: string | null;
-}
-
-interface ReceiptSummaryRow {
-  receipt_id: string;
-  chain: ReceiptSummary['chain'];
-  settlement_tx_id: string;
-  payer_address: string | null;
-  settled_at: string;
-  value_nano_erg: string;
-  receiver_address: string;
-}
-
-interface TokenRow {
-  used_at: Date | string | null;
-  expires_at: Date | string;
-  question_hash: string;
-}
-
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-
-const clampLimit = (limit: number): number => Math.min(Math.max(Math.trunc(Number.isFinite(limit) ? limit : 1), 1), MAX_LIST_LIMIT);
-
-/** Ids this service stores are lower-case hex; a lookup given upper-case hex still finds them. */
-const normaliseId = (id: string): string => (/^[0-9a-fA-F]{64}$/.test(id) ? id.toLowerCase() : id);
 
 export class SqlAssistantStore implements AssistantStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -355,23 +308,4 @@ export class SqlAssistantStore implements AssistantStore {
     const database = await opening.catch(() => undefined);
     await database?.close();
   }
-}
-
-/**
- * A stored receipt bundle in its documented key order. SQLite gives back the text it stored, already
- * in that order; PostgreSQL's jsonb reorders keys, so the schema puts them back (the receipt id is
- * over canonical JSON, so order never changes it). A bundle stored under an older schema is served as stored.
- */
-function readBundle(database: Database, text: string): ReceiptBundle {
-  const bundle = JSON.parse(text) as ReceiptBundle;
-  if (database.dialect.jsonKeepsText) return bundle;
-  const ordered = receiptBundleSchema.safeParse(bundle);
-  return ordered.success ? ordered.data : bundle;
-}
-
-const INSERT_ACTIVITY = 'INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) VALUES ($1, $2, $3, $4, $5)';
-
-/** An activity event as the five values of an `activity` row. */
-function activityValues(event: ActivityEvent): unknown[] {
-  return [event.kind, event.at.toISOString(), event.amountNanoErg === undefined ? null : event.amountNanoErg.toString(), event.taskHash ?? null, event.receiptId ?? null];
 }
