@@ -38,7 +38,7 @@ function blockerIds(ids: readonly string[], where: string): BlockerId[] {
   return ids as BlockerId[];
 }
 
-/** A route answers in this build: a static file, or a runtime route with its handler. */
+/** A route answers in this build: a static file, or a runtime route of this site (the route table binds each to its handler; the MCP host answers its own). */
 function answers(routeId: string): boolean {
   const found = entryById().get(routeId);
   if (!found) throw new Error(`content/roadmap.json: unknown route "${routeId}"`);
@@ -46,10 +46,9 @@ function answers(routeId: string): boolean {
 }
 
 /**
- * Content says which phase an item belongs to; the route table says whether it is served. A `live`
- * item whose endpoints do not all answer in this build (a documented route without its handler
- * answers 501) is published at the top of `next` without evidence, so the roadmap never calls
- * something live that is not.
+ * Content says which phase an item belongs to; the route catalogue says whether it is served. A
+ * `live` item whose endpoints do not all answer in this build is published at the top of `next`
+ * without evidence, so the roadmap never calls something live that is not.
  */
 export function buildRoadmap(): Roadmap {
   const items = (phase: (typeof roadmapContent.phases)[number]) =>

@@ -27,7 +27,6 @@ const LISTED = [
   { code: 'unsupported_media_type', status: 415, where: ANY, meaning: 'The body was not sent as application/json.' },
   { code: 'rate_limited', status: 429, where: ASSISTANT, meaning: 'The per-client limit of this route is used up; `Retry-After` and `retry_after_seconds` say when to retry.' },
   { code: 'internal_error', status: 500, where: ANY, meaning: 'A bug: the request was logged; nothing was half-written.' },
-  { code: 'not_implemented', status: 501, where: ANY, meaning: 'The route is documented in the contract but not implemented by this release.' },
 
   { code: 'invalid_input', status: 400, where: 'POST /api/dev/tools', meaning: 'The tool cannot read its `input` (not the encoding or the kind of value the action takes).' },
 

@@ -377,6 +377,7 @@ describe('route table', () => {
         'assistant-quote.schema.v0.json:output',
         'assistant-receipt.schema.v0.json:output',
         'assistant-signer-health.schema.v0.json:output',
+        'assistant-terms.schema.v0.json:output',
         'assistant-verify-payment-request.schema.v0.json:input',
         'assistant-verify-payment.schema.v0.json:output',
       ].sort(),

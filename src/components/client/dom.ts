@@ -107,7 +107,6 @@ const STATUS_MEANING: Record<number, string> = {
   404: 'nothing was found',
   410: 'the quote has expired',
   429: 'too many requests; wait and retry',
-  501: 'this endpoint is documented but not implemented in this release',
   502: 'an upstream service failed',
   503: 'a dependency is not configured or not available right now',
 };
