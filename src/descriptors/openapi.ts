@@ -14,6 +14,7 @@ import { toJsonSchemaDocument } from '../catalogue/published.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import type { DynamicEntry, Entry, ResponseDoc, Tag } from '../catalogue/types.ts';
 import { openApiRequestExample } from './request-examples.ts';
+import { routeUrl as siteUrlOf } from '../catalogue/lookup.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const DESCRIPTION_VERSION = '0.2.0';
@@ -147,14 +148,28 @@ function withoutDefaults(schema: unknown): unknown {
   return out;
 }
 
-export function buildOpenApiDocument() {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of catalogue()) {
-    const item = (paths[route.path] ??= route.host === 'mcp' ? { servers: [{ url: site.mcp_url, description: 'MCP host' }] } : {});
-    item[route.method.toLowerCase()] = operation(route);
+/** Published schemas an operation of `entries` names (body, request or response). */
+function schemasOf(entries: readonly Entry[]): Set<string> {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    if (entry.kind === 'static') {
+      if (entry.schema) names.add(entry.schema.name);
+      continue;
+    }
+    if (entry.request) names.add(entry.request.name);
+    for (const response of Object.values(entry.responses)) if (response.schema) names.add(response.schema.name);
   }
+  return names;
+}
+
+/** The site's operations; the MCP host's own routes are in its own description (buildMcpHostOpenApiDocument). */
+export function buildOpenApiDocument() {
+  const entries = catalogue().filter((route) => route.host !== 'mcp');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of entries) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  const used = schemasOf(entries);
   const schemas: Record<string, unknown> = {};
-  for (const published of publishedSchemas()) {
+  for (const published of publishedSchemas().filter((candidate) => used.has(candidate.name))) {
     const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
     schemas[published.name] = published.io === 'input' ? withoutDefaults(document) : document;
   }
@@ -176,7 +191,7 @@ export function buildOpenApiDocument() {
     },
     // The agent hub's short aliases (x-hub-aliases) are redirects to these operations, not operations of their own.
     servers: [{ url: site.base_url, description: 'Canonical site' }],
-    tags: (Object.keys(TAG_DESCRIPTIONS) as Tag[]).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    tags: (Object.keys(TAG_DESCRIPTIONS) as Tag[]).filter((name) => entries.some((route) => route.tag === name)).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: { schemas },
     'x-ergo-posture': {
@@ -191,5 +206,66 @@ export function buildOpenApiDocument() {
       canonical: catalogue().find((route) => route.id === routeId)?.path,
       status: 308,
     })),
+  };
+}
+
+/**
+ * The MCP host's own description (served by it at `/openapi.json`): its health check, from the
+ * catalogue, and the MCP endpoint, which speaks JSON-RPC over Streamable HTTP (the MCP SDK's
+ * clients, not this document, are how to call it).
+ */
+export function buildMcpHostOpenApiDocument() {
+  const entries = catalogue().filter((route) => route.host === 'mcp');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of entries) {
+    if (route.kind !== 'dynamic') continue;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+      summary: route.summary,
+      description: route.description,
+      tags: ['MCP'],
+      security: [],
+      responses: {
+        ...Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, { description: doc.description, ...(doc.schema ? { content: { 'application/json': { schema: ref(doc.schema.name) } } } : {}) }])),
+        '4XX': { description: 'A Host or Origin this host does not serve (403), or a method the path does not allow (405).' },
+      },
+    };
+  }
+  const rpc = { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol.', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' } } };
+  paths['/mcp'] = {
+    post: {
+      operationId: 'mcp',
+      summary: 'MCP endpoint (Streamable HTTP)',
+      description: `JSON-RPC 2.0 messages of the Model Context Protocol: \`initialize\`, then \`tools/*\` and \`resources/*\` within the session its \`Mcp-Session-Id\` header names. The tools and resources are listed in ${siteUrlOf('mcp-tools')}. A bearer token is required when the host is configured with one.`,
+      tags: ['MCP'],
+      security: [],
+      requestBody: { required: true, content: { 'application/json': { schema: rpc } } },
+      responses: {
+        200: { description: 'The JSON-RPC answer, as JSON or as a server-sent event stream.', content: { 'application/json': { schema: rpc }, 'text/event-stream': { schema: { type: 'string' } } } },
+        '4XX': { description: 'No bearer token where one is required (401), a Host or Origin not served (403), an unknown session (404).' },
+        503: { description: 'As many sessions are open as the host allows; retry after the `Retry-After` seconds.', headers: { 'Retry-After': { description: 'Seconds until a session may be free.', schema: { type: 'string' } } } },
+      },
+    },
+  };
+  const used = schemasOf(entries);
+  const schemas: Record<string, unknown> = {};
+  for (const published of publishedSchemas().filter((candidate) => used.has(candidate.name))) {
+    const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
+    schemas[published.name] = document;
+  }
+  return {
+    openapi: OPENAPI_VERSION,
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: `${site.name} MCP host`,
+      version: DESCRIPTION_VERSION,
+      summary: 'The MCP host of the testnet proof surface: its health check and its MCP endpoint.',
+      description: 'Nothing here signs, broadcasts or holds a key. The site itself is described at its own `/openapi.json`.',
+      contact: { name: site.name, url: site.base_url },
+    },
+    servers: [{ url: site.mcp_url, description: 'MCP host' }],
+    tags: [{ name: 'MCP', description: TAG_DESCRIPTIONS.MCP }],
+    paths,
+    components: { schemas },
   };
 }

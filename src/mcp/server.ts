@@ -1,6 +1,7 @@
 /**
  * The MCP host (`npm run mcp`): an `@modelcontextprotocol/sdk` McpServer per session over Streamable
- * HTTP at `/mcp`, and `GET /health` -> {ok, service, version}, which clients check before connecting.
+ * HTTP at `/mcp`, `GET /health` -> {ok, service, version}, which clients check before connecting, and
+ * `GET /openapi.json`, this host's own OpenAPI description.
  * It registers `MCP_TOOLS`, the list the tools manifest is generated from. Every request passes the
  * DNS rebinding checks the MCP specification asks for (`Host` against allowed host names, a browser's
  * `Origin` against allowed origins) and, when `MCP_API_KEY` is set, a bearer token check on `/mcp`;
@@ -20,6 +21,7 @@ import { listen } from '../lib/listen.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
 import { siteDocuments } from '../services/model/site-documents.ts';
+import { buildMcpHostOpenApiDocument } from '../descriptors/openapi.ts';
 import { registerResources } from './resources.ts';
 import { createMcpToolServices } from './services.ts';
 import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext, type ToolServices } from './tools.ts';
@@ -141,6 +143,8 @@ export interface McpHost {
 export async function startMcpServer(config: McpConfig, services: ToolServices): Promise<McpHost> {
   // search_docs reads the documents the site serves.
   useCorpus(siteDocuments);
+  /** This host's own OpenAPI description, made on its first request. */
+  let description: ReturnType<typeof buildMcpHostOpenApiDocument> | undefined;
   const sessions = new Map<string, Session>();
   let initializing = 0;
   const health = { ok: true, service: MCP_SERVICE_NAME, version: MCP_SERVICE_VERSION };
@@ -259,8 +263,13 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: 'use GET' }, { allow: 'GET, HEAD' });
       return sendJson(res, 200, health);
     }
+    if (path === '/openapi.json') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: 'use GET' }, { allow: 'GET, HEAD' });
+      description ??= buildMcpHostOpenApiDocument();
+      return sendJson(res, 200, description);
+    }
     if (path === '/mcp') return handleMcp(req, res);
-    sendJson(res, 404, { ok: false, error: `Nothing at ${path}: the MCP endpoint is ${mcpUrl('/mcp')} and the health check ${mcpUrl('/health')}.` });
+    sendJson(res, 404, { ok: false, error: `Nothing at ${path}: the MCP endpoint is ${mcpUrl('/mcp')}, the health check ${mcpUrl('/health')} and this host's description ${mcpUrl('/openapi.json')}.` });
   }
 
   const server = http.createServer({ headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {

@@ -4,8 +4,9 @@
  * and an invalid one with a tool error naming the field (the session survives), and the host
  * enforces DNS rebinding protection, its bearer token and its session limit.
  */
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +18,7 @@ import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { exampleAcceptanceIntent, exampleQuoteRequest } from '../../src/descriptors/jobs.ts';
 import { exampleServiceManifest } from '../../src/descriptors/registry.ts';
 import { createStore } from '../../src/services/store/index.ts';
+import { ROOT } from '../helpers/built-server.ts';
 import { startBuiltMcp, payForTurn, startStack, type McpProcess, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
@@ -51,6 +53,21 @@ describe('MCP host in the site process, against the built site', () => {
     const response = await fetch(`${stack.mcpUrl}/health`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, service: 'agent-economy-mcp', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('describes itself at /openapi.json: its health check and its MCP endpoint, on its own server, lint-clean', async () => {
+    const response = await fetch(`${stack.mcpUrl}/openapi.json`);
+    expect(response.status).toBe(200);
+    const source = await response.text();
+    const description = JSON.parse(source) as { servers: Array<{ url: string }>; paths: Record<string, Record<string, unknown>> };
+    expect(description.servers.map((server) => server.url)).toEqual([site.mcp_url]);
+    expect(Object.keys(description.paths).toSorted()).toEqual(['/health', '/mcp']);
+    const config = await createConfig(readFileSync(join(ROOT, 'redocly.yaml'), 'utf8'), { configPath: join(ROOT, 'redocly.yaml') });
+    const problems = await lintFromString({ source, absoluteRef: 'mcp-openapi.json', config });
+    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    // The site's own description no longer carries the MCP host's path.
+    const siteDescription = (await (await fetch(`${stack.server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(siteDescription.paths['/health']).toBeUndefined();
   });
 
   it('lists exactly the tools of the manifest the built site serves, with the same schemas', async () => {
