@@ -9,10 +9,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { allRoutes } from '../routes/table.ts';
 import type { StaticRoute } from '../routes/types.ts';
-import type { SchemaConformanceReport } from './schema-conformance-report.ts';
+import type { SchemaConformanceReport } from '../../schemas/schema-conformance-report.ts';
 import type { StaticDocument } from './static-documents.ts';
 
-export { SCHEMA_CONFORMANCE_FILE } from './schema-conformance-report.ts';
+export { SCHEMA_CONFORMANCE_FILE } from '../../schemas/schema-conformance-report.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 

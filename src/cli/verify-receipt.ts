@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
-import type { ChainBox } from '../services/ports.ts';
+import type { ChainBox } from '../domain/ports.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 
 /** Reads one box from the Explorer API at `explorerUrl`; undefined when the chain does not know it. */

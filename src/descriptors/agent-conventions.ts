@@ -7,7 +7,7 @@
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
-import { DESCRIPTION_VERSION } from '../descriptors/openapi.ts';
+import { DESCRIPTION_VERSION } from './openapi.ts';
 import { bodySchemaOf, pageUrl, routeUrl } from '../catalogue/lookup.ts';
 import { pageHeading } from '../catalogue/page-titles.ts';
 import { catalogue } from '../catalogue/index.ts';

@@ -7,7 +7,7 @@
  * Note box as a chain source reports it now.
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
-import type { ChainBox } from '../services/ports.ts';
+import type { ChainBox } from './ports.ts';
 import { InspectionInputError } from './ergo/inspection-error.ts';
 import { checkReceiptBundle } from './ergo/receipt-check.ts';
 

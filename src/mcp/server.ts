@@ -20,7 +20,7 @@ import { ProblemError } from '../lib/problem-error.ts';
 import { listen } from '../lib/listen.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
-import { siteDocuments } from '../services/model/site-documents.ts';
+import { siteDocuments } from '../build/site-documents.ts';
 import { buildMcpHostOpenApiDocument } from '../descriptors/openapi.ts';
 import { registerResources } from './resources.ts';
 import { createMcpToolServices } from './services.ts';

@@ -7,7 +7,7 @@
 import { paidTurnConfig } from '../config/assistant.ts';
 import type { AssistantDeps } from '../routes/assistant/deps.ts';
 import { liveStatus, runtimeSources } from '../services/live-status.ts';
-import { StoreUnavailableError, type AssistantStore } from '../services/ports.ts';
+import { StoreUnavailableError, type AssistantStore } from '../domain/ports.ts';
 import { ToolError, type ToolServices } from './tools.ts';
 
 /** The tools' view of this process's runtime: the same live status and assistant parts the site's routes use. */

@@ -1,6 +1,6 @@
 /** A public read of the receipt store, its store being unreachable answered as the documented 503. */
 import { ProblemError } from '../lib/problem-error.ts';
-import { StoreUnavailableError } from '../services/ports.ts';
+import { StoreUnavailableError } from '../domain/ports.ts';
 
 /** `unreadable` finishes the sentence "The receipt store cannot be read right now, so …". */
 export async function readReceiptStore<T>(unreadable: string, read: () => Promise<T>): Promise<T> {

@@ -15,7 +15,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { parseJsonExact } from '../services/chain/exact-json.ts';
+import { parseJsonExact } from '../lib/exact-json.ts';
 import { explorerBox, explorerNotFound, heightRequestSchema, hex64, mineRequestSchema, mintRequestSchema, nodeBox, nodeNotFound, receiverTree, registersOf, type Answer } from './api-shapes.ts';
 import { SandboxChain, SandboxError, type SandboxBox } from './chain.ts';
 

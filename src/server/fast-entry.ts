@@ -13,7 +13,7 @@ import { isLocalOrigin, localOrigin, readBuildOrigin, type BuildOrigin } from '.
 import { loadListenConfig, loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
-import { dispatchApi, problemResponse, type SerializedResponse } from '../lib/dispatch.ts';
+import { dispatchApi, problemResponse, type SerializedResponse } from './dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { ProblemError } from '../lib/problem-error.ts';
@@ -21,7 +21,7 @@ import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '..
 import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
-import { siteDocuments } from '../services/model/site-documents.ts';
+import { siteDocuments } from '../build/site-documents.ts';
 import { closeRuntime, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 

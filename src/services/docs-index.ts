@@ -2,7 +2,7 @@
  * Full-text search over this site's own content: the MCP `search_docs` tool and the assistant's
  * `docs` model provider retrieve from this one index, so an answer cites what a search finds. The
  * corpus is the site's own documents (every human page, every static descriptor's prose and the
- * error codes: src/services/model/site-documents.ts), cut into passages and indexed once per process
+ * error codes: src/build/site-documents.ts), cut into passages and indexed once per process
  * on first use with MiniSearch (BM25 with prefix and light fuzzy matching); nothing is read from
  * disk or the network.
  *

@@ -10,7 +10,7 @@ import { POSTURE } from '../descriptors/common.ts';
 import { checkPolicy } from '../domain/policy-engine.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
 import type { ModelProvider } from './model/provider.ts';
-import type { AssistantStore, ChainClient, RateLimiter } from './ports.ts';
+import type { AssistantStore, ChainClient, RateLimiter } from '../domain/ports.ts';
 import { signerHealth } from './signer-health.ts';
 import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../config/limits.ts';
 

@@ -20,7 +20,7 @@ import {
   probeWalletAgent,
 } from './live-probes.ts';
 import type { ModelProvider } from './model/provider.ts';
-import type { AssistantStore, ChainClient, RateLimiter } from './ports.ts';
+import type { AssistantStore, ChainClient, RateLimiter } from '../domain/ports.ts';
 
 /** Where the probed parts come from. Each may throw (a malformed variable, a store this process must not open). */
 export interface LiveSources {

@@ -9,13 +9,13 @@
 import { readFileSync } from 'node:fs';
 import type { ProofExplorer } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
-import { schemaConformanceReportSchema, SCHEMA_CONFORMANCE_FILE, type SchemaConformanceReport } from '../build/schema-conformance-report.ts';
+import { schemaConformanceReportSchema, SCHEMA_CONFORMANCE_FILE, type SchemaConformanceReport } from '../../schemas/schema-conformance-report.ts';
 import { buildProofExplorer } from '../descriptors/live.ts';
 import { policyConformanceChecks } from '../domain/policy-conformance.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
 import { routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
-import type { AssistantStore, ChainClient } from './ports.ts';
+import type { AssistantStore, ChainClient } from '../domain/ports.ts';
 
 type Proof = ProofExplorer['proofs'][number];
 

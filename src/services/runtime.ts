@@ -12,7 +12,7 @@ import { loadRateLimitConfig } from '../config/rate-limit.ts';
 import { loadStoreConfig } from '../config/store.ts';
 import { createChainClient } from './chain/explorer-client.ts';
 import { logger } from './logger.ts';
-import { StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter } from './ports.ts';
+import { StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter } from '../domain/ports.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 import { createStore } from './store/index.ts';
 

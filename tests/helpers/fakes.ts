@@ -27,7 +27,7 @@ import {
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
-} from '../../src/services/ports.ts';
+} from '../../src/domain/ports.ts';
 
 export class FakeStore implements AssistantStore {
   readonly kind = 'sqlite' as const;

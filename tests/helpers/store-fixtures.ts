@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.ts';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, VERIFICATION_CHECKS, type ReceiptBundle } from '../../schemas/receipt.ts';
 import { typeName } from '../../src/config/site.ts';
-import type { StoredQuote } from '../../src/services/ports.ts';
+import type { StoredQuote } from '../../src/domain/ports.ts';
 import { createStore } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 

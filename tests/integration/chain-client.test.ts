@@ -7,7 +7,7 @@ import { Network } from '@fleet-sdk/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadChainConfig } from '../../src/config/chain.ts';
 import { createChainClient, type ExplorerChainClient } from '../../src/services/chain/explorer-client.ts';
-import { ChainUnavailableError } from '../../src/services/ports.ts';
+import { ChainUnavailableError } from '../../src/domain/ports.ts';
 import { FUNDING_ADDRESS } from '../../src/sandbox/chain.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { startFakeServer, type FakeServer } from '../helpers/fake-http.ts';

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { receiptBundleSchema } from '../../schemas/receipt.ts';
 import type { StoreConfig } from '../../src/config/store.ts';
-import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore } from '../../src/services/ports.ts';
+import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore } from '../../src/domain/ports.ts';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { openPostgres } from '../../src/services/store/postgres-database.ts';
 import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';

@@ -16,7 +16,7 @@ import { buildPremiumQuote, decideTier, newQuoteId, utcDay } from '../../src/dom
 import { buildReceiptBundle } from '../../src/domain/assistant/receipt-bundle.ts';
 import { computeTaskHash, hashQuestion } from '../../src/domain/assistant/task-hash.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
-import type { ChainBox } from '../../src/services/ports.ts';
+import type { ChainBox } from '../../src/domain/ports.ts';
 import { noteBox, TEST_RECEIVER_ADDRESS, TEST_RESERVE_BOX_ID } from '../helpers/fakes.ts';
 
 const blake = (text: string) => hex.encode(blake2b256(utf8.decode(text)));

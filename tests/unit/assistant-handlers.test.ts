@@ -24,7 +24,7 @@ import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
 import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
-import { ChainUnavailableError, type ChainBox } from '../../src/services/ports.ts';
+import { ChainUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
 import { fakeDeps, noteBox, TEST_RESERVE_BOX_ID, type FakeDeps } from '../helpers/fakes.ts';
 
 const LONG_QUESTION = 'How does the verify-payment endpoint decide that a Note pays a quote, and what does the receipt bundle record? '.repeat(3);

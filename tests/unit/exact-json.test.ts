@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../src/services/chain/exact-json.ts';
+import { parseJsonExact } from '../../src/lib/exact-json.ts';
 
 describe('parseJsonExact', () => {
   it('keeps integers beyond 2^53 exact, where JSON.parse rounds them', () => {

@@ -14,7 +14,7 @@ import type { ApiRequest } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createFaucetPayoutHandler, type FaucetDeps } from '../../src/routes/faucet/payout.ts';
 import { FaucetBackendError, type FaucetBackend } from '../../src/services/faucet/backend-client.ts';
-import type { RateLimitDecision, RateLimiter } from '../../src/services/ports.ts';
+import type { RateLimitDecision, RateLimiter } from '../../src/domain/ports.ts';
 import { createRateLimiter } from '../../src/services/rate-limit/limiter.ts';
 import { FLEET_ADDRESSES } from '../fixtures/ergo-reference-vectors.ts';
 

@@ -30,4 +30,21 @@ describe('import graph', () => {
     });
     expect(upward).toEqual([]);
   }, 60_000);
+
+  it('keeps every layer of src/ off the layers above it', async () => {
+    const graph = await madge(`${ROOT}src`, { fileExtensions: ['ts'], tsConfig: `${ROOT}tsconfig.json`, baseDir: ROOT });
+    const entries = ['src/server/', 'src/mcp/', 'src/cli/', 'src/pages/', 'src/components/', 'src/integrations/', 'src/sandbox/'];
+    const above: Record<string, string[]> = {
+      'src/lib/': ['src/domain/', 'src/descriptors/', 'src/services/', 'src/routes/', 'src/build/', ...entries],
+      'src/domain/': ['src/descriptors/', 'src/services/', 'src/routes/', 'src/build/', ...entries],
+      'src/descriptors/': ['src/services/', 'src/routes/', 'src/build/', ...entries],
+      'src/services/': ['src/routes/', 'src/build/', ...entries],
+      'src/routes/': ['src/build/', ...entries],
+    };
+    const upward = Object.entries(graph.obj()).flatMap(([file, imports]) => {
+      const layer = Object.keys(above).find((prefix) => file.startsWith(prefix));
+      return layer ? imports.filter((target) => above[layer]!.some((prefix) => target.startsWith(prefix))).map((target) => `${file} -> ${target}`) : [];
+    });
+    expect(upward).toEqual([]);
+  }, 60_000);
 });

@@ -11,7 +11,7 @@ import { PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
 import { CHAIN_LAG_LIMIT_BLOCKS } from '../../src/services/live-probes.ts';
 import { createLiveStatus, type LiveSources } from '../../src/services/live-status.ts';
 import { noModelProvider } from '../../src/services/model/provider.ts';
-import type { RateLimiter } from '../../src/services/ports.ts';
+import type { RateLimiter } from '../../src/domain/ports.ts';
 import { FakeChain, FakeLimiter, FakeModel, FakeStore } from '../helpers/fakes.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 

@@ -23,7 +23,7 @@ import type { DynamicRoute } from '../../src/routes/types.ts';
 import { fakeDeps } from '../helpers/fakes.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 import { useCorpus } from '../../src/services/docs-index.ts';
-import { siteDocuments } from '../../src/services/model/site-documents.ts';
+import { siteDocuments } from '../../src/build/site-documents.ts';
 
 // As the server and the MCP host do at start: the index reads the site's own documents.
 useCorpus(siteDocuments);

@@ -13,7 +13,7 @@ import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError } from '../../src/services/model/provider.ts';
 import { useCorpus } from '../../src/services/docs-index.ts';
-import { siteDocuments } from '../../src/services/model/site-documents.ts';
+import { siteDocuments } from '../../src/build/site-documents.ts';
 
 // As the server and the MCP host do at start: the index reads the site's own documents.
 useCorpus(siteDocuments);

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { proofExplorerSchema } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
-import type { SchemaConformanceReport } from '../../src/build/schema-conformance-report.ts';
+import type { SchemaConformanceReport } from '../../schemas/schema-conformance-report.ts';
 import { judgePolicyCase, policyConformanceCases, policyConformanceChecks } from '../../src/domain/policy-conformance.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import { settlementCheck } from '../../src/domain/receipt-proof.ts';
-import { StoreUnavailableError, type ChainBox } from '../../src/services/ports.ts';
+import { StoreUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
 import { createProofExplorer } from '../../src/services/proof-explorer.ts';
 import { FakeChain, FakeStore, noteBox } from '../helpers/fakes.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';

@@ -3,7 +3,7 @@
  * half that time, read afresh (once for all waiting callers) past it, and never older than allowed.
  */
 import { describe, expect, it } from 'vitest';
-import { ChainUnavailableError } from '../../src/services/ports.ts';
+import { ChainUnavailableError } from '../../src/domain/ports.ts';
 import { recentHeight } from '../../src/services/chain/recent-height.ts';
 
 function chain(start: number) {

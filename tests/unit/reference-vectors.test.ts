@@ -13,7 +13,7 @@ import { devToolRequestSchema } from '../../schemas/dev-tools.ts';
 import { devToolResultSchema } from '../../schemas/dev-tool-results.ts';
 import { runDevTool } from '../../src/domain/dev-tools.ts';
 import { stringifyExact } from '../../src/sandbox/server.ts';
-import { parseJsonExact } from '../../src/services/chain/exact-json.ts';
+import { parseJsonExact } from '../../src/lib/exact-json.ts';
 
 const VECTORS_DIR = new URL('../vectors/', import.meta.url).pathname;
 

@@ -7,7 +7,7 @@
  */
 import { NOTE_CHECKS, NOTE_FAILURE_CODES, type NoteFailureCode } from '../../../schemas/assistant.ts';
 import { ErgoAddress } from '@fleet-sdk/core';
-import type { ChainBox } from '../../services/ports.ts';
+import type { ChainBox } from '../ports.ts';
 import { formatNanoErg } from '../money.ts';
 import { decodeNoteRegisters, type DecodedRegister, type NoteRegisters } from './note-registers.ts';
 

@@ -7,7 +7,7 @@
  */
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, type ChainSource, type ReceiptBundle } from '../../../schemas/receipt.ts';
-import type { ChainBox } from '../../services/ports.ts';
+import type { ChainBox } from '../ports.ts';
 import { computeReceiptId } from '../receipt-id.ts';
 import type { NoteCheckResult } from './note-rules.ts';
 

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH, nestsTooDeeply } from '../../lib/json-body.ts';
 import { jsonPointer } from '../../lib/problem-error.ts';
-import { parseJsonExact } from '../../services/chain/exact-json.ts';
+import { parseJsonExact } from '../../lib/exact-json.ts';
 import { InspectionInputError } from './inspection-error.ts';
 
 /**

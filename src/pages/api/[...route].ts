@@ -4,7 +4,7 @@
  * implementation whichever front door a request comes through.
  */
 import type { APIRoute } from 'astro';
-import { dispatchApi, problemResponse } from '../../lib/dispatch.ts';
+import { dispatchApi, problemResponse } from '../../server/dispatch.ts';
 import { tooLarge } from '../../lib/json-body.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 

@@ -9,7 +9,7 @@ import { blake2b256Hex } from '../../domain/canonical-hash.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { logger } from '../../services/logger.ts';
 import type { ModelProvider } from '../../services/model/provider.ts';
-import { ChainUnavailableError, StoreUnavailableError, type ActivityEvent, type AssistantStore, type ChainClient, type RateLimiter } from '../../services/ports.ts';
+import { ChainUnavailableError, StoreUnavailableError, type ActivityEvent, type AssistantStore, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
 
 export type Clock = () => Date;
 

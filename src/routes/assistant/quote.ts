@@ -8,7 +8,7 @@ import { buildPremiumQuote, newQuoteId } from '../../domain/assistant/pricing.ts
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import type { StoredQuote } from '../../services/ports.ts';
+import type { StoredQuote } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromChain, fromStore, type AssistantDeps } from './deps.ts';
 

@@ -9,7 +9,7 @@ import { ACTIVITY_LIMIT } from '../../config/limits.ts';
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import type { AssistantStore } from '../../services/ports.ts';
+import type { AssistantStore } from '../../domain/ports.ts';
 import { fromStore } from './deps.ts';
 
 

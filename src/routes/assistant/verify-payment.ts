@@ -16,7 +16,7 @@ import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import { NoteAlreadyUsedError, type StoredQuote } from '../../services/ports.ts';
+import { NoteAlreadyUsedError, type StoredQuote } from '../../domain/ports.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';

@@ -23,7 +23,7 @@ import { POSTURE } from '../../descriptors/common.ts';
 import { FaucetBackendError, type FaucetBackend } from '../../services/faucet/backend-client.ts';
 import { logger } from '../../services/logger.ts';
 import type { RateLimitBucket } from '../../config/rate-limit.ts';
-import type { RateLimiter } from '../../services/ports.ts';
+import type { RateLimiter } from '../../domain/ports.ts';
 
 export interface FaucetDeps {
   /** The faucet configuration; throws naming the variable when it is malformed. */

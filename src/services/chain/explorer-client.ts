@@ -15,8 +15,8 @@
 import { ErgoAddress, Network } from '@fleet-sdk/core';
 import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { ChainUnavailableError, type ChainBox, type ChainClient } from '../ports.ts';
-import { parseJsonExact } from './exact-json.ts';
+import { ChainUnavailableError, type ChainBox, type ChainClient } from '../../domain/ports.ts';
+import { parseJsonExact } from '../../lib/exact-json.ts';
 import { recentHeight } from './recent-height.ts';
 
 export interface ExplorerClientOptions {

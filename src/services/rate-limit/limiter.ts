@@ -10,7 +10,7 @@ import type { Redis as RedisClient } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitConfig } from '../../config/rate-limit.ts';
 import { logger } from '../logger.ts';
-import type { RateLimitDecision, RateLimiter } from '../ports.ts';
+import type { RateLimitDecision, RateLimiter } from '../../domain/ports.ts';
 
 /** The memory limiter standing in for Redis; counts how often it was asked, to tell who answered. */
 class InsuranceLimiter extends RateLimiterMemory {

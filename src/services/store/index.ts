@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { StoreConfig } from '../../config/store.ts';
-import type { AssistantStore } from '../ports.ts';
+import type { AssistantStore } from '../../domain/ports.ts';
 import { openPostgres } from './postgres-database.ts';
 import { openSqlite, SQLITE_FILE_NAME } from './sqlite-database.ts';
 import { SqlAssistantStore } from './sql-store.ts';

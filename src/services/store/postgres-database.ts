@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import { logger } from '../logger.ts';
-import { StoreUnavailableError } from '../ports.ts';
+import { StoreUnavailableError } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
 import { POSTGRES } from './dialect.ts';
 

@@ -5,7 +5,7 @@
  */
 import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
-import { type ActivityEvent } from '../ports.ts';
+import { type ActivityEvent } from '../../domain/ports.ts';
 import type { Database } from './database.ts';
 
 /** Lists never read more rows than this, whatever the caller asks. */

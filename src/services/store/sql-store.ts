@@ -21,7 +21,7 @@ import {
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
-} from '../ports.ts';
+} from '../../domain/ports.ts';
 import { UniqueViolationError, type Database } from './database.ts';
 import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';

@@ -22,7 +22,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { StoreUnavailableError, StoreUnusableError } from '../ports.ts';
+import { StoreUnavailableError, StoreUnusableError } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
 import { SQLITE } from './dialect.ts';
 

@@ -8,10 +8,10 @@
 import { allRoutes } from '../routes/table.ts';
 import { logger } from '../services/logger.ts';
 import type { DynamicRoute } from '../routes/types.ts';
-import type { ApiRequest, ApiResponse } from './api.ts';
+import type { ApiRequest, ApiResponse } from '../lib/api.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
-import { assertJsonContentType, parseJsonBytes, tooLarge } from './json-body.ts';
-import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from './problem-error.ts';
+import { assertJsonContentType, parseJsonBytes, tooLarge } from '../lib/json-body.ts';
+import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from '../lib/problem-error.ts';
 
 interface CompiledRoute {
   route: DynamicRoute;

@@ -4,12 +4,12 @@
  * `content/`) and the error code list. Built from the same route table and builders that produce
  * `dist/client`, so the assistant quotes exactly what the site serves.
  */
-import { humanPages } from '../../build/human-pages.ts';
-import { staticDocuments } from '../../build/static-documents.ts';
-import { siteUrl } from '../../config/site.ts';
-import { PROBLEM_CODES } from '../../lib/problem-codes.ts';
-import { allRoutes } from '../../routes/table.ts';
-import type { StaticRoute } from '../../routes/types.ts';
+import { humanPages } from './human-pages.ts';
+import { staticDocuments } from './static-documents.ts';
+import { siteUrl } from '../config/site.ts';
+import { PROBLEM_CODES } from '../lib/problem-codes.ts';
+import { allRoutes } from '../routes/table.ts';
+import type { StaticRoute } from '../routes/types.ts';
 
 export interface SiteDocument {
   id: string;
