@@ -263,6 +263,8 @@ describe('a newcomer\'s end-to-end try', () => {
   });
 });
 
+// Skipped only when Redis does not answer here and CI is not true: redisAvailable() (tests/helpers/services.ts)
+// prints why; with CI=true (.ci/run installs and starts it) a missing Redis fails the suite instead.
 describe.skipIf(!withRedis)('two instances sharing Redis', () => {
   it('refuse on one instance the token spent on the other, and count one per-address limit between them', async () => {
     // A prefix of this run's own, so no earlier run's day-long windows are in the way.

@@ -108,6 +108,8 @@ async function premiumQuote(base: string, question: string): Promise<PremiumQuot
   return premiumQuoteSchema.parse(answer.body);
 }
 
+// Skipped only when the machine lacks PostgreSQL's binaries and CI is not true: postgresBinariesAvailable()
+// (tests/helpers/disposable-services.ts) prints why; with CI=true (.ci/run installs them) it fails instead.
 describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started during a stream of verifications', () => {
   let db: DisposablePostgres;
 
@@ -199,6 +201,8 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
   });
 });
 
+// Skipped only when the machine lacks Redis's binaries and CI is not true: redisBinaryAvailable()
+// (tests/helpers/disposable-services.ts) prints why; with CI=true (.ci/run installs them) it fails instead.
 describe.skipIf(!redisBinaryAvailable())('Redis shut down during a stream of rate-limited requests', () => {
   let redis: DisposableRedis;
 

@@ -369,6 +369,8 @@ describe('two instances sharing one store', () => {
   ];
 
   for (const [name, shared, enabled] of stores) {
+    // The PostgreSQL case is skipped only when PostgreSQL does not answer here and CI is not true: postgresAvailable() (tests/helpers/services.ts)
+    // prints why; with CI=true (.ci/run installs and starts it) a missing PostgreSQL fails the suite instead.
     (enabled ? it : it.skip)(`on ${name}: settle a Note both verify at once exactly once, and both serve its receipt`, async () => {
       const first = await server(shared);
       // The first instance creates the schema before the second starts, as in a rolling deployment.

@@ -62,6 +62,8 @@ describe('runtime', () => {
     expect(() => getStore()).not.toThrow(/hunter2/);
   });
 
+  // Skipped only when PostgreSQL does not answer here and CI is not true: postgresAvailable() (tests/helpers/services.ts)
+  // prints why; with CI=true (.ci/run installs and starts it) a missing PostgreSQL fails the suite instead.
   it.skipIf(!withPostgres)('uses PostgreSQL when DATABASE_URL is set, in the schema DATABASE_SCHEMA names', async () => {
     const schema = `runtime_test_${process.pid}`;
     process.env.DATABASE_URL = POSTGRES_URL;
@@ -79,6 +81,8 @@ describe('runtime', () => {
     await admin.end();
   });
 
+  // Skipped only when Redis does not answer here and CI is not true: redisAvailable() (tests/helpers/services.ts)
+  // prints why; with CI=true (.ci/run installs and starts it) a missing Redis fails the suite instead.
   it.skipIf(!withRedis)('uses Redis when REDIS_URL is set, and closes its connection', async () => {
     process.env.REDIS_URL = REDIS_URL;
     process.env.RATE_LIMIT_REDIS_PREFIX = `runtime-test-${process.pid}`;

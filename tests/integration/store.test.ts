@@ -531,6 +531,8 @@ describe('embedded store specifics', () => {
   });
 });
 
+// Skipped only when PostgreSQL does not answer here and CI is not true: postgresAvailable() (tests/helpers/services.ts)
+// prints why; with CI=true (.ci/run installs and starts it) a missing PostgreSQL fails the suite instead.
 describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
   it('answers StoreUnavailableError at once when nothing listens', async () => {
     const port = await closedPort();
