@@ -162,17 +162,23 @@ function schemasOf(entries: readonly Entry[]): Set<string> {
   return names;
 }
 
-/** The site's operations; the MCP host's own routes are in its own description (buildMcpHostOpenApiDocument). */
-export function buildOpenApiDocument() {
-  const entries = catalogue().filter((route) => route.host !== 'mcp');
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of entries) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+/** The components of a description of `entries`: each published schema they name, request schemas without defaults. */
+function componentSchemas(entries: readonly Entry[]): Record<string, unknown> {
   const used = schemasOf(entries);
   const schemas: Record<string, unknown> = {};
   for (const published of publishedSchemas().filter((candidate) => used.has(candidate.name))) {
     const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
     schemas[published.name] = published.io === 'input' ? withoutDefaults(document) : document;
   }
+  return schemas;
+}
+
+/** The site's operations; the MCP host's own routes are in its own description (buildMcpHostOpenApiDocument). */
+export function buildOpenApiDocument() {
+  const entries = catalogue().filter((route) => route.host !== 'mcp');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of entries) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  const schemas = componentSchemas(entries);
   const { $schema: _problemDialect, ...problem } = z.toJSONSchema(problemSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
   schemas.Problem = { title: 'Problem details (RFC 9457)', ...problem };
 
@@ -247,12 +253,7 @@ export function buildMcpHostOpenApiDocument() {
       },
     },
   };
-  const used = schemasOf(entries);
-  const schemas: Record<string, unknown> = {};
-  for (const published of publishedSchemas().filter((candidate) => used.has(candidate.name))) {
-    const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
-    schemas[published.name] = document;
-  }
+  const schemas = componentSchemas(entries);
   return {
     openapi: OPENAPI_VERSION,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

@@ -21,11 +21,14 @@ const RESOURCE_NOT_FOUND = -32002;
 const json = (uri: URL, value: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] });
 const variable = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
 
+/** The served bodies by path, made once per process: every session lists the same documents. */
+let bodies: Map<string, string> | undefined;
+
 export function registerResources(server: McpServer, context: ToolContext): void {
-  const bodies = new Map(staticDocuments().map((document) => [document.path, document.body]));
+  bodies ??= new Map(staticDocuments().map((document) => [document.path, document.body]));
   for (const resource of mcpStaticResources()) {
     server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: resource.mimeType }, (uri) => ({
-      contents: [{ uri: uri.href, mimeType: resource.mimeType, text: bodies.get(resource.path)! }],
+      contents: [{ uri: uri.href, mimeType: resource.mimeType, text: bodies!.get(resource.path)! }],
     }));
   }
   const [job, receipt] = mcpResourceTemplates();

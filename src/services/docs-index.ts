@@ -22,8 +22,12 @@ export interface CorpusDocument {
 
 let corpus: (() => readonly CorpusDocument[]) | undefined;
 
-/** Where the corpus comes from; a new source drops the index built from the previous one. */
+/**
+ * Where the corpus comes from; a new source drops the index built from the previous one. The same
+ * source again (the site and an in-process MCP host both name it) keeps the index.
+ */
 export function useCorpus(read: () => readonly CorpusDocument[]): void {
+  if (corpus === read) return;
   corpus = read;
   built = undefined;
 }

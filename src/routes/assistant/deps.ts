@@ -22,17 +22,17 @@ export interface AssistantDeps {
   config: PaidTurnConfig;
 }
 
-export const storageUnavailable = (): ProblemError =>
-  new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', 'The receipt store cannot be reached right now, so nothing was written; retry shortly.', {
-    headers: { 'retry-after': '5' },
-  });
-
-/** Runs a store call; the store being unreachable becomes the documented 503. */
-export async function fromStore<T>(run: () => Promise<T>): Promise<T> {
+/**
+ * Runs a store call; the store being unreachable becomes the documented 503, whose `detail` says
+ * what that means for this request (by default: nothing was written).
+ */
+export async function fromStore<T>(run: () => Promise<T>, detail = 'The receipt store cannot be reached right now, so nothing was written; retry shortly.'): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof StoreUnavailableError) throw storageUnavailable();
+    if (error instanceof StoreUnavailableError) {
+      throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', detail, { headers: { 'retry-after': '5' } });
+    }
     throw error;
   }
 }
