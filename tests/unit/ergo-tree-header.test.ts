@@ -5,7 +5,7 @@
  * that does not match) is not an ErgoTree. The box and tx tools report the header too.
  */
 import { ErgoAddress, FEE_CONTRACT, Network } from '@fleet-sdk/core';
-import { BoxValue, Contract, ErgoBox, ErgoTree, I64, Tokens, TxId } from 'ergo-lib-wasm-nodejs';
+import { BoxValue, Contract, ErgoBox, ErgoTree, I64, Tokens, Transaction, TxId } from 'ergo-lib-wasm-nodejs';
 import { blake2b256 } from '@fleet-sdk/crypto';
 import { describe, expect, it } from 'vitest';
 import { devToolRequestSchema } from '../../schemas/dev-tools.ts';
@@ -118,5 +118,17 @@ describe('tx tool and ErgoTree versions', () => {
     expect(answer.result.outputs.map((output: any) => output.ergo_tree_header.version)).toEqual([0, 0]);
     json.outputs[1].ergoTree = treeWithHeader(0x1a);
     expect(() => runDevTool(devToolRequestSchema.parse({ action: 'tx', input: JSON.stringify(json), network: 'mainnet' }))).toThrow(/Output 1 is guarded by an ErgoTree of version 2/);
+  });
+
+  it('refuses the same transaction given as bytes by name too (sigma-rust cannot read it; the outputs are found by their size flag)', async () => {
+    const { FLEET_SIGNED_TRANSACTIONS } = await import('../fixtures/ergo-reference-vectors.ts');
+    const json = FLEET_SIGNED_TRANSACTIONS[1].json as any;
+    const bytes = Buffer.from(Transaction.from_json(JSON.stringify(json)).sigma_serialize_bytes()).toString('hex');
+    expect(bytes.split(FEE_CONTRACT)).toHaveLength(2);
+    expect(run({ action: 'tx', input: bytes, encoding: 'hex', network: 'mainnet' }).result.outputs[1].ergo_tree).toBe(FEE_CONTRACT);
+    const newer = bytes.replace(FEE_CONTRACT, treeWithHeader(0x1a));
+    expect(() => runDevTool(devToolRequestSchema.parse({ action: 'tx', input: newer, encoding: 'hex', network: 'mainnet' }))).toThrow(/Output 1 is guarded by an ErgoTree of version 2/);
+    // Bytes that no reader can follow keep the generic answer.
+    expect(() => runDevTool(devToolRequestSchema.parse({ action: 'tx', input: newer.slice(0, -8) + 'ffffffff', encoding: 'hex', network: 'mainnet' }))).toThrow(/do not follow the Ergo serialization|truncated|bytes/);
   });
 });

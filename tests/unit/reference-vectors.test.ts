@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { devToolRequestSchema } from '../../schemas/dev-tools.ts';
 import { devToolResultSchema } from '../../schemas/dev-tool-results.ts';
 import { runDevTool } from '../../src/domain/dev-tools.ts';
+import { outputTreesOf } from '../../src/domain/ergo/output-trees.ts';
 import { stringifyExact } from '../../src/sandbox/server.ts';
 import { parseJsonExact } from '../../src/lib/exact-json.ts';
 
@@ -54,9 +55,14 @@ const transactionVector = z
     /** The id the source's JSON declares, when its test asserts another. */
     declared_json_id: id.optional(),
     output_box_ids: z.array(id).optional(),
+    json_form: z.enum(['node', 'explorer', 'eip12']).optional(),
+    signed: z.boolean().optional(),
+    has_data_inputs: z.boolean().optional(),
+    max_extension_entries: z.number().int().nonnegative().optional(),
     source: sourceSchema,
   })
-  .refine((vector) => vector.bytes !== undefined || vector.json !== undefined, 'bytes or json');
+  .refine((vector) => vector.bytes !== undefined || vector.json !== undefined, 'bytes or json')
+  .refine((vector) => (vector.json === undefined) === (vector.json_form === undefined), 'json_form names the form of the json');
 
 function load<T extends z.ZodType>(file: string, schema: T): Array<z.output<T>> {
   // Exact: a value beyond 2^53 keeps every digit, and goes back out as the same digits.
@@ -75,7 +81,7 @@ function tool(action: string, input: string, encoding: 'utf8' | 'hex', network: 
 const label = (vector: { source: z.infer<typeof sourceSchema> }, what: string) => `${what} (${vector.source.repository} ${vector.source.path}${vector.source.test ? `, ${vector.source.test}` : ''})`;
 const files = readdirSync(VECTORS_DIR);
 
-const INVALID_REASONS: Record<string, string> = { bad_checksum: 'checksum', invalid_public_key: 'public_key', too_short: 'length' };
+const INVALID_REASONS: Record<string, string> = { bad_checksum: 'checksum', invalid_public_key: 'public_key', too_short: 'length', wrong_content_length: 'length' };
 
 describe('reference vectors: every file names its sources', () => {
   it('holds the four kinds, each vector with repository, path and a 40-hex commit', () => {
@@ -126,8 +132,17 @@ describe('reference vectors: boxes', () => {
   });
 });
 
+/** A register constant whose type Fleet's reader does not implement (this vector's tuple: Fleet answers "Not implemented"): the walk gives up on it, and sigma-rust's own answer stands. */
+const WALK_CANNOT_READ = new Set(['b5fd96c9f8c1ff436d609a225a12377c6873b890a145fc05f4099845b89315e5']);
+
 describe('reference vectors: transactions', () => {
   const vectors = load('transactions.json', transactionVector);
+  it('covers signed and unsigned transactions as bytes and in node, explorer and EIP-12 JSON, with data inputs and context extensions', () => {
+    expect(new Set(vectors.flatMap((vector) => (vector.json_form ? [vector.json_form] : [])))).toEqual(new Set(['node', 'explorer', 'eip12']));
+    expect(new Set(vectors.filter((vector) => vector.bytes).map((vector) => vector.signed))).toEqual(new Set([true, false]));
+    expect(vectors.some((vector) => vector.has_data_inputs)).toBe(true);
+    expect(Math.max(...vectors.map((vector) => vector.max_extension_entries ?? 0))).toBeGreaterThan(4);
+  });
   it.each(vectors.map((vector) => [label(vector, vector.tx_id), vector] as const))('%s', (_name, vector) => {
     // What the reference asserts is the node's id; an id a JSON declares beside it is the bytes' as given.
     const nodeId = vector.asserted_tx_id ?? vector.tx_id;
@@ -144,6 +159,11 @@ describe('reference vectors: transactions', () => {
       // Output ids the source lists hang off the id it declares.
       const listed = answer.result.outputs.map((output: { box_id: string; box_id_given_order: string | null }) => output.box_id_given_order ?? output.box_id);
       if (vector.output_box_ids) expect(listed).toEqual(vector.output_box_ids);
+      // The walk that names an output of a newer tree version finds every output's tree where sigma-rust does.
+      if (encoding === 'hex') {
+        const trees = answer.result.outputs.map((output: { ergo_tree: string }) => output.ergo_tree);
+        expect(outputTreesOf(Buffer.from(input, 'hex'))).toEqual(WALK_CANNOT_READ.has(nodeId) ? null : trees);
+      }
     }
   });
 });

@@ -15,6 +15,7 @@ import { MAX_BOX_BYTES, parseCanonicalBytes, summarizeBox, type BoxSummary, type
 import { parseExactJson, parseShape } from './exact-json.ts';
 import { InspectionInputError } from './inspection-error.ts';
 import { PARSED_ERGO_TREE_VERSION } from './ergo-tree-header.ts';
+import { outputTreesOf } from './output-trees.ts';
 import { boxIdUnder, transactionIds, type InputExtension, type NodeIds } from './node-order.ts';
 import { parseFailure, sigmaRust, withWasmScope, type WasmScope } from './sigma-rust.ts';
 
@@ -42,15 +43,10 @@ interface JsonSide {
 /** Stands for an input's extension in the JSON handed to sigma-rust until its text, keys in written order, replaces it; no hex-checked field can hold it. */
 const EXTENSION_PLACEHOLDER = '\u0000extension ';
 
-/**
- * Builds the transaction the way a wallet does: the unsigned form (inputs with their context
- * extensions, outputs as candidates), then the proofs. That way an output's `boxId`,
- * `transactionId` and `index` from the JSON are compared rather than required and trusted.
- */
-function transactionFromJson(scope: WasmScope, input: string): { tx: Transaction; side: JsonSide } {
-  const shape = parseShape(ergoTransactionJsonSchema, parseExactJson(input, 'transaction JSON'), 'an Ergo transaction in node, explorer or EIP-12 JSON form', 'invalid_transaction_json');
-  shape.outputs.forEach((output, index) => {
-    const version = Number.parseInt(output.ergoTree.slice(0, 2), 16) & 0x07;
+/** A transaction whose output trees the parser cannot read is refused by name, before or after sigma-rust tries it. */
+function refuseNewerTrees(ergoTrees: readonly string[]): void {
+  ergoTrees.forEach((tree, index) => {
+    const version = Number.parseInt(tree.slice(0, 2), 16) & 0x07;
     if (version > PARSED_ERGO_TREE_VERSION) {
       throw new InspectionInputError(
         'ergo_tree_version_unsupported',
@@ -58,6 +54,27 @@ function transactionFromJson(scope: WasmScope, input: string): { tx: Transaction
       );
     }
   });
+}
+
+/** sigma-rust cannot read a transaction at all when one output's tree has a newer version; output-trees.ts finds which. */
+function transactionFromBytes(scope: WasmScope, bytes: Uint8Array): Transaction {
+  try {
+    return parseCanonicalBytes(scope, bytes, 'transaction bytes', (data) => sigmaRust().Transaction.sigma_parse_bytes(data));
+  } catch (failure) {
+    const trees = outputTreesOf(bytes);
+    if (trees) refuseNewerTrees(trees);
+    throw failure;
+  }
+}
+
+/**
+ * Builds the transaction the way a wallet does: the unsigned form (inputs with their context
+ * extensions, outputs as candidates), then the proofs. That way an output's `boxId`,
+ * `transactionId` and `index` from the JSON are compared rather than required and trusted.
+ */
+function transactionFromJson(scope: WasmScope, input: string): { tx: Transaction; side: JsonSide } {
+  const shape = parseShape(ergoTransactionJsonSchema, parseExactJson(input, 'transaction JSON'), 'an Ergo transaction in node, explorer or EIP-12 JSON form', 'invalid_transaction_json');
+  refuseNewerTrees(shape.outputs.map((output) => output.ergoTree));
   const tree = parseTree(input);
   const proofs: Uint8Array[] = [];
   const extensionTexts: string[] = [];
@@ -145,7 +162,7 @@ export function inspectTransaction(input: string, encoding: 'utf8' | 'hex', netw
     let tx: Transaction;
     let side: JsonSide | undefined;
     if (encoding === 'hex') {
-      tx = parseCanonicalBytes(scope, hex.decode(input.toLowerCase()), 'transaction bytes', (data) => sigmaRust().Transaction.sigma_parse_bytes(data));
+      tx = transactionFromBytes(scope, hex.decode(input.toLowerCase()));
     } else {
       ({ tx, side } = transactionFromJson(scope, input));
     }
