@@ -18,8 +18,7 @@ import {
   type ServiceSubmitDraft,
 } from '../../schemas/registry.ts';
 import { site, siteUrl } from '../config/site.ts';
-import { checkServiceManifest } from '../domain/publish-validation.ts';
-import { PUBLISH_CODES } from '../domain/validation-codes.ts';
+import { checkServiceManifest, PUBLISH_CODES } from '../domain/publish-validation.ts';
 import { routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { resolveLink } from './links.ts';

@@ -15,7 +15,7 @@ import {
 import { schemaUrl, site, typeName } from '../config/site.ts';
 import { compileClaimMatcher, type ClaimMatcher } from '../domain/forbidden-claims.ts';
 import type { Finding, SubmissionContext } from '../domain/submission-findings.ts';
-import type { CodeEntry } from '../domain/validation-codes.ts';
+import type { CodeEntry } from '../domain/validation-check.ts';
 import { routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { entryById } from '../catalogue/index.ts';
 import { POSTURE } from './common.ts';

@@ -11,101 +11,70 @@ import { ErgoAddress, Network, validateAddress } from '@fleet-sdk/core';
 import { type Job } from '../../schemas/jobs.ts';
 import { JOB_TASK_HASH_DERIVATION, jobAcceptanceIntentSchema, jobQuoteRequestSchema, type AgreementDraft, type JobAcceptanceIntent, type JobQuoteRequest } from '../../schemas/job-validations.ts';
 import { canonicalHash } from './canonical-hash.ts';
+import { acceptedJobId, EVIDENCE_OVERRIDE, jobEvidenceCheck, jobIdCheck, receiptCheck, type JobsContext, type JobState } from './job-checks.ts';
 import { parseErgDecimal } from './money.ts';
-import {
-  addEvidenceUrlFindings,
-  addForbiddenClaimFindings,
-  addPostureFindings,
-  addSchemaFindings,
-  FindingList,
-  stringField,
-  wellFormedParts,
-  type Finding,
-  type SchemaOverride,
-  type SubmissionContext,
-} from './submission-findings.ts';
-import { ACCEPTANCE_CODES, QUOTE_CODES } from './validation-codes.ts';
+import { FindingList, forbiddenClaimsCheck, postureCheck, schemaCheck, stringField, submissionState, type Finding, type SchemaOverride } from './submission-findings.ts';
+import { catalogueOf, check, codeOf } from './validation-check.ts';
 
-export interface JobsContext extends SubmissionContext {
-  /** The jobs board. */
-  jobs: readonly Job[];
-  /** The instant deadlines and quote validity are judged at. */
-  now: Date;
-}
+export { acceptedJobId, type JobsContext } from './job-checks.ts';
 
-/**
- * The id an accepted intent or a ready quote is known by (ACCEPTED_JOB_ID_DERIVATION in
- * schemas/jobs.ts): blake2b256 of the RFC 8785 canonical JSON of {job_id, agent_id, content}, so the same submission always gets the same id and any change to
- * it gets another.
- */
-export function acceptedJobId(jobId: string, agentId: string, content: unknown): string {
-  return canonicalHash({ job_id: jobId, agent_id: agentId, content });
-}
+type AcceptanceState = JobState<JobAcceptanceIntent>;
+type QuoteState = JobState<JobQuoteRequest>;
 
-const RECEIPT_ID = /^[0-9a-f]{64}$/;
-
-const EVIDENCE_OVERRIDE: SchemaOverride = {
-  pointer: /^\/evidence\/links\/\d+\/url$/,
-  code: 'evidence_url_malformed',
-  hint: 'link evidence with an absolute http(s) URL anyone can open',
-};
-
-type EvidenceParts = Partial<Pick<JobAcceptanceIntent, 'evidence' | 'receipt_expectation' | 'job_id'>>;
-
-function findJob(findings: FindingList, jobId: string | undefined, context: JobsContext): Job | undefined {
-  if (jobId === undefined) return undefined;
-  const job = context.jobs.find((candidate) => candidate.id === jobId);
-  if (!job) {
-    const open = context.jobs.filter((candidate) => candidate.status === 'open').map((candidate) => candidate.id);
-    findings.add('job_unknown', '/job_id', `no job "${jobId}" on the jobs board; open jobs: ${open.join(', ') || 'none'}`);
-    return undefined;
-  }
-  if (job.status === 'closed') {
-    findings.add('job_closed', '/job_id', `job "${job.id}" is closed and takes no more intents or quotes`);
-  } else if (Date.parse(job.deadline) <= context.now.getTime()) {
-    findings.add('job_closed', '/job_id', `the deadline of job "${job.id}" (${job.deadline}) has passed (checked at ${context.now.toISOString()})`);
-  }
-  return job;
-}
-
-/** A receipt of type `offered` gives at least what `required` asks: the same part, or the full bundle. */
-function receiptCovers(offered: Job['receipt_requirements']['type'], required: Job['receipt_requirements']['type']): boolean {
-  return required === 'none' || offered === required || offered === 'full_receipt_bundle';
-}
-
-function checkReceipt(findings: FindingList, expectation: EvidenceParts['receipt_expectation'], job: Job | undefined): void {
-  if (!expectation) return;
-  if (!expectation.required) {
-    findings.add('receipt_not_required', '/receipt_expectation/required', 'every job settles with a receipt: set required to true');
-  }
-  if (!job) return;
-  const required = job.receipt_requirements;
-  if (!receiptCovers(expectation.type, required.type)) {
-    findings.add('receipt_type_weaker', '/receipt_expectation/type', `"${expectation.type}" is weaker than the "${required.type}" job "${job.id}" requires (a full_receipt_bundle covers any part)`);
-  }
-  for (const field of required.must_include) {
-    if (!expectation.includes.includes(field)) {
-      findings.add('receipt_field_missing', '/receipt_expectation/includes', `includes lacks "${field}", which the receipt of job "${job.id}" must carry`);
+const capabilityCheck = check<AcceptanceState>(
+  [
+    codeOf('capability', 'error', 'capability_missing', 'capabilities lacks a capability the job requires.'),
+    codeOf('capability', 'warning', 'capability_duplicate', 'A capability is listed more than once.'),
+  ],
+  (findings, { parts: { capabilities }, job }) => {
+    if (capabilities) {
+      if (job) {
+        for (const required of job.required_capabilities) {
+          if (!capabilities.includes(required)) {
+            findings.add('capability_missing', '/capabilities', `lacks "${required}"; job "${job.id}" requires ${job.required_capabilities.map((c) => `"${c}"`).join(', ')}`);
+          }
+        }
+      }
+      capabilities.forEach((capability, index) => {
+        if (capabilities.indexOf(capability) !== index) findings.add('capability_duplicate', `/capabilities/${index}`, `"${capability}" is listed more than once`);
+      });
     }
-  }
-}
+  },
+);
 
-function checkEvidence(findings: FindingList, evidence: EvidenceParts['evidence'], context: JobsContext): void {
-  if (!evidence) return;
-  if (evidence.links.length === 0 && evidence.receipt_ids.length === 0) {
-    findings.add('evidence_missing', '/evidence', 'offer at least one public evidence link or the id of a receipt earned before');
-  }
-  addEvidenceUrlFindings(
-    findings,
-    evidence.links.map((link, index) => ({ url: link.url, path: `/evidence/links/${index}/url` })),
-    context.siteOrigin,
-  );
-  evidence.receipt_ids.forEach((id, index) => {
-    if (!RECEIPT_ID.test(id)) {
-      findings.add('evidence_receipt_id_malformed', `/evidence/receipt_ids/${index}`, `"${id}" is not a receipt id or settlement transaction id (64 lower-case hexadecimal characters)`);
+const outputCheck = check<AcceptanceState>(
+  [
+    codeOf('output', 'error', 'output_format_mismatch', 'proposed_output.format differs from the format of the job’s deliverable.'),
+    codeOf('output', 'error', 'output_predicate_not_addressed', 'proposed_output.predicates_addressed lacks an acceptance predicate of the job; all must hold.'),
+    codeOf('output', 'warning', 'output_predicate_unknown', 'proposed_output.predicates_addressed names a predicate the job does not have.'),
+  ],
+  (findings, { parts: { proposed_output: output }, job }) => {
+    if (output && job) {
+      if (output.format !== job.deliverable.format) {
+        findings.add('output_format_mismatch', '/proposed_output/format', `job "${job.id}" takes its deliverable as "${job.deliverable.format}", not "${output.format}"`);
+      }
+      const predicateIds = job.acceptance_predicates.map((predicate) => predicate.id);
+      for (const predicate of job.acceptance_predicates) {
+        if (!output.predicates_addressed.includes(predicate.id)) {
+          findings.add(
+            'output_predicate_not_addressed',
+            '/proposed_output/predicates_addressed',
+            `predicate "${predicate.id}" (${predicate.description}) is not addressed; every acceptance predicate must hold`,
+          );
+        }
+      }
+      output.predicates_addressed.forEach((id, index) => {
+        if (!predicateIds.includes(id)) findings.add('output_predicate_unknown', `/proposed_output/predicates_addressed/${index}`, `job "${job.id}" has no predicate "${id}"`);
+      });
     }
-  });
-}
+  },
+);
+
+/** The acceptance checks in the order the acceptance guide lists them. */
+const ACCEPTANCE_CHECKS = [schemaCheck([EVIDENCE_OVERRIDE]), jobIdCheck, capabilityCheck, outputCheck, receiptCheck, postureCheck, jobEvidenceCheck, forbiddenClaimsCheck] as const;
+
+/** Every finding the job acceptance validation can report. */
+export const ACCEPTANCE_CODES = catalogueOf(ACCEPTANCE_CHECKS);
 
 export interface AcceptanceCheck {
   intent: JobAcceptanceIntent | undefined;
@@ -120,48 +89,9 @@ export interface AcceptanceCheck {
 /** Runs every acceptance check on `raw`, the JSON body exactly as received. */
 export function checkAcceptanceIntent(raw: unknown, context: JobsContext): AcceptanceCheck {
   const findings = new FindingList(ACCEPTANCE_CODES);
-  const parsed = jobAcceptanceIntentSchema.safeParse(raw);
-  if (!parsed.success) addSchemaFindings(findings, parsed.error, raw, [EVIDENCE_OVERRIDE]);
-  const parts: Partial<JobAcceptanceIntent> = parsed.success ? parsed.data : wellFormedParts(jobAcceptanceIntentSchema, raw);
-
-  const job = findJob(findings, parts.job_id, context);
-
-  const capabilities = parts.capabilities;
-  if (capabilities) {
-    if (job) {
-      for (const required of job.required_capabilities) {
-        if (!capabilities.includes(required)) {
-          findings.add('capability_missing', '/capabilities', `lacks "${required}"; job "${job.id}" requires ${job.required_capabilities.map((c) => `"${c}"`).join(', ')}`);
-        }
-      }
-    }
-    capabilities.forEach((capability, index) => {
-      if (capabilities.indexOf(capability) !== index) findings.add('capability_duplicate', `/capabilities/${index}`, `"${capability}" is listed more than once`);
-    });
-  }
-
-  const output = parts.proposed_output;
-  if (output && job) {
-    if (output.format !== job.deliverable.format) {
-      findings.add('output_format_mismatch', '/proposed_output/format', `job "${job.id}" takes its deliverable as "${job.deliverable.format}", not "${output.format}"`);
-    }
-    const predicateIds = job.acceptance_predicates.map((predicate) => predicate.id);
-    for (const predicate of job.acceptance_predicates) {
-      if (!output.predicates_addressed.includes(predicate.id)) {
-        findings.add('output_predicate_not_addressed', '/proposed_output/predicates_addressed', `predicate "${predicate.id}" (${predicate.description}) is not addressed; every acceptance predicate must hold`);
-      }
-    }
-    output.predicates_addressed.forEach((id, index) => {
-      if (!predicateIds.includes(id)) findings.add('output_predicate_unknown', `/proposed_output/predicates_addressed/${index}`, `job "${job.id}" has no predicate "${id}"`);
-    });
-  }
-
-  checkReceipt(findings, parts.receipt_expectation, job);
-  addPostureFindings(findings, parts.posture);
-  checkEvidence(findings, parts.evidence, context);
-  addForbiddenClaimFindings(findings, raw, context.matcher);
-
-  const intent = parsed.success ? parsed.data : undefined;
+  const { valid: intent, ...parsed } = submissionState(jobAcceptanceIntentSchema, raw);
+  const state: AcceptanceState = { ...parsed, context, job: undefined };
+  for (const each of ACCEPTANCE_CHECKS) each.run(findings, state);
   return {
     intent,
     jobId: stringField(raw, 'job_id'),
@@ -178,28 +108,40 @@ const QUOTE_OVERRIDES: readonly SchemaOverride[] = [
   EVIDENCE_OVERRIDE,
 ];
 
-function checkQuoteTerms(findings: FindingList, terms: JobQuoteRequest['quote_terms'] | undefined, job: Job | undefined, now: Date): void {
-  if (!terms) return;
-  const amount = parseErgDecimal(terms.amount);
-  const delivery = Date.parse(terms.delivery_deadline);
-  const validUntil = Date.parse(terms.valid_until);
-  if (amount === 0n) findings.add('quote_terms_amount_not_positive', '/quote_terms/amount', 'the amount is zero; quote a positive price up to the job reward');
-  if (job && amount > BigInt(job.reward.nanoerg)) {
-    findings.add('quote_terms_amount_exceeds_reward', '/quote_terms/amount', `${terms.amount} ERG is more than the ${job.reward.erg} ERG reward of job "${job.id}"`);
-  }
-  if (job && delivery > Date.parse(job.deadline)) {
-    findings.add('quote_terms_delivery_after_deadline', '/quote_terms/delivery_deadline', `${terms.delivery_deadline} is after the deadline of job "${job.id}" (${job.deadline})`);
-  }
-  if (delivery <= now.getTime()) {
-    findings.add('quote_terms_delivery_passed', '/quote_terms/delivery_deadline', `${terms.delivery_deadline} is not in the future (checked at ${now.toISOString()})`);
-  }
-  if (validUntil >= delivery) {
-    findings.add('quote_terms_valid_until_not_before_delivery', '/quote_terms/valid_until', `the quote must expire before delivery is due (${terms.delivery_deadline})`);
-  }
-  if (validUntil <= now.getTime()) {
-    findings.add('quote_terms_expired', '/quote_terms/valid_until', `${terms.valid_until} is not in the future (checked at ${now.toISOString()}): the quote no longer stands`);
-  }
-}
+const quoteTermsCheck = check<QuoteState>(
+  [
+    codeOf('quote-terms', 'error', 'quote_terms_malformed_amount', 'quote_terms.amount is not a non-negative decimal string with exactly nine fraction digits.'),
+    codeOf('quote-terms', 'error', 'quote_terms_unknown_currency', 'quote_terms.currency is not `ERG_testnet`.'),
+    codeOf('quote-terms', 'error', 'quote_terms_amount_not_positive', 'quote_terms.amount is zero.'),
+    codeOf('quote-terms', 'error', 'quote_terms_amount_exceeds_reward', 'quote_terms.amount is more than the job’s reward.'),
+    codeOf('quote-terms', 'error', 'quote_terms_delivery_after_deadline', 'quote_terms.delivery_deadline is after the job’s deadline.'),
+    codeOf('quote-terms', 'error', 'quote_terms_delivery_passed', 'quote_terms.delivery_deadline is not in the future.'),
+    codeOf('quote-terms', 'error', 'quote_terms_valid_until_not_before_delivery', 'quote_terms.valid_until is not before quote_terms.delivery_deadline.'),
+    codeOf('quote-terms', 'error', 'quote_terms_expired', 'quote_terms.valid_until is not in the future: the quote no longer stands.'),
+  ],
+  (findings, { parts: { quote_terms: terms }, job, context: { now } }) => {
+    if (!terms) return;
+    const amount = parseErgDecimal(terms.amount);
+    const delivery = Date.parse(terms.delivery_deadline);
+    const validUntil = Date.parse(terms.valid_until);
+    if (amount === 0n) findings.add('quote_terms_amount_not_positive', '/quote_terms/amount', 'the amount is zero; quote a positive price up to the job reward');
+    if (job && amount > BigInt(job.reward.nanoerg)) {
+      findings.add('quote_terms_amount_exceeds_reward', '/quote_terms/amount', `${terms.amount} ERG is more than the ${job.reward.erg} ERG reward of job "${job.id}"`);
+    }
+    if (job && delivery > Date.parse(job.deadline)) {
+      findings.add('quote_terms_delivery_after_deadline', '/quote_terms/delivery_deadline', `${terms.delivery_deadline} is after the deadline of job "${job.id}" (${job.deadline})`);
+    }
+    if (delivery <= now.getTime()) {
+      findings.add('quote_terms_delivery_passed', '/quote_terms/delivery_deadline', `${terms.delivery_deadline} is not in the future (checked at ${now.toISOString()})`);
+    }
+    if (validUntil >= delivery) {
+      findings.add('quote_terms_valid_until_not_before_delivery', '/quote_terms/valid_until', `the quote must expire before delivery is due (${terms.delivery_deadline})`);
+    }
+    if (validUntil <= now.getTime()) {
+      findings.add('quote_terms_expired', '/quote_terms/valid_until', `${terms.valid_until} is not in the future (checked at ${now.toISOString()}): the quote no longer stands`);
+    }
+  },
+);
 
 function isErgoAddress(address: string): boolean {
   try {
@@ -209,20 +151,35 @@ function isErgoAddress(address: string): boolean {
   }
 }
 
-function checkSettlement(findings: FindingList, settlement: JobQuoteRequest['settlement'] | undefined): void {
-  if (!settlement) return;
-  if (settlement.rail !== 'ergo_testnet_note') {
-    findings.add('settlement_rail_not_note', '/settlement/rail', `job rewards are paid with a testnet Note; set rail to "ergo_testnet_note", not "${settlement.rail}"`);
-  }
-  if (!isErgoAddress(settlement.payee_address)) {
-    findings.add('settlement_payee_invalid_address', '/settlement/payee_address', `"${settlement.payee_address}" is not a base58 Ergo address with a valid checksum`);
-  } else if (ErgoAddress.getNetworkType(settlement.payee_address) !== Network.Testnet) {
-    findings.add('settlement_payee_not_testnet', '/settlement/payee_address', 'this is a mainnet address; give a testnet address (P2PK testnet addresses start with 3)');
-  }
-  if (!settlement.binds_task_hash) {
-    findings.add('settlement_task_hash_not_bound', '/settlement/binds_task_hash', 'the settlement Note must carry the agreement’s task hash in a register: set binds_task_hash to true');
-  }
-}
+const settlementCheck = check<QuoteState>(
+  [
+    codeOf('settlement', 'error', 'settlement_unknown_rail', 'settlement.rail is not one of `ergo_testnet_note` and `free`.'),
+    codeOf('settlement', 'error', 'settlement_rail_not_note', 'settlement.rail is not `ergo_testnet_note`; job rewards are paid with a testnet Note.'),
+    codeOf('settlement', 'error', 'settlement_payee_invalid_address', 'settlement.payee_address does not decode as an Ergo address (base58 with a valid checksum).'),
+    codeOf('settlement', 'error', 'settlement_payee_not_testnet', 'settlement.payee_address is a mainnet address; settlement happens on the testnet only.'),
+    codeOf('settlement', 'error', 'settlement_task_hash_not_bound', 'settlement.binds_task_hash is false; the Note must carry the agreement’s task hash.'),
+  ],
+  (findings, { parts: { settlement } }) => {
+    if (!settlement) return;
+    if (settlement.rail !== 'ergo_testnet_note') {
+      findings.add('settlement_rail_not_note', '/settlement/rail', `job rewards are paid with a testnet Note; set rail to "ergo_testnet_note", not "${settlement.rail}"`);
+    }
+    if (!isErgoAddress(settlement.payee_address)) {
+      findings.add('settlement_payee_invalid_address', '/settlement/payee_address', `"${settlement.payee_address}" is not a base58 Ergo address with a valid checksum`);
+    } else if (ErgoAddress.getNetworkType(settlement.payee_address) !== Network.Testnet) {
+      findings.add('settlement_payee_not_testnet', '/settlement/payee_address', 'this is a mainnet address; give a testnet address (P2PK testnet addresses start with 3)');
+    }
+    if (!settlement.binds_task_hash) {
+      findings.add('settlement_task_hash_not_bound', '/settlement/binds_task_hash', 'the settlement Note must carry the agreement’s task hash in a register: set binds_task_hash to true');
+    }
+  },
+);
+
+/** The quote checks in the order the quote guide lists them. */
+const QUOTE_CHECKS = [schemaCheck(QUOTE_OVERRIDES), jobIdCheck, quoteTermsCheck, receiptCheck, settlementCheck, postureCheck, jobEvidenceCheck, forbiddenClaimsCheck] as const;
+
+/** Every finding the job quote validation can report. */
+export const QUOTE_CODES = catalogueOf(QUOTE_CHECKS);
 
 /** The agreement draft of a request that passed every check against `job`. */
 function agreementDraft(request: JobQuoteRequest, job: Job, quoteId: string): AgreementDraft {
@@ -271,19 +228,10 @@ export interface QuoteCheck {
 /** Runs every quote check on `raw`, the JSON body exactly as received. */
 export function checkQuoteRequest(raw: unknown, context: JobsContext): QuoteCheck {
   const findings = new FindingList(QUOTE_CODES);
-  const parsed = jobQuoteRequestSchema.safeParse(raw);
-  if (!parsed.success) addSchemaFindings(findings, parsed.error, raw, QUOTE_OVERRIDES);
-  const parts: Partial<JobQuoteRequest> = parsed.success ? parsed.data : wellFormedParts(jobQuoteRequestSchema, raw);
-
-  const job = findJob(findings, parts.job_id, context);
-  checkQuoteTerms(findings, parts.quote_terms, job, context.now);
-  checkReceipt(findings, parts.receipt_expectation, job);
-  checkSettlement(findings, parts.settlement);
-  addPostureFindings(findings, parts.posture);
-  checkEvidence(findings, parts.evidence, context);
-  addForbiddenClaimFindings(findings, raw, context.matcher);
-
-  const request = parsed.success ? parsed.data : undefined;
+  const { valid: request, ...parsed } = submissionState(jobQuoteRequestSchema, raw);
+  const state: QuoteState = { ...parsed, context, job: undefined };
+  for (const each of QUOTE_CHECKS) each.run(findings, state);
+  const job = state.job;
   const ready = request !== undefined && job !== undefined && !findings.blocked;
   const id = ready ? acceptedJobId(request.job_id, request.agent_id, request) : null;
   return {

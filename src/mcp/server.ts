@@ -2,78 +2,27 @@
  * The MCP host (`npm run mcp`): an `@modelcontextprotocol/sdk` McpServer per session over Streamable
  * HTTP at `/mcp`, `GET /health` -> {ok, service, version}, which clients check before connecting, and
  * `GET /openapi.json`, this host's own OpenAPI description.
- * It registers `MCP_TOOLS`, the list the tools manifest is generated from. Every request passes the
+ * Each session gets its own McpServer (tool-server.ts). Every request passes the
  * DNS rebinding checks the MCP specification asks for (`Host` against allowed host names, a browser's
  * `Origin` against allowed origins) and, when `MCP_API_KEY` is set, a bearer token check on `/mcp`;
  * sessions are capped at `MCP_MAX_SESSIONS` and closed after MCP_SESSION_IDLE_MS without use.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import packageJson from '../../package.json' with { type: 'json' };
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { checkConfigurationAtStart } from '../config/check-at-start.ts';
 import { loadMcpConfig, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
 import { mcpUrl, site } from '../config/site.ts';
-import { ProblemError } from '../lib/problem-error.ts';
 import { listen } from '../lib/listen.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
 import { siteDocuments } from '../build/site-documents.ts';
 import { buildMcpHostOpenApiDocument } from '../descriptors/openapi.ts';
-import { registerResources } from './resources.ts';
 import { createMcpToolServices } from './services.ts';
-import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext, type ToolServices } from './tools.ts';
-
-export const MCP_SERVICE_NAME = 'agent-economy-mcp';
-export const MCP_SERVICE_VERSION = packageJson.version;
-
-const INSTRUCTIONS =
-  `Tools of ${site.name} on the Ergo testnet: search its pages, read jobs and services, check a wallet action against a policy, validate what an agent publishes, ` +
-  'inspect hashes, addresses, boxes, transactions and receipts, ask the hosted assistant and read live status. No tool signs, broadcasts or holds a key; ' +
-  'an allow verdict is advice to the host wallet, never authority. Nothing here is ready for mainnet.';
-
-/** The structured result and its JSON text, as the MCP specification asks tools to return both. */
-function toolSuccess(result: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
-}
-
-function toolFailure(error: ToolError): CallToolResult {
-  const structured = { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
-  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], structuredContent: structured };
-}
-
-/** Runs one tool; anything but a ToolError or ProblemError is a bug, logged and answered without internals. */
-export async function callTool(tool: McpToolDefinition, args: unknown, context: ToolContext): Promise<CallToolResult> {
-  try {
-    return toolSuccess(await tool.run(args, context));
-  } catch (error) {
-    if (error instanceof ToolError) return toolFailure(error);
-    if (error instanceof ProblemError) return toolFailure(toolErrorOf(error));
-    logger.error({ err: error, tool: tool.name }, 'tool failed');
-    return toolFailure(new ToolError('internal_error', `${tool.name} failed on the server; the failure has been logged.`));
-  }
-}
-
-/** One McpServer with every tool of MCP_TOOLS and every resource, for one session. */
-export function createToolServer(context: ToolContext): McpServer {
-  const server = new McpServer({ name: MCP_SERVICE_NAME, title: site.name, version: MCP_SERVICE_VERSION }, { instructions: INSTRUCTIONS });
-  for (const tool of MCP_TOOLS) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, idempotentHint: tool.readOnly },
-      },
-      (args: unknown) => callTool(tool, args, context),
-    );
-  }
-  registerResources(server, context);
-  return server;
-}
+import { createToolServer, MCP_SERVICE_NAME, MCP_SERVICE_VERSION } from './tool-server.ts';
+import { MCP_TOOLS, type ToolContext, type ToolServices } from './tools.ts';
 
 interface Session {
   transport: StreamableHTTPServerTransport;

@@ -3,7 +3,7 @@
  * signer-health route and live status. Concurrent readers share one probe and results are reused
  * for a few seconds, so public readers cannot turn into a flood of probes.
  */
-import type { SignerHealth } from '../../schemas/assistant.ts';
+import type { SignerHealth } from '../../schemas/assistant-status.ts';
 import { assistantConfig, type SignerConfig } from '../config/assistant.ts';
 import { SIGNER_HEALTH_CACHE_MS } from '../config/limits.ts';
 import { typeName } from '../config/site.ts';

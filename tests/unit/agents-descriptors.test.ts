@@ -22,7 +22,8 @@ import { exampleAcceptanceIntent, exampleQuoteRequest, exampleQuoteResult } from
 import { examplePublishResult, exampleServiceManifest } from '../../src/descriptors/registry.ts';
 import { forbiddenClaimsList, submissionContext } from '../../src/descriptors/validation-guides.ts';
 import { findClaimsInJson } from '../../src/domain/forbidden-claims.ts';
-import { ACCEPTANCE_CODES, PUBLISH_CODES, QUOTE_CODES } from '../../src/domain/validation-codes.ts';
+import { ACCEPTANCE_CODES, QUOTE_CODES } from '../../src/domain/job-validation.ts';
+import { PUBLISH_CODES } from '../../src/domain/publish-validation.ts';
 import type { ApiRequest } from '../../src/lib/api.ts';
 import { routeSchemaUrl, routeUrl } from '../../src/catalogue/lookup.ts';
 import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';

@@ -5,14 +5,8 @@
  * problem, 429, 503/502 without spending the token), activity, quote and receipt lookup.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  activitySchema,
-  chatResponseSchema,
-  freeTierDecisionSchema,
-  premiumQuoteSchema,
-  type NoteFailureCode,
-  type PremiumQuote,
-} from '../../schemas/assistant.ts';
+import { chatResponseSchema, freeTierDecisionSchema, premiumQuoteSchema, type NoteFailureCode, type PremiumQuote } from '../../schemas/assistant.ts';
+import { activitySchema } from '../../schemas/assistant-status.ts';
 import { problemSchema } from '../../schemas/problem.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema, type VerifyPaymentResponse } from '../../schemas/receipt.ts';
 import { hashPaymentToken } from '../../src/domain/assistant/payment-token.ts';

@@ -10,16 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  activitySchema,
-  chatRequestSchema,
-  chatResponseSchema,
-  quoteRequestSchema,
-  quoteResponseSchema,
-  signerHealthSchema,
-  verifyPaymentRequestSchema,
-  type PremiumQuote,
-} from '../../schemas/assistant.ts';
+import { chatRequestSchema, chatResponseSchema, quoteRequestSchema, quoteResponseSchema, verifyPaymentRequestSchema, type PremiumQuote } from '../../schemas/assistant.ts';
+import { activitySchema, signerHealthSchema } from '../../schemas/assistant-status.ts';
 import { problemSchema } from '../../schemas/problem.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema, type ReceiptBundle } from '../../schemas/receipt.ts';
 import { loadAssistantConfig } from '../../src/config/assistant.ts';

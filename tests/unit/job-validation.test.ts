@@ -15,8 +15,8 @@ import { jobSchema, type Job } from '../../schemas/jobs.ts';
 import { agreementDraftSchema, type JobAcceptanceIntent, type JobQuoteRequest } from '../../schemas/job-validations.ts';
 import { agreementSchema } from '../../schemas/receipt.ts';
 import { compileClaimMatcher } from '../../src/domain/forbidden-claims.ts';
-import { acceptedJobId, checkAcceptanceIntent, checkQuoteRequest, type JobsContext } from '../../src/domain/job-validation.ts';
-import { ACCEPTANCE_CODES, MAX_FINDINGS, QUOTE_CODES } from '../../src/domain/validation-codes.ts';
+import { ACCEPTANCE_CODES, acceptedJobId, checkAcceptanceIntent, checkQuoteRequest, QUOTE_CODES, type JobsContext } from '../../src/domain/job-validation.ts';
+import { MAX_FINDINGS } from '../../src/domain/validation-check.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const TESTNET_ADDRESS = '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw';

@@ -13,7 +13,7 @@ import { site } from '../../src/config/site.ts';
 import { buildMcpToolsManifest } from '../../src/descriptors/mcp-tools.ts';
 import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { exampleServiceManifest } from '../../src/descriptors/registry.ts';
-import { callTool } from '../../src/mcp/server.ts';
+import { callTool } from '../../src/mcp/tool-server.ts';
 import { MCP_TOOLS, type McpToolDefinition, type ToolContext } from '../../src/mcp/tools.ts';
 import { searchDocs } from '../../src/services/docs-index.ts';
 import { routeSchemaUrl } from '../../src/catalogue/lookup.ts';

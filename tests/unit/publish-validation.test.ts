@@ -10,9 +10,9 @@ import forbiddenClaimsContent from '../../content/forbidden-claims.json' with { 
 import { forbiddenClaimsListSchema } from '../../schemas/agent-common.ts';
 import type { ServiceManifest } from '../../schemas/registry.ts';
 import { compileClaimMatcher } from '../../src/domain/forbidden-claims.ts';
-import { checkServiceManifest } from '../../src/domain/publish-validation.ts';
-import { addSchemaFindings, FindingList, isLocalOnlyHost, type SubmissionContext } from '../../src/domain/submission-findings.ts';
-import { MAX_FINDINGS, PUBLISH_CODES } from '../../src/domain/validation-codes.ts';
+import { checkServiceManifest, PUBLISH_CODES } from '../../src/domain/publish-validation.ts';
+import { FindingList, isLocalOnlyHost, schemaCheck, type SubmissionContext } from '../../src/domain/submission-findings.ts';
+import { MAX_FINDINGS } from '../../src/domain/validation-check.ts';
 
 const context: SubmissionContext = {
   matcher: compileClaimMatcher(forbiddenClaimsListSchema.parse(forbiddenClaimsContent)),
@@ -205,7 +205,7 @@ describe('schema findings for zod issues the request schemas do not produce toda
     const schema = z.strictObject({ value: z.union([z.literal('a'), z.int()]) });
     const parsed = schema.safeParse({ value: true });
     expect(parsed.success).toBe(false);
-    addSchemaFindings(findings, parsed.error!, { value: true });
+    schemaCheck().run(findings, { raw: { value: true }, schemaError: parsed.error, parts: {} });
     expect(findings.lists().errors).toEqual([{ code: 'schema_invalid', path: '/value', message: expect.any(String) }]);
     codesSeen.add('schema_invalid');
   });

@@ -2,20 +2,8 @@
  * Spec 4.5: the hosted assistant, every route documented with each status and code it answers. The
  * handlers live in `src/routes/assistant/` as factories over the ports (bound in src/routes/groups/assistant.ts).
  */
-import {
-  activitySchema,
-  chatRequestSchema,
-  chatResponseSchema,
-  NOTE_CHECKS,
-  NOTE_FAILURE_CODES,
-  premiumQuoteSchema,
-  problemCodeOfNoteFailure,
-  QUESTION_MAX_CHARACTERS,
-  quoteRequestSchema,
-  quoteResponseSchema,
-  signerHealthSchema,
-  verifyPaymentRequestSchema,
-} from '../../../schemas/assistant.ts';
+import { chatRequestSchema, chatResponseSchema, NOTE_CHECKS, NOTE_FAILURE_CODES, premiumQuoteSchema, problemCodeOfNoteFailure, QUESTION_MAX_CHARACTERS, quoteRequestSchema, quoteResponseSchema, verifyPaymentRequestSchema } from '../../../schemas/assistant.ts';
+import { activitySchema, signerHealthSchema } from '../../../schemas/assistant-status.ts';
 import { assistantTermsSchema } from '../../../schemas/assistant-terms.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
 import { ACTIVITY_LIMIT, SIGNER_HEALTH_CACHE_MS } from '../../config/limits.ts';

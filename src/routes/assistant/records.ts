@@ -4,7 +4,8 @@
  * Activity events carry only times, amounts, task hashes and receipt ids: the store never holds
  * question text, tokens or client addresses, and nothing else is copied out of it.
  */
-import { quoteId as quoteIdSchema, type Activity } from '../../../schemas/assistant.ts';
+import { quoteId as quoteIdSchema } from '../../../schemas/assistant.ts';
+import { type Activity } from '../../../schemas/assistant-status.ts';
 import { ACTIVITY_LIMIT } from '../../config/limits.ts';
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';

@@ -3,7 +3,7 @@
  * ports; here they are wired to the runtime's store, chain client and rate limiter and to the
  * configured model provider.
  */
-import type { SignerHealth } from '../../../schemas/assistant.ts';
+import type { SignerHealth } from '../../../schemas/assistant-status.ts';
 import { paidTurnConfig } from '../../config/assistant.ts';
 import { json, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
