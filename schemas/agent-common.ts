@@ -88,6 +88,8 @@ export const nextStepSchema = z
   })
   .describe('A recommended next action.');
 
+export const nextStepsSchema = z.array(nextStepSchema).describe('What to do next: the following step when nothing blocks, how to fix the submission otherwise.');
+
 /**
  * The fields every validation result (publish, job acceptance, job quote) ends with, in this order,
  * on 200 and on 400 alike: the findings, what to do next and the site's posture.
@@ -95,7 +97,7 @@ export const nextStepSchema = z
 export const validationOutcomeShape = {
   errors: z.array(validationIssueSchema).describe('Blocking findings; empty when no check blocks the submission.'),
   warnings: z.array(validationIssueSchema).describe('Non-blocking findings the operator will also see.'),
-  next_steps: z.array(nextStepSchema).describe('What to do next: the following step when nothing blocks, how to fix the submission otherwise.'),
+  next_steps: nextStepsSchema,
   posture: postureSchema,
 };
 

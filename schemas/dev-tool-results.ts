@@ -16,12 +16,16 @@ export const devToolWarningSchema = z.object({
   message: z.string().min(1).describe('What is unusual, with the values involved.'),
 });
 
+export const devToolWarningsSchema = z
+  .array(devToolWarningSchema)
+  .describe('Findings that are not errors: a declared id that does not match, a network mismatch, an unsigned transaction.');
+
 const resultCommon = {
   ok: z.literal(true).describe('Constant true: the input was inspected.'),
   type: typeLiteral('agent_economy.dev_tool_result.v0'),
   version: versionV0,
   network: z.enum(DEV_TOOL_NETWORKS).describe('The network of the request.'),
-  warnings: z.array(devToolWarningSchema).describe('Findings that are not errors: a declared id that does not match, a network mismatch, an unsigned transaction.'),
+  warnings: devToolWarningsSchema,
   signs_transactions: z.literal(false).describe('Constant false: the tools never sign.'),
   broadcasts: z.literal(false).describe('Constant false: the tools never broadcast or mutate chain state.'),
 };
@@ -56,6 +60,10 @@ export const ergoTreeHeaderSchema = z
   })
   .describe('The ErgoTree header and what was checked of the tree.');
 
+export const boxRegistersSchema = z
+  .partialRecord(z.enum(['R4', 'R5', 'R6', 'R7', 'R8', 'R9']), registerSchema)
+  .describe('Non-mandatory registers R4 to R9 that are present.');
+
 const boxSummarySchema = z.object({
   box_id: hex64.describe('Box id recomputed as blake2b256 of the serialized box.'),
   value_nanoerg: nanoErgString.describe('Box value in nanoERG.'),
@@ -65,9 +73,7 @@ const boxSummarySchema = z.object({
   address: addressText.describe('Address of the ErgoTree, encoded for the request network.'),
   creation_height: z.int().min(0).describe('Creation height written in the box.'),
   assets: z.array(tokenAmount).describe('Tokens in the box, in order.'),
-  registers: z
-    .partialRecord(z.enum(['R4', 'R5', 'R6', 'R7', 'R8', 'R9']), registerSchema)
-    .describe('Non-mandatory registers R4 to R9 that are present.'),
+  registers: boxRegistersSchema,
 });
 
 export const hashResultSchema = z.object({

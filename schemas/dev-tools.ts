@@ -37,16 +37,18 @@ export const devToolActionSchema = z
 export type DevToolAction = z.infer<typeof devToolActionSchema>;
 export type DevToolEncoding = (typeof DEV_TOOL_ENCODINGS)[number];
 
+export const devToolInputSchema = z
+  .string()
+  .max(DEV_TOOL_MAX_INPUT_CHARACTERS)
+  .describe(
+    `What to inspect, at most ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters; empty only for hash, whose digest of no bytes is defined. hash: the text (utf8) or bytes (hex); address: a base58 address (utf8) or a serialized ErgoTree (hex) to encode as an address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON in node, explorer or EIP-12 form (utf8) or serialized transaction bytes (hex); receipt: a full receipt bundle as JSON text.`,
+  );
+
 /** Spec 2.11. */
 export const devToolRequestSchema = z
   .strictObject({
     action: devToolActionSchema,
-    input: z
-      .string()
-      .max(DEV_TOOL_MAX_INPUT_CHARACTERS)
-      .describe(
-        `What to inspect, at most ${DEV_TOOL_MAX_INPUT_CHARACTERS} characters; empty only for hash, whose digest of no bytes is defined. hash: the text (utf8) or bytes (hex); address: a base58 address (utf8) or a serialized ErgoTree (hex) to encode as an address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON in node, explorer or EIP-12 form (utf8) or serialized transaction bytes (hex); receipt: a full receipt bundle as JSON text.`,
-      ),
+    input: devToolInputSchema,
     encoding: z
       .enum(DEV_TOOL_ENCODINGS)
       .default('utf8')

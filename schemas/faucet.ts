@@ -35,7 +35,7 @@ export const faucetRequestSchema = z
   .describe('Faucet payout request. No keys besides address and challengeToken.');
 export type FaucetRequest = z.infer<typeof faucetRequestSchema>;
 
-const amountSchema = z
+export const payoutAmountSchema = z
   .object({
     nanoerg: nanoErgString.describe('Payout per request in nanoERG.'),
     erg: ergDecimal.describe('The same amount in ERG.'),
@@ -60,7 +60,7 @@ export const faucetDescriptorSchema = z
     enabled: z.boolean().describe('Whether payouts are on: FAUCET_ENABLED is true and a backend is configured.'),
     configured: z.boolean().describe('Whether a dedicated payout backend is configured (FAUCET_BACKEND_URL).'),
     network: z.literal('testnet').describe('The only network paid on.'),
-    amount: amountSchema,
+    amount: payoutAmountSchema,
     request: z
       .object({
         endpoint: absoluteUrl.describe('POST a payout request here.'),
@@ -116,7 +116,7 @@ export const faucetPayoutSchema = z
     status: z.literal('accepted_by_backend').describe('The dedicated backend wallet accepted the payout request.'),
     address: z.string().min(1).describe('Testnet address paid.'),
     network: z.literal('testnet').describe('Network of the payout.'),
-    amount: amountSchema,
+    amount: payoutAmountSchema,
     transaction_id: hex64.nullable().describe('Payout transaction id when the backend reports it, else null (the backend may batch payouts).'),
     backend_reference: z.string().min(1).max(200).nullable().describe('Reference the backend gave the request, for support; null when none.'),
     accepted_at: isoDateTime.describe('When the backend accepted it.'),

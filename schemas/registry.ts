@@ -54,6 +54,12 @@ export const predicateRequirementSchema = z
   })
   .describe('A machine-checkable condition the service enforces on callers or payments.');
 
+export const serviceEndpointsSchema = z.array(serviceEndpointSchema).min(1).max(32).describe('HTTP endpoints through which the service is used.');
+export const predicateRequirementsSchema = z
+  .array(predicateRequirementSchema)
+  .max(32)
+  .describe('Conditions the service checks on every call or payment (for example the Note binding of a paid call).');
+
 /**
  * The service manifest (the registry's service definition). Providers POST it to the publish
  * validation; every registry entry is one, so what is listed is exactly what a provider can submit.
@@ -65,13 +71,10 @@ export const serviceManifestSchema = z
     description: z.string().min(20).max(600).describe('What the service does for an agent, in one paragraph.'),
     provider: serviceProviderSchema,
     capabilities: z.array(capabilityIdSchema).min(1).max(32).describe('Capabilities the service offers, in the jobs board vocabulary.'),
-    endpoints: z.array(serviceEndpointSchema).min(1).max(32).describe('HTTP endpoints through which the service is used.'),
+    endpoints: serviceEndpointsSchema,
     pricing: servicePricingSchema,
     accepted_payment_rails: z.array(paymentRailSchema).min(1).max(4).describe('How callers may pay; `free` only when the price is zero.'),
-    predicate_requirements: z
-      .array(predicateRequirementSchema)
-      .max(32)
-      .describe('Conditions the service checks on every call or payment (for example the Note binding of a paid call).'),
+    predicate_requirements: predicateRequirementsSchema,
     evidence: z.array(evidenceLinkSchema).max(32).describe('Public evidence that the service works as described; the evidence check requires at least one item.'),
     receipt_expectation: receiptExpectationSchema,
     posture: declaredPostureSchema,

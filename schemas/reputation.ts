@@ -4,7 +4,7 @@
  * derivation reads from the receipt store.
  */
 import { z } from 'zod';
-import { absoluteUrl, ergDecimal, hex64, isoDate, isoDateTime, nanoErgString, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, ergDecimal, hex64, isoDate, isoDateTime, nanoErgString, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 /**
  * One stored receipt as the derivation sees it. `chain: 'sandbox'` marks receipts settled against
@@ -65,7 +65,7 @@ export const reputationGraphSchema = z
     ok: z.literal(true).describe('Constant true.'),
     type: typeLiteral('agent_economy.agent_reputation.v0'),
     version: versionV0,
-    status: z.literal('testnet_live_proof').describe('Descriptor status.'),
+    status: descriptorStatus,
     last_updated: isoDate.describe('Date of `generated_at`.'),
     generated_at: isoDateTime.describe('When this graph was derived.'),
     description: z.string().describe('How the graph is derived.'),

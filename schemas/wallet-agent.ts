@@ -33,6 +33,13 @@ const warningCodeEntrySchema = z.object({
 });
 
 /** The GET twin of the policy-check endpoint: everything a client needs to call it correctly. */
+/** One check of the policy check: its place in the fixed order and the codes it can report. */
+export const policyCheckEntrySchema = z.object({
+  order: z.int().min(1).describe('Position in the fixed check order.'),
+  check: policyCheckIdSchema,
+  reason_codes: z.array(z.enum(POLICY_REASON_CODE_VALUES)).describe('Codes this check can report.'),
+});
+
 export const policyContractDescriptorSchema = z
   .object({
     ok: z.literal(true).describe('Constant true.'),
@@ -89,13 +96,7 @@ export const policyContractDescriptorSchema = z
       })
       .describe('The strict rules of the contract.'),
     checks: z
-      .array(
-        z.object({
-          order: z.int().min(1).describe('Position in the fixed check order.'),
-          check: policyCheckIdSchema,
-          reason_codes: z.array(z.enum(POLICY_REASON_CODE_VALUES)).describe('Codes this check can report.'),
-        }),
-      )
+      .array(policyCheckEntrySchema)
       .describe('The checks in the order they run.'),
     reason_codes: z.array(reasonCodeEntrySchema).describe('Every reason code that denies, with its meaning.'),
     warning_codes: z.array(warningCodeEntrySchema).describe('Every warning code, with its meaning.'),
@@ -160,13 +161,7 @@ export const walletAgentSpecSchema = z
     safety_rules: z.array(safetyRuleSchema).min(1).describe('The rules a wallet agent follows.'),
     actions: z.array(actionEntrySchema).describe('The six actions a profile can allow.'),
     policy_checks: z
-      .array(
-        z.object({
-          order: z.int().min(1).describe('Position in the fixed check order.'),
-          check: policyCheckIdSchema,
-          reason_codes: z.array(z.enum(POLICY_REASON_CODE_VALUES)).describe('Codes this check can report.'),
-        }),
-      )
+      .array(policyCheckEntrySchema)
       .describe('What the policy check verifies, in order.'),
     policy: z
       .object({
@@ -197,7 +192,7 @@ export const walletAgentSpecSchema = z
 export type WalletAgentSpec = z.infer<typeof walletAgentSpecSchema>;
 
 export const REFERENCE_FLOW_STAGES = ['policy', 'simulation', 'host_owned_signing', 'broadcast', 'receipt_retention'] as const;
-const flowStageSchema = z
+export const flowStageSchema = z
   .enum(REFERENCE_FLOW_STAGES)
   .describe('Stage of the flow: policy, simulation, host_owned_signing, broadcast or receipt_retention.');
 

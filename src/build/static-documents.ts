@@ -23,8 +23,8 @@ export interface StaticDocument {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const SCHEMA_CONTENT_TYPE = 'application/schema+json; charset=utf-8';
 
-/** Pretty JSON with a final newline: readable by people, compressed for machines. */
-export const serialize = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+/** Pretty JSON with a final newline: readable by people, compressed for machines; compact when `compact`. */
+export const serialize = (value: unknown, compact = false): string => JSON.stringify(value, null, compact ? undefined : 2) + '\n';
 
 /**
  * Extensionless paths become `<path>/index.json`, because `/api/agents` and `/api/agents/registry`
@@ -57,7 +57,7 @@ export function staticDocuments(): StaticDocument[] {
   for (const route of staticRoutes.filter((r) => !r.mirrorOf)) {
     const body = buildStaticBody(route);
     // Text documents (llms.txt) are written as built; everything else is JSON.
-    bodies.set(route.id, typeof body === 'string' && route.contentType && !route.contentType.includes('json') ? body : serialize(body));
+    bodies.set(route.id, typeof body === 'string' && route.contentType && !route.contentType.includes('json') ? body : serialize(body, route.compact));
   }
   const documents: StaticDocument[] = staticRoutes.map((route) => {
     const body = bodies.get(route.mirrorOf ?? route.id);

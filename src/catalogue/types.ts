@@ -50,6 +50,8 @@ export interface StaticEntry extends EntryCommon {
   describedBy?: boolean;
   /** Media type of the served file; JSON by default. */
   contentType?: string;
+  /** Written without indentation: a document for tools, where whitespace would be most of its size. JSON is indented by default. */
+  compact?: boolean;
 }
 
 /** A route answered per request by its handler. */

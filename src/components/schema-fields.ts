@@ -26,7 +26,6 @@ export type JsonSchema = {
   anyOf?: JsonSchema[];
   allOf?: JsonSchema[];
   $ref?: string;
-  $id?: string;
 };
 
 export interface FieldRow {
@@ -74,6 +73,32 @@ export function fieldRows(schema: JsonSchema, maxDepth = 3, prefix = '', depth =
 export function variantsOf(schema: JsonSchema): JsonSchema[] {
   const variants = schema.oneOf ?? schema.anyOf;
   return variants && variants.every((variant) => variant.properties) ? variants : [schema];
+}
+
+/**
+ * The document with every reference to a component written out where it is used (a use-site
+ * description kept over the component's), so that a person reads each body whole. A reference to a
+ * component already being written out (a recursive shape) stays a reference. The operations' own
+ * `content` schemas stay references: they name the body.
+ */
+export function writtenOut<Document extends { paths: unknown; components: { schemas: Record<string, JsonSchema> } }>(document: Document): Document {
+  const components = document.components as unknown as Record<string, Record<string, unknown>>;
+  const target = (ref: string) => {
+    const [, kind, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(ref) ?? [];
+    return kind && name ? components[kind]?.[name] : undefined;
+  };
+  const expand = (value: unknown, open: ReadonlySet<string>, keepBodyRef: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((item) => expand(item, open, false));
+    if (value === null || typeof value !== 'object') return value;
+    const { $ref, ...siblings } = value as Record<string, unknown>;
+    if (typeof $ref === 'string' && !keepBodyRef && !open.has($ref) && target($ref)) {
+      return expand({ ...(target($ref) as object), ...siblings }, new Set([...open, $ref]), false);
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expand(item, open, key === 'schema' && isMediaType(value))]));
+  };
+  const isMediaType = (value: object) => Object.keys(value).every((key) => key === 'schema' || key === 'examples' || key === 'example');
+  const schemas = Object.fromEntries(Object.entries(document.components.schemas).map(([name, schema]) => [name, expand(schema, new Set([`#/components/schemas/${name}`]), false)]));
+  return { ...document, paths: expand(document.paths, new Set(), false), components: { ...document.components, schemas } } as Document;
 }
 
 /** `WalletAgentPolicyVerdict` from `#/components/schemas/WalletAgentPolicyVerdict`. */

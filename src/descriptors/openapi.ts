@@ -2,17 +2,15 @@
  * The OpenAPI 3.1.0 document, generated from the route table and the published zod schemas. Nothing
  * in it is written by hand: a route added to the table appears here with its schemas and statuses.
  */
-import { z } from 'zod';
-import { problemSchema } from '../../schemas/problem.ts';
 import { site } from '../config/site.ts';
 import { MAINNET_BLOCKERS, POSTURE } from './common.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { PROBLEM_CONTENT_TYPE } from '../lib/problem-error.ts';
 import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
 import { catalogue } from '../catalogue/index.ts';
-import { toJsonSchemaDocument } from '../catalogue/published.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import type { DynamicEntry, Entry, ResponseDoc, Tag } from '../catalogue/types.ts';
+import { componentRef, openApiComponents } from './openapi-components.ts';
 import { openApiRequestExample } from './request-examples.ts';
 import { routeUrl as siteUrlOf } from '../catalogue/lookup.ts';
 
@@ -36,13 +34,17 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
  */
 const ANY_PROBLEM: ResponseDoc = { description: 'A problem (RFC 9457) this operation does not list by status, such as 405 for a method the path does not allow.' };
 
-/** Statuses every POST can answer before its handler runs, from the shared JSON body reader. */
-const BODY_READER_RESPONSES: Record<number, ResponseDoc> = {
-  413: { description: `Body larger than ${MAX_BODY_BYTES} bytes (code \`payload_too_large\`).` },
-  415: { description: 'Body not sent as `application/json` (code `unsupported_media_type`).' },
+/** Statuses every POST can answer before its handler runs, from the shared JSON body reader, by their component names. */
+const BODY_READER_RESPONSES: Record<number, { name: string; doc: ResponseDoc }> = {
+  413: { name: 'PayloadTooLarge', doc: { description: `Body larger than ${MAX_BODY_BYTES} bytes (code \`payload_too_large\`).` } },
+  415: { name: 'UnsupportedMediaType', doc: { description: 'Body not sent as `application/json` (code `unsupported_media_type`).' } },
 };
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const NOT_MODIFIED: ResponseDoc = { description: 'Not modified (the `If-None-Match` validator matched).' };
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const DESCRIBED_BY = { Link: { $ref: '#/components/headers/DescribedBy' } };
+
+const ref = componentRef;
 
 function pathParameters(path: string) {
   return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
@@ -87,30 +89,28 @@ function operation(route: Entry) {
   };
   if (route.kind === 'static') {
     const ok: ResponseDoc = {
-      description: 'The document. Served as a static file with a strong ETag; compressed variants on request.',
-      headers: route.describedBy ? { Link: 'The schema of this body: `<schema URL>; rel="describedby"`.' } : {},
+      description: 'The document.',
       ...(route.schema ? { schema: route.schema } : {}),
     };
-    const okObject = route.schema
-      ? responseObject(200, ok)
-      : { ...responseObject(200, ok), content: { [route.contentType?.split(';')[0] ?? 'application/json']: {} } };
-    return {
-      ...common,
-      responses: { 200: okObject, 304: { description: 'Not modified (the `If-None-Match` validator matched).' }, '4XX': responseObject(400, ANY_PROBLEM) },
+    const okObject = {
+      ...responseObject(200, ok),
+      ...(route.describedBy ? { headers: DESCRIBED_BY } : {}),
+      ...(route.schema ? {} : { content: { [route.contentType?.split(';')[0] ?? 'application/json']: {} } }),
     };
+    return { ...common, responses: { 200: okObject, 304: responseRef('NotModified'), '4XX': responseRef('Problem') } };
   }
   return { ...common, ...dynamicParts(route) };
 }
 
 function dynamicParts(route: DynamicEntry) {
-  const responses: Record<number, ResponseDoc> = { ...route.responses };
+  const responses: Record<number, ResponseDoc | { $ref: string }> = { ...route.responses };
   if (route.method === 'POST') {
-    for (const [status, doc] of Object.entries(BODY_READER_RESPONSES)) responses[Number(status)] ??= doc;
+    for (const [status, { name }] of Object.entries(BODY_READER_RESPONSES)) responses[Number(status)] ??= responseRef(name);
   }
   const example = openApiRequestExample(route.id);
   const documented = Object.entries(responses)
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([status, doc]) => [status, responseObject(Number(status), doc, route.validatesOwnBody && status === '400')] as const);
+    .map(([status, doc]) => [status, '$ref' in doc ? doc : responseObject(Number(status), doc, route.validatesOwnBody && status === '400')] as const);
   const namesA4xx = documented.some(([status]) => status.startsWith('4'));
   return {
     ...(route.request
@@ -121,31 +121,8 @@ function dynamicParts(route: DynamicEntry) {
           },
         }
       : {}),
-    responses: Object.fromEntries([...documented, ...(namesA4xx ? [] : [['4XX', responseObject(400, ANY_PROBLEM)] as const])]),
+    responses: Object.fromEntries([...documented, ...(namesA4xx ? [] : [['4XX', responseRef('Problem')] as const])]),
   };
-}
-
-/** Keywords whose value is a map of names to subschemas: the names are not keywords. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-/** Keywords whose value is data, left exactly as it is. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'example']);
-
-/**
- * A request schema without `default` keywords. A field with a default is one the client may leave
- * out, and that is how a request schema must read; but generators (openapi-typescript with its
- * default options among them) type any field that has a default as always present. The default
- * stays in each field's description; the published JSON Schema documents keep the keyword.
- */
-function withoutDefaults(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutDefaults);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'default') continue;
-    if (DATA_KEYWORDS.has(key)) out[key] = value;
-    else out[key] = SCHEMA_MAPS.has(key) && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutDefaults(sub)])) : withoutDefaults(value);
-  }
-  return out;
 }
 
 /** Published schemas an operation of `entries` names (body, request or response). */
@@ -162,25 +139,15 @@ function schemasOf(entries: readonly Entry[]): Set<string> {
   return names;
 }
 
-/** The components of a description of `entries`: each published schema they name, request schemas without defaults. */
-function componentSchemas(entries: readonly Entry[]): Record<string, unknown> {
-  const used = schemasOf(entries);
-  const schemas: Record<string, unknown> = {};
-  for (const published of publishedSchemas().filter((candidate) => used.has(candidate.name))) {
-    const { $schema: _dialect, ...document } = toJsonSchemaDocument(published);
-    schemas[published.name] = published.io === 'input' ? withoutDefaults(document) : document;
-  }
-  return schemas;
-}
+/** The components of a description of `entries`: each published schema they name and the shapes those share. */
+const componentSchemas = (entries: readonly Entry[], withProblem: boolean) => openApiComponents(new Set([...schemasOf(entries), ...(withProblem ? ['Problem'] : [])]), publishedSchemas());
 
 /** The site's operations; the MCP host's own routes are in its own description (buildMcpHostOpenApiDocument). */
 export function buildOpenApiDocument() {
   const entries = catalogue().filter((route) => route.host !== 'mcp');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of entries) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
-  const schemas = componentSchemas(entries);
-  const { $schema: _problemDialect, ...problem } = z.toJSONSchema(problemSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
-  schemas.Problem = { title: 'Problem details (RFC 9457)', ...problem };
+  const schemas = componentSchemas(entries, true);
 
   return {
     openapi: OPENAPI_VERSION,
@@ -193,13 +160,23 @@ export function buildOpenApiDocument() {
       description:
         `${site.description}\n\nErrors are RFC 9457 \`application/problem+json\` bodies with a stable \`code\` ` +
         'and `errors[]` naming each offending field (JSON Pointer). The validation results of publish, accept and ' +
-        'quote keep their own documented shapes. Short aliases on the agent hub host answer 308 to their canonical URLs.',
+        'quote keep their own documented shapes. Documents answered by GET without a request body are static files: each carries a strong ETag ' +
+        '(304 on a matching `If-None-Match`) and is compressed (brotli, gzip) when the client accepts it. ' +
+        'Short aliases on the agent hub host answer 308 to their canonical URLs.',
     },
     // The agent hub's short aliases (x-hub-aliases) are redirects to these operations, not operations of their own.
     servers: [{ url: site.base_url, description: 'Canonical site' }],
     tags: (Object.keys(TAG_DESCRIPTIONS) as Tag[]).filter((name) => entries.some((route) => route.tag === name)).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
-    components: { schemas },
+    components: {
+      schemas,
+      responses: {
+        Problem: responseObject(400, ANY_PROBLEM),
+        NotModified: NOT_MODIFIED,
+        ...Object.fromEntries(Object.values(BODY_READER_RESPONSES).map(({ name, doc }) => [name, responseObject(400, doc)])),
+      },
+      headers: { DescribedBy: { description: 'The schema of this body: `<schema URL>; rel="describedby"`.', schema: { type: 'string' } } },
+    },
     'x-ergo-posture': {
       network: POSTURE.network,
       mainnet_ready: POSTURE.mainnet_ready,
@@ -253,7 +230,7 @@ export function buildMcpHostOpenApiDocument() {
       },
     },
   };
-  const schemas = componentSchemas(entries);
+  const schemas = componentSchemas(entries, false);
   return {
     openapi: OPENAPI_VERSION,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

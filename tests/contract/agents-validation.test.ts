@@ -5,12 +5,11 @@
  * problem responses; and every body validates against the schema the server publishes (ajv,
  * compiled from the served OpenAPI document).
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { componentValidators } from '../helpers/openapi-components.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Json = Record<string, any>;
 interface Endpoint {
@@ -38,16 +37,15 @@ let validateProblem: ValidateFunction;
 beforeAll(async () => {
   server = await startBuiltServer();
   openapi = (await (await fetch(`${server.url}/agent-economy/openapi.v0.json`)).json()) as Json;
-  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
-  const component = (ref: string) => openapi.components.schemas[ref.split('/').pop()!];
+  const component = componentValidators(openapi);
   for (const name of NAMES) {
     const { path } = ENDPOINTS[name];
     const post = openapi.paths[path].post;
-    validateResult[name] = ajv.compile(component(post.responses['200'].content['application/json'].schema.$ref));
-    validateRequest[name] = ajv.compile(component(post.requestBody.content['application/json'].schema.$ref));
+    validateResult[name] = component(post.responses['200'].content['application/json'].schema.$ref);
+    validateRequest[name] = component(post.requestBody.content['application/json'].schema.$ref);
     guides[name] = (await (await fetch(`${server.url}${path}`)).json()) as Json;
   }
-  validateProblem = ajv.compile(openapi.components.schemas.Problem);
+  validateProblem = component('Problem');
 });
 afterAll(async () => server?.stop());
 

@@ -9,9 +9,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSandboxConfig } from '../../src/config/sandbox.ts';
-import { site } from '../../src/config/site.ts';
+import { schemaUrl, site } from '../../src/config/site.ts';
+import { publishedSchemas } from '../../src/catalogue/schemas-index.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { componentValidators } from '../helpers/openapi-components.ts';
 
 
 /** The OpenAPI document and its aliases: the OAS 3.1 schema governs them, not a published one. */
@@ -92,24 +94,18 @@ type OpenApi = {
   info: { version: string };
   jsonSchemaDialect: string;
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
-  components: { schemas: Record<string, Record<string, unknown>> };
+  components: { schemas: Record<string, Record<string, unknown>>; responses?: Record<string, unknown> };
   'x-ergo-posture': Record<string, unknown>;
   servers: Array<{ url: string }>;
 };
 
 let server: RunningServer;
 let openapi: OpenApi;
-const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
-
-function validatorFor(ref: string) {
-  const name = ref.replace('#/components/schemas/', '');
-  const schema = openapi.components.schemas[name];
-  if (!schema) throw new Error(`OpenAPI has no component ${name}`);
-  return ajv.getSchema(String(schema.$id ?? name)) ?? ajv.compile(schema);
-}
+let validatorFor: ReturnType<typeof componentValidators>;
 
 function declaredSchemaRef(path: string, method: string, status: number): string | undefined {
-  const response = openapi.paths[path]?.[method.toLowerCase()]?.responses[String(status)];
+  const declared = openapi.paths[path]?.[method.toLowerCase()]?.responses[String(status)] as { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+  const response = declared?.$ref ? (openapi.components.responses?.[declared.$ref.split('/').pop()!] as typeof declared) : declared;
   const content = response?.content ?? {};
   return Object.values(content)[0]?.schema?.$ref;
 }
@@ -117,6 +113,7 @@ function declaredSchemaRef(path: string, method: string, status: number): string
 beforeAll(async () => {
   server = await startBuiltServer();
   openapi = (await (await fetch(`${server.url}/agent-economy/openapi.v0.json`)).json()) as OpenApi;
+  validatorFor = componentValidators(openapi);
 });
 afterAll(async () => server?.stop());
 
@@ -156,7 +153,10 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(openapi.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         if (method === 'servers') continue;
-        for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [status, declared] of Object.entries(operation.responses)) {
+          // A response shared by many operations (413, 415, 4XX) is a component of its own.
+          const ref = (declared as { $ref?: string }).$ref;
+          const response = ref ? (openapi.components.responses![ref.split('/').pop()!] as typeof declared) : declared;
           const ownBody = ['/api/agents/publish', '/api/jobs/accept', '/api/jobs/quote'].includes(path) && status === '400';
           if (Number(status) >= 400 && !ownBody) {
             expect(response.content?.['application/problem+json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/Problem');
@@ -191,11 +191,10 @@ describe('GET routes of the route table', () => {
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it('serves every published schema with its $id, and each compiles', async () => {
+  it('serves every published schema the document names as its own JSON Schema document with its $id, and each compiles', async () => {
     const served: string[] = [];
-    for (const [name, component] of Object.entries(openapi.components.schemas)) {
-      if (name === 'Problem') continue;
-      const id = String(component.$id);
+    for (const published of publishedSchemas().filter((candidate) => candidate.name in openapi.components.schemas)) {
+      const id = schemaUrl(published.file);
       expect(id.startsWith(`${site.base_url}/agent-economy/`)).toBe(true);
       const response = await fetch(`${server.url}${new URL(id).pathname}`);
       expect(response.status, id).toBe(200);
@@ -204,7 +203,9 @@ describe('GET routes of the route table', () => {
       expect(document.$id).toBe(id);
       expect(document.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
       addFormats(new Ajv2020({ strict: false })).compile(document);
-      served.push(id.split('/').pop()!);
+      // The component is the same schema, its shared shapes referenced instead of written out.
+      expect(openapi.components.schemas[published.name]!.title).toBe(published.title);
+      served.push(published.file);
     }
     for (const file of SPEC_SCHEMAS) expect(served).toContain(file);
   });

@@ -3,12 +3,10 @@
  * unsafe variant the spec names is denied with its reason, malformed requests are 400 problems
  * naming the field, and every body validates against the schema the server publishes.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { componentValidators } from '../helpers/openapi-components.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const PATH = '/api/agent-economy/wallet-agent/policy-check';
 
 type Json = Record<string, any>;
@@ -21,10 +19,9 @@ beforeAll(async () => {
   server = await startBuiltServer();
   contract = (await (await fetch(`${server.url}${PATH}`)).json()) as Json;
   const openapi = (await (await fetch(`${server.url}/agent-economy/openapi.v0.json`)).json()) as Json;
-  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
-  const ok = openapi.paths[PATH].post.responses['200'].content['application/json'].schema.$ref.split('/').pop();
-  validateVerdict = ajv.compile(openapi.components.schemas[ok]);
-  validateProblem = ajv.compile(openapi.components.schemas.Problem);
+  const validator = componentValidators(openapi);
+  validateVerdict = validator(openapi.paths[PATH].post.responses['200'].content['application/json'].schema.$ref);
+  validateProblem = validator('Problem');
 });
 afterAll(async () => server?.stop());
 

@@ -61,7 +61,8 @@ export const DISCOVERY_ENTRIES: readonly Entry[] = [
       path: '/agent-economy/openapi.v0.json',
       tag: 'Discovery',
       summary: 'OpenAPI 3.1 description of this API',
-      description: 'Generated from the route catalogue; every path, method, request schema and status code of the contract.',
+      description: 'Generated from the route catalogue; every path, method, request schema and status code of the contract. Compact JSON; shapes that recur are components referenced with `$ref`.',
+      compact: true,
       page: '/api-reference/',
     },
     {

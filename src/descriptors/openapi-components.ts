@@ -1,0 +1,174 @@
+/**
+ * The components of an OpenAPI description: each published schema its operations name, and each
+ * shape those schemas share, registered once and referenced with `$ref` wherever it recurs (the
+ * posture, dates and their leap-year pattern, findings, links, quotes, results). A shared shape is
+ * a zod schema that schemas/ exports and that two or more schemas contain; its component is named
+ * by its export (`postureSchema` -> `Posture`). zod's registry conversion writes the references.
+ *
+ * Requests are rendered as input (`io: 'input'`) and without `default` keywords, responses as
+ * output; a shape whose two renderings differ gets a second component, suffixed `Input`.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import * as schemaModules from '../../schemas/index.ts';
+import { problemSchema } from '../../schemas/problem.ts';
+import type { PublishedSchema } from '../catalogue/types.ts';
+
+type Io = 'input' | 'output';
+type JsonSchema = Record<string, unknown>;
+
+export const componentRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const PROBLEM = 'Problem';
+const PROBLEM_TITLE = 'Problem details (RFC 9457)';
+const INPUT_SUFFIX = 'Input';
+const OUTPUT_SUFFIX = 'Output';
+
+/** Each zod schema schemas/ exports, with the component name its export gives it. */
+function exportedShapes(): Map<z.ZodType, string> {
+  const names = new Map<z.ZodType, string>();
+  const owners = new Map<string, z.ZodType>();
+  for (const module of Object.values(schemaModules)) {
+    for (const [exportName, value] of Object.entries(module)) {
+      if (!(value instanceof z.ZodType) || names.has(value)) continue;
+      const base = exportName.replace(/Schema$/, '');
+      const name = base[0]!.toUpperCase() + base.slice(1);
+      if (owners.has(name)) throw new Error(`OpenAPI components: two shapes of schemas/ would both be named ${name}`);
+      owners.set(name, value);
+      names.set(value, name);
+    }
+  }
+  return names;
+}
+
+/** The schemas a zod schema is built of, one level down (object fields, items, options, wrapped types). */
+function childrenOf(schema: z.ZodType): Set<z.ZodType> {
+  const children = new Set<z.ZodType>();
+  const visit = (value: unknown, depth: number) => {
+    if (value instanceof z.ZodType) children.add(value);
+    else if (depth < 2 && value !== null && typeof value === 'object') for (const item of Object.values(value)) visit(item, depth + 1);
+  };
+  for (const value of Object.values(schema._zod.def)) visit(value, 0);
+  return children;
+}
+
+/** Every schema reachable from `roots`, with how many distinct schemas contain it. */
+function containment(roots: readonly z.ZodType[]): Map<z.ZodType, number> {
+  const parents = new Map<z.ZodType, number>();
+  const seen = new Set<z.ZodType>();
+  const queue = [...roots];
+  while (queue.length) {
+    const schema = queue.pop()!;
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    for (const child of childrenOf(schema)) {
+      // A described copy (`shape.describe(...)`) is the shape with another description: zod refers to the shape it came from.
+      for (let shape: z.ZodType | undefined = child; shape; shape = shape._zod.parent as z.ZodType | undefined) parents.set(shape, (parents.get(shape) ?? 0) + 1);
+      queue.push(child);
+    }
+  }
+  for (const root of roots) parents.set(root, parents.get(root) ?? 0);
+  return parents;
+}
+
+/** Keywords whose value is a map of names to subschemas: the names are not keywords. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is data, left exactly as it is. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'example']);
+
+/**
+ * A request schema without `default` keywords. A field with a default is one the client may leave
+ * out, and that is how a request schema must read; but generators (openapi-typescript with its
+ * default options among them) type any field that has a default as always present. The default
+ * stays in each field's description; the published JSON Schema documents keep the keyword.
+ */
+function withoutDefaults(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'default') continue;
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = SCHEMA_MAPS.has(key) && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutDefaults(sub)])) : withoutDefaults(value);
+  }
+  return out;
+}
+
+/** One rendering (input or output) of `roots` and of the shared shapes they reach, each shared one under `name + suffix`. */
+function render(io: Io, roots: ReadonlyArray<readonly [string, z.ZodType]>, shared: ReadonlyMap<z.ZodType, string>, suffix: string): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of roots) registry.add(schema, { id: name });
+  const reached = containment(roots.map(([, schema]) => schema));
+  for (const [schema, name] of shared) if (reached.has(schema) && !registry.has(schema)) registry.add(schema, { id: name + suffix });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, unrepresentable: 'throw', uri: (id) => componentRef(id).$ref });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, ...schema }]) => [name, (io === 'input' ? withoutDefaults(schema) : schema) as JsonSchema]),
+  );
+}
+
+const renamed = (value: unknown, names: ReadonlyMap<string, string>): unknown =>
+  JSON.parse(JSON.stringify(value), (key, item) => (key === '$ref' && typeof item === 'string' && names.has(item) ? names.get(item) : item));
+
+/** The components for operations that name `used` (published schema names, and `Problem` for the shared problem body). */
+export function openApiComponents(used: ReadonlySet<string>, published: readonly PublishedSchema[]): Record<string, JsonSchema> {
+  const roots = published.filter((schema) => used.has(schema.name));
+  const outputRoots = [
+    ...roots.filter((schema) => schema.io === 'output').map((schema) => [schema.name, schema.schema] as const),
+    ...(used.has(PROBLEM) ? [[PROBLEM, problemSchema] as const] : []),
+  ];
+  const inputRoots = roots.filter((schema) => schema.io === 'input').map((schema) => [schema.name, schema.schema] as const);
+  const rootSchemas = new Set<z.ZodType>([...outputRoots, ...inputRoots].map(([, schema]) => schema));
+
+  const contained = containment([...rootSchemas]);
+  const shared = new Map([...exportedShapes()].filter(([schema]) => !rootSchemas.has(schema) && (contained.get(schema) ?? 0) >= 2));
+
+  // Each rendering also names the other's roots where it contains them (a profile inside a response, a manifest inside a request).
+  const outputs = render('output', outputRoots, new Map([...shared, ...inputRoots.map(([name, schema]) => [schema, name + OUTPUT_SUFFIX] as const)]), '');
+  const inputs = render('input', inputRoots, new Map([...shared, ...outputRoots.map(([name, schema]) => [schema, name] as const)]), INPUT_SUFFIX);
+
+  // A shape rendered the same way for requests and responses is one component: each pair merged (alias -> canonical) while one still can be.
+  const pairs: Array<readonly [alias: string, canonical: string]> = [
+    ...Object.keys(inputs).filter((name) => name.endsWith(INPUT_SUFFIX) && outputs[name.slice(0, -INPUT_SUFFIX.length)]).map((name) => [name, name.slice(0, -INPUT_SUFFIX.length)] as const),
+    ...Object.keys(outputs).filter((name) => name.endsWith(OUTPUT_SUFFIX) && inputs[name.slice(0, -OUTPUT_SUFFIX.length)]).map((name) => [name, name.slice(0, -OUTPUT_SUFFIX.length)] as const),
+  ];
+  const schemaOf = (name: string) => inputs[name] ?? outputs[name];
+  let merged = new Map<string, string>();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [alias, canonical] of pairs) {
+      const aliasRef = componentRef(alias).$ref;
+      if (merged.has(aliasRef)) continue;
+      const candidate = new Map(merged).set(aliasRef, componentRef(canonical).$ref);
+      if (isDeepStrictEqual(renamed(schemaOf(alias), candidate), renamed(schemaOf(canonical), candidate))) {
+        merged = candidate;
+        changed = true;
+      }
+    }
+  }
+
+  const titles = new Map<string, string>([...roots.map((schema) => [schema.name, schema.title] as const), [PROBLEM, PROBLEM_TITLE]]);
+  const order = (name: string) => (titles.has(name) ? (name === PROBLEM ? roots.length : roots.findIndex((schema) => schema.name === name)) : roots.length + 1);
+  const kept = Object.entries({ ...outputs, ...inputs })
+    .filter(([name]) => !merged.has(componentRef(name).$ref))
+    .toSorted(([a], [b]) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const components = Object.fromEntries(kept.map(([name, schema]) => [name, { ...(titles.has(name) ? { title: titles.get(name) } : {}), ...(renamed(schema, merged) as JsonSchema) }]));
+  return withSingleUsesInlined(components, new Set(titles.keys()));
+}
+
+/** A component that is not a root and is referenced once (a request shape inside one response) is written where it is used. */
+function withSingleUsesInlined(components: Record<string, JsonSchema>, roots: ReadonlySet<string>): Record<string, JsonSchema> {
+  const counts = new Map<string, number>();
+  for (const [, ref] of JSON.stringify(components).matchAll(/"\$ref":"([^"]+)"/g)) counts.set(ref!, (counts.get(ref!) ?? 0) + 1);
+  const once = new Map(Object.keys(components).filter((name) => !roots.has(name) && counts.get(componentRef(name).$ref) === 1).map((name) => [componentRef(name).$ref, name]));
+  if (once.size === 0) return components;
+  const inline = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(inline);
+    if (value === null || typeof value !== 'object') return value;
+    const { $ref, ...siblings } = value as JsonSchema;
+    const name = typeof $ref === 'string' ? once.get($ref) : undefined;
+    if (name) return inline({ ...components[name], ...siblings });
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inline(item)]));
+  };
+  const names = new Set(once.values());
+  return Object.fromEntries(Object.entries(components).filter(([name]) => !names.has(name)).map(([name, schema]) => [name, inline(schema) as JsonSchema]));
+}

@@ -1,0 +1,57 @@
+/**
+ * The OpenAPI description registers each shape its schemas share once and references it: no
+ * component carries an `$id`, every reference resolves, every shared component is referenced more
+ * than once, no shared shape is also written out in full elsewhere, and the whole compact document
+ * stays within 300 KB. Every module of schemas/ is enumerated, so a new one's shapes count too.
+ */
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as schemaModules from '../../schemas/index.ts';
+import { publishedSchemas } from '../../src/catalogue/schemas-index.ts';
+import { buildOpenApiDocument } from '../../src/descriptors/openapi.ts';
+
+const document = buildOpenApiDocument();
+const components = document.components.schemas as Record<string, Record<string, unknown>>;
+const text = JSON.stringify(document);
+const references = (name: string) => text.split(`"#/components/schemas/${name}"`).length - 1;
+const rootNames = new Set([...publishedSchemas().map((schema) => schema.name), 'Problem']);
+
+/** Every subschema of `value`, serialized with sorted keys, with how often it occurs. */
+function subschemaCounts(value: unknown, counts = new Map<string, number>()): Map<string, number> {
+  if (Array.isArray(value)) value.forEach((item) => subschemaCounts(item, counts));
+  else if (value && typeof value === 'object') {
+    const sorted = JSON.stringify(value, (_key, item) => (item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).toSorted(([a], [b]) => (a < b ? -1 : 1))) : item));
+    counts.set(sorted, (counts.get(sorted) ?? 0) + 1);
+    Object.values(value).forEach((item) => subschemaCounts(item, counts));
+  }
+  return counts;
+}
+
+describe('OpenAPI components', () => {
+  it('enumerates every module of schemas/', () => {
+    const files = readdirSync(new URL('../../schemas/', import.meta.url)).filter((file) => file.endsWith('.ts') && file !== 'index.ts');
+    const camel = (file: string) => file.slice(0, -3).replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    expect(Object.keys(schemaModules).toSorted()).toEqual(files.map(camel).toSorted());
+  });
+
+  it('carries no $id, and every reference names a component', () => {
+    expect(text).not.toContain('"$id"');
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) expect(components, name).toHaveProperty(name!);
+  });
+
+  it('references each shared shape from more than one place and writes none of them out elsewhere', () => {
+    const shared = Object.keys(components).filter((name) => !rootNames.has(name));
+    expect(shared).toEqual(expect.arrayContaining(['Posture', 'IsoDate', 'IsoDateTime', 'DeclaredPosture', 'ValidationIssue']));
+    const counts = subschemaCounts(components);
+    for (const name of shared) {
+      expect(references(name), name).toBeGreaterThan(1);
+      const written = [...subschemaCounts(components[name]).keys()][0]!;
+      expect(counts.get(written), `${name} is written out beside its component`).toBe(1);
+    }
+    expect(references('Posture')).toBeGreaterThan(20);
+  });
+
+  it('is at most 300 KB as served (compact JSON)', () => {
+    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(300_000);
+  });
+});
