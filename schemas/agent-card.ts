@@ -1,8 +1,10 @@
 /**
  * The A2A agent card served at `/.well-known/agent-card.json` (Agent2Agent protocol 0.3, the
  * version that moved the card to that path). Agents that follow A2A discovery read it to learn
- * what this service does. The service speaks plain HTTP+JSON described by its OpenAPI document,
- * not the A2A message methods, and the card says so through an extension instead of pretending.
+ * what this service does. Its A2A endpoint speaks JSON-RPC, A2A 1.0 and 0.3 alike, answered by the
+ * assistant's free tier (schemas/a2a.ts); the card names it both ways (0.3: `url` and
+ * `preferredTransport`; 1.0: `supportedInterfaces`). Everything else is plain HTTP+JSON described
+ * by the OpenAPI document, which the card names through an extension.
  */
 import { z } from 'zod';
 import { absoluteUrl } from './common.ts';
@@ -36,8 +38,18 @@ export const agentCardSchema = z
     protocolVersion: z.literal(A2A_PROTOCOL_VERSION).describe('A2A protocol version this card follows.'),
     name: z.string().min(1).describe('Service name.'),
     description: z.string().min(1).describe('What the service does, its posture, and how to talk to it.'),
-    url: absoluteUrl.describe('Base URL of the HTTP+JSON API.'),
-    preferredTransport: z.literal('HTTP+JSON').describe('Plain HTTP with JSON bodies, as described by the OpenAPI document.'),
+    url: absoluteUrl.describe('The A2A endpoint: JSON-RPC `message/send`, answered by the assistant\'s free tier.'),
+    preferredTransport: z.literal('JSONRPC').describe('The A2A JSON-RPC binding, the one served at `url`.'),
+    supportedInterfaces: z
+      .array(
+        z.object({
+          url: absoluteUrl.describe('The A2A endpoint.'),
+          protocolBinding: z.literal('JSONRPC').describe('JSON-RPC 2.0 over HTTP.'),
+          protocolVersion: z.enum(['1.0', '0.3']).describe('The A2A version spoken there: `SendMessage` for 1.0, `message/send` for 0.3.'),
+        }),
+      )
+      .min(1)
+      .describe('A2A 1.0: the interfaces served, newest first (A2A 0.3 clients read `url` and `preferredTransport`).'),
     provider: z.object({ organization: z.string().min(1), url: absoluteUrl }).describe('Who runs the service.'),
     version: z.string().min(1).describe('Version of the API description (OpenAPI `info.version`).'),
     documentationUrl: absoluteUrl.describe('Human API reference generated from the OpenAPI document.'),

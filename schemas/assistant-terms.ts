@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { NOTE_FAILURE_CODES, QUESTION_MAX_CHARACTERS } from './assistant.ts';
-import { absoluteUrl, descriptorStatus, ergDecimal, isoDate, isoDateTime, nanoErgString, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, ergDecimal, isoDate, isoDateTime, nanoErgString, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 const count = (what: string) => z.int().min(0).describe(what);
 
 export const assistantTermsSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.assistant_terms.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -38,7 +38,9 @@ export const nanoErgString = z
   .describe('Amount in nanoERG as an integer string (may exceed 2^53).');
 
 /** The literal `type` of a typed payload, e.g. `svc.dev_services_index.v1` with the configured namespace. */
-export const typeLiteral = (name: string) => z.literal(typeName(name)).describe(`Payload type, constant \`${typeName(name)}\`.`);
+export const typeLiteral = (name: string) => z.literal(typeName(name)).describe('Payload type (a constant).');
+
+export const okTrue = z.literal(true).describe('Constant true.');
 
 export const versionV0 = z.literal('v0').describe('Payload version.');
 export const descriptorStatus = z.literal('testnet_live_proof').describe('Descriptor status.');

@@ -4,7 +4,7 @@
  * answers yet, plus the probes a client runs to see what is live.
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 export const devServiceEntrySchema = z.object({
   id: z.string().min(1).describe('Route id, stable across versions.'),
@@ -36,7 +36,7 @@ export const devServicesProbeSchema = z.object({
 
 export const devServicesIndexSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('dev_services_index.v1'),
     version: versionV0,
     status: descriptorStatus,

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_BODY_BYTES } from '../src/config/limits.ts';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { DEV_TOOL_ACTIONS, DEV_TOOL_ENCODINGS, DEV_TOOL_MAX_INPUT_CHARACTERS, devToolActionSchema, devToolRequestSchema } from './dev-tools.ts';
 
 export const devToolCatalogueEntrySchema = z.object({
@@ -30,7 +30,7 @@ export const devToolCatalogueEntrySchema = z.object({
 
 export const devToolsCatalogueSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.dev_tools_catalogue.v0'),
     version: versionV0,
     status: descriptorStatus,

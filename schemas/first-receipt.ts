@@ -4,7 +4,7 @@
  * answer each one must give.
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, hex64, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, hex64, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { policyCheckRequestSchema, policyVerdictSchema } from './policy-check.ts';
 
 export const FIRST_RECEIPT_STEP_IDS = ['live-status', 'receipt-json', 'policy-check', 'openapi', 'mcp-health', 'mainnet-gate'] as const;
@@ -39,7 +39,7 @@ export const firstReceiptStepSchema = z.object({
 
 export const firstReceiptFlowSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.first_receipt_flow.v0'),
     version: versionV0,
     status: descriptorStatus,

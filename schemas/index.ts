@@ -3,6 +3,7 @@
  * OpenAPI description names a shape that recurs by its export (src/descriptors/openapi-components.ts);
  * a test keeps this list equal to the folder.
  */
+export * as a2a from './a2a.ts';
 export * as agentCard from './agent-card.ts';
 export * as agentCommon from './agent-common.ts';
 export * as assistantStatus from './assistant-status.ts';
@@ -22,6 +23,7 @@ export * as jobValidations from './job-validations.ts';
 export * as jobs from './jobs.ts';
 export * as launchKit from './launch-kit.ts';
 export * as live from './live.ts';
+export * as mcpRegistry from './mcp-registry.ts';
 export * as mcpTools from './mcp-tools.ts';
 export * as onboarding from './onboarding.ts';
 export * as policyCheck from './policy-check.ts';

@@ -14,20 +14,12 @@ import {
   validationEndpointSchema,
 } from './agent-common.ts';
 
-import {
-  absoluteUrl,
-  descriptorStatus,
-  isoDate,
-  nanoErgString,
-  postureSchema,
-  typeLiteral,
-  versionV0,
-} from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, nanoErgString, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { jobAcceptanceIntentSchema, jobAcceptanceResultSchema, jobQuoteRequestSchema, jobQuoteResultSchema } from './job-validations.ts';
 import { jobSchema } from './jobs.ts';
 
 const guideHeader = {
-  ok: z.literal(true).describe('Constant true.'),
+  ok: okTrue,
   version: versionV0,
   status: descriptorStatus,
   last_updated: isoDate,

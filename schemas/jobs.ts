@@ -11,17 +11,7 @@ import {
   urlTemplateSchema,
 } from './agent-common.ts';
 
-import {
-  absoluteUrl,
-  descriptorStatus,
-  ergDecimal,
-  isoDate,
-  isoDateTime,
-  nanoErgString,
-  postureSchema,
-  typeLiteral,
-  versionV0,
-} from './common.ts';
+import { absoluteUrl, descriptorStatus, ergDecimal, isoDate, isoDateTime, nanoErgString, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 const jsonPointer = z
   .string()
@@ -87,7 +77,7 @@ export type Job = z.infer<typeof jobSchema>;
 
 export const jobsBoardSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.agent_jobs.v0'),
     version: versionV0,
     status: descriptorStatus,

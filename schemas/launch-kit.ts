@@ -4,7 +4,7 @@
  * minutes, with every link, recipe and open gate in one place.
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, isoDate, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, typeLiteral, versionV0 } from './common.ts';
 
 const url = (what: string) => absoluteUrl.describe(what);
 
@@ -159,7 +159,7 @@ export const openGateSchema = z.object({
 
 export const developerLaunchKitSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.developer_launch_kit.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { capabilityIdSchema, linkRefSchema } from './agent-common.ts';
 import { conversationMessageSchema, paymentToken, quoteRequestSchema } from './assistant.ts';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { DEV_TOOL_ENCODINGS_BY_ACTION, devToolRequestSchema, type DevToolAction } from './dev-tools.ts';
 import { jobSchema } from './jobs.ts';
 
@@ -66,7 +66,7 @@ export type McpTool = z.infer<typeof mcpToolSchema>;
 
 export const economicMcpToolsSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.economic_mcp_tools.v0'),
     version: versionV0,
     status: descriptorStatus,

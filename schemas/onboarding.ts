@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { linkRefSchema } from './agent-common.ts';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { jobAcceptanceIntentSchema, jobQuoteRequestSchema } from './job-validations.ts';
 import { serviceManifestSchema, serviceSubmitDraftSchema } from './registry.ts';
 
@@ -34,7 +34,7 @@ export const onboardingStepSchema = z
 
 export const providerOnboardingSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.provider_onboarding.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -21,7 +21,7 @@ import {
   validationEndpointSchema,
   validationOutcomeShape,
 } from './agent-common.ts';
-import { absoluteUrl, descriptorStatus, ergDecimal, isoDate, isoDateTime, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, ergDecimal, isoDate, isoDateTime, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 export const serviceProviderSchema = z
   .strictObject({
@@ -101,7 +101,7 @@ export type RegistryEntry = z.infer<typeof registryEntrySchema>;
 
 export const serviceRegistrySchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.agent_service_registry.v0'),
     version: versionV0,
     status: descriptorStatus,
@@ -177,7 +177,7 @@ export type ServiceSubmitDraft = z.infer<typeof serviceSubmitDraftSchema>;
 
 export const publishGuideSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.agent_service_publish_guide.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -6,7 +6,7 @@
  * decision (spec 2.13).
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { pendingBlockerSchema } from './roadmap.ts';
 
 /** Where the commit id came from, so a reader knows how much to trust it. */
@@ -14,7 +14,7 @@ export const COMMIT_SOURCES = ['env:SITE_COMMIT', 'git', 'unavailable'] as const
 
 export const currentReleaseSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.current_release.v0'),
     version: versionV0,
     status: descriptorStatus,
@@ -92,7 +92,7 @@ export const watchTargetSchema = z.object({
 
 export const releaseWatchlistSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.release_watchlist.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -4,7 +4,7 @@
  * derivation reads from the receipt store.
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, ergDecimal, hex64, isoDate, isoDateTime, nanoErgString, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, ergDecimal, hex64, isoDate, isoDateTime, nanoErgString, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 /**
  * One stored receipt as the derivation sees it. `chain: 'sandbox'` marks receipts settled against
@@ -62,7 +62,7 @@ export const reputationSubjectSchema = z
 
 export const reputationGraphSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.agent_reputation.v0'),
     version: versionV0,
     status: descriptorStatus,

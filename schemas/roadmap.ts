@@ -5,7 +5,7 @@
  * `mainnet_gate.pending_blockers`; the item fields are our decision (spec 2.13).
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 export const ROADMAP_PHASE_IDS = ['live', 'next', 'trust-gated', 'later'] as const;
 export const MAINNET_BLOCKER_IDS = ['external-review', 'mainnet-script-identity'] as const;
@@ -39,7 +39,7 @@ export const pendingBlockerSchema = z.object({
 
 export const roadmapSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.roadmap.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -5,7 +5,7 @@
  * needed to produce that evidence.
  */
 import { z } from 'zod';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { mainnetBlockerIdSchema } from './roadmap.ts';
 
 const id = z.string().regex(/^[a-z0-9-]+$/).describe('Stable id, lower-case kebab-case.');
@@ -56,7 +56,7 @@ export const REVIEW_ARTIFACT_KINDS = ['openapi', 'schema', 'contract', 'receipts
 
 export const reviewPackSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.review_pack.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -7,14 +7,7 @@ import {
   POLICY_REASON_CODE_VALUES,
   POLICY_WARNING_CODE_VALUES,
 } from './policy-codes.ts';
-import {
-  absoluteUrl,
-  descriptorStatus,
-  isoDate,
-  postureSchema,
-  typeLiteral,
-  versionV0,
-} from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 import { POLICY_ACTIONS, policyActionSchema, policyCheckIdSchema, policyCheckRequestSchema, policyVerdictSchema, proposedActionSchema } from './policy-check.ts';
 
 
@@ -42,7 +35,7 @@ export const policyCheckEntrySchema = z.object({
 
 export const policyContractDescriptorSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.wallet_agent_policy_contract.v0'),
     version: versionV0,
     status: descriptorStatus,
@@ -138,7 +131,7 @@ export const walletAgentContentSchema = z.strictObject({
 /** GET /api/agent-economy/wallet-agent: the safety specification (spec 4.3; body "not shown", decided here). */
 export const walletAgentSpecSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.wallet_agent.v0'),
     version: versionV0,
     status: descriptorStatus,
@@ -234,7 +227,7 @@ export const referenceFlowContentSchema = z.strictObject({
 /** GET /api/agent-economy/wallet-agent/reference-flow (spec 2.2; fields beyond the named ones decided here). */
 export const referenceFlowSchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.wallet_agent_reference_flow.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { linkRefSchema } from './agent-common.ts';
-import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 const caipChainId = z
   .string()
@@ -16,7 +16,7 @@ const roleId = z.enum(['agent', 'host_wallet', 'service']).describe('`agent`: th
 
 export const walletBoundarySchema = z
   .object({
-    ok: z.literal(true).describe('Constant true.'),
+    ok: okTrue,
     type: typeLiteral('agent_economy.wallet_boundary.v0'),
     version: versionV0,
     status: descriptorStatus,

@@ -157,10 +157,14 @@ export function buildAgentCard(): AgentCard {
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: site.name,
     description:
-      `${site.description} This card is for discovery: the service speaks plain HTTP+JSON as described by its OpenAPI document ` +
-      '(see the extension below), not the A2A message methods.',
-    url: site.base_url,
-    preferredTransport: 'HTTP+JSON',
+      `${site.description} A2A clients (1.0 or 0.3) ask the hosted assistant's free tier over JSON-RPC at \`url\`; every other skill is ` +
+      'plain HTTP+JSON, described by the OpenAPI document (see the extension below).',
+    url: routeUrl('a2a'),
+    preferredTransport: 'JSONRPC',
+    supportedInterfaces: [
+      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
     provider: { organization: site.name, url: site.base_url },
     version: DESCRIPTION_VERSION,
     documentationUrl: pageUrl('openapi'),
@@ -171,8 +175,9 @@ export function buildAgentCard(): AgentCard {
       extensions: [
         {
           uri: routeUrl('openapi'),
-          description: 'OpenAPI 3.1 description of every endpoint: call them directly with JSON bodies. Premium assistant turns are paid with a testnet Note, never with keys sent here.',
-          required: true,
+          description:
+            'OpenAPI 3.1 description of every endpoint: the skills other than asking the assistant are called directly with JSON bodies. Premium assistant turns are paid with a testnet Note, never with keys sent here.',
+          required: false,
         },
         {
           uri: routeUrl('discovery-well-known'),

@@ -76,22 +76,35 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 /** Keywords whose value is data, left exactly as it is. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'example']);
 
+/** Each schema object of `schema` (subschemas included, data keywords left alone) passed through `edit`. */
+function everySchema(schema: unknown, edit: (node: JsonSchema) => JsonSchema): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => everySchema(item, edit));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(edit(schema as JsonSchema))) {
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, everySchema(sub, edit)]));
+    else out[key] = everySchema(value, edit);
+  }
+  return out;
+}
+
 /**
  * A request schema without `default` keywords. A field with a default is one the client may leave
  * out, and that is how a request schema must read; but generators (openapi-typescript with its
  * default options among them) type any field that has a default as always present. The default
  * stays in each field's description; the published JSON Schema documents keep the keyword.
  */
-function withoutDefaults(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutDefaults);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'default') continue;
-    if (DATA_KEYWORDS.has(key)) out[key] = value;
-    else out[key] = SCHEMA_MAPS.has(key) && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutDefaults(sub)])) : withoutDefaults(value);
-  }
-  return out;
+const withoutDefault = ({ default: _default, ...node }: JsonSchema): JsonSchema => node;
+
+const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value);
+const ofType = (type: unknown, value: unknown) => type === jsonType(value) || (type === 'number' && typeof value === 'number');
+
+/** Without a `type` that its `const` or `enum` already implies: the same schema, shorter. */
+function withoutImpliedType(node: JsonSchema): JsonSchema {
+  const { type, ...rest } = node;
+  const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+  return typeof type === 'string' && values && values.every((value) => ofType(type, value)) ? rest : node;
 }
 
 /** One rendering (input or output) of `roots` and of the shared shapes they reach, each shared one under `name + suffix`. */
@@ -102,7 +115,10 @@ function render(io: Io, roots: ReadonlyArray<readonly [string, z.ZodType]>, shar
   for (const [schema, name] of shared) if (reached.has(schema) && !registry.has(schema)) registry.add(schema, { id: name + suffix });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, unrepresentable: 'throw', uri: (id) => componentRef(id).$ref });
   return Object.fromEntries(
-    Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, ...schema }]) => [name, (io === 'input' ? withoutDefaults(schema) : schema) as JsonSchema]),
+    Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, ...schema }]) => [
+      name,
+      everySchema(schema, io === 'input' ? (node) => withoutImpliedType(withoutDefault(node)) : withoutImpliedType) as JsonSchema,
+    ]),
   );
 }
 

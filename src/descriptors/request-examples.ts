@@ -31,6 +31,7 @@ const PUBLISHED_BODIES: Record<string, () => unknown> = {
   'jobs-quote': () => exampleQuoteRequest(),
   'assistant-quote': () => ({ question: EXAMPLE_QUESTION }),
   'assistant-chat': () => ({ messages: [{ role: 'user', content: EXAMPLE_QUESTION }] }),
+  a2a: () => ({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'example-message-1', role: 'ROLE_USER', parts: [{ text: EXAMPLE_QUESTION }] } } }),
 };
 
 /** The values a caller supplies in the two requests no published example can fill: shown as shapes. */

@@ -54,10 +54,16 @@ describe('A2A agent card', () => {
     }
   });
 
-  it('does not pretend to speak the A2A message methods', () => {
-    expect(card.preferredTransport).toBe('HTTP+JSON');
-    expect(card.description).toContain('not the A2A message methods');
-    expect(card.capabilities.extensions.find((extension) => extension.required)?.uri).toBe(`${site.base_url}/agent-economy/openapi.v0.json`);
+  it('names the A2A endpoint it serves (JSON-RPC, A2A 1.0 and 0.3) and the OpenAPI document for everything else', () => {
+    expect(card).toMatchObject({ preferredTransport: 'JSONRPC', url: `${site.base_url}/a2a` });
+    expect(card.supportedInterfaces.map((entry) => [entry.protocolBinding, entry.protocolVersion, entry.url])).toEqual([
+      ['JSONRPC', '1.0', `${site.base_url}/a2a`],
+      ['JSONRPC', '0.3', `${site.base_url}/a2a`],
+    ]);
+    expect(allRoutes().find((route) => route.path === '/a2a')).toMatchObject({ method: 'POST', protocol: 'json-rpc' });
+    // The A2A endpoint works without the OpenAPI extension, so no extension is required.
+    expect(card.capabilities.extensions.map((extension) => [extension.uri, extension.required])).toContainEqual([`${site.base_url}/agent-economy/openapi.v0.json`, false]);
+    expect(card.capabilities.extensions.every((extension) => !extension.required)).toBe(true);
   });
 });
 

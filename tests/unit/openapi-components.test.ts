@@ -2,7 +2,7 @@
  * The OpenAPI description registers each shape its schemas share once and references it: no
  * component carries an `$id`, every reference resolves, every shared component is referenced more
  * than once, no shared shape is also written out in full elsewhere, and the whole compact document
- * stays within 300 KB. Every module of schemas/ is enumerated, so a new one's shapes count too.
+ * stays within 300 KiB. Every module of schemas/ is enumerated, so a new one's shapes count too.
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe('OpenAPI components', () => {
     expect(references('Posture')).toBeGreaterThan(20);
   });
 
-  it('is at most 300 KB as served (compact JSON)', () => {
-    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(300_000);
+  it('is at most 300 KiB as served (compact JSON)', () => {
+    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(300 * 1024);
   });
 });

@@ -7,6 +7,7 @@ import { serviceManifestSchema, publishGuideSchema, publishResultSchema, service
 import { jobsBoardSchema } from '../../../schemas/jobs.ts';
 import { jobAcceptanceIntentSchema, jobAcceptanceResultSchema, jobQuoteRequestSchema, jobQuoteResultSchema } from '../../../schemas/job-validations.ts';
 import { jobAcceptanceGuideSchema, jobQuoteGuideSchema } from '../../../schemas/job-guides.ts';
+import { mcpRegistryServerSchema } from '../../../schemas/mcp-registry.ts';
 import { economicMcpToolsSchema } from '../../../schemas/mcp-tools.ts';
 import { providerOnboardingSchema } from '../../../schemas/onboarding.ts';
 import { reputationGraphSchema } from '../../../schemas/reputation.ts';
@@ -21,6 +22,7 @@ const publishResult = publish('agent-service-publish.schema.v0.json', 'AgentServ
 const publishGuide = publish('agent-service-publish-guide.schema.v0.json', 'AgentServicePublishGuide', 'Agent service publish guide', publishGuideSchema);
 const reputationSchema = publish('agent-reputation.schema.v0.json', 'AgentReputation', 'Agent reputation graph', reputationGraphSchema);
 const mcpToolsSchema = publish('economic-mcp-tools.schema.v0.json', 'EconomicMcpTools', 'Economic MCP tools manifest', economicMcpToolsSchema);
+const mcpRegistryServerPublished = publish('mcp-registry-server.schema.v0.json', 'McpRegistryServer', 'MCP Registry entry of the MCP host', mcpRegistryServerSchema);
 const onboardingSchema = publish('provider-onboarding.schema.v0.json', 'ProviderOnboarding', 'Provider onboarding path', providerOnboardingSchema);
 const jobsSchema = publish('agent-jobs.schema.v0.json', 'AgentJobs', 'Agent jobs board', jobsBoardSchema);
 const acceptanceGuide = publish('agent-job-acceptance-guide.schema.v0.json', 'AgentJobAcceptanceGuide', 'Job acceptance guide', jobAcceptanceGuideSchema);
@@ -85,6 +87,17 @@ export const AGENTS_ENTRIES: readonly Entry[] = [
         'The tools of the MCP host with their input schemas and HTTP-backed endpoints, the runtime boundary (no tool signs, broadcasts or holds a key), forbidden assumptions and next steps.',
       schema: mcpToolsSchema,
       describedBy: true,
+      page: '/mcp-tools/',
+    },
+    {
+      id: 'mcp-registry-server',
+      kind: 'static',
+      method: 'GET',
+      path: '/.well-known/mcp/server.json',
+      tag: 'Discovery',
+      summary: 'MCP Registry entry (server.json) of the MCP host',
+      description: 'The `server.json` to publish the MCP host to the MCP Registry: a reverse-DNS name of the site\'s host and one Streamable HTTP remote, `{SITE_MCP_URL}/mcp`.',
+      schema: mcpRegistryServerPublished,
       page: '/mcp-tools/',
     },
     {

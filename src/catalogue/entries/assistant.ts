@@ -5,6 +5,7 @@
 import { chatRequestSchema, chatResponseSchema, NOTE_CHECKS, NOTE_FAILURE_CODES, premiumQuoteSchema, problemCodeOfNoteFailure, QUESTION_MAX_CHARACTERS, quoteRequestSchema, quoteResponseSchema, verifyPaymentRequestSchema } from '../../../schemas/assistant.ts';
 import { activitySchema, signerHealthSchema } from '../../../schemas/assistant-status.ts';
 import { assistantTermsSchema } from '../../../schemas/assistant-terms.ts';
+import { A2A_ERROR_CODES, a2aRequestSchema, a2aResponseSchema } from '../../../schemas/a2a.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
 import { ACTIVITY_LIMIT, SIGNER_HEALTH_CACHE_MS } from '../../config/limits.ts';
 import { publish } from '../published.ts';
@@ -28,6 +29,12 @@ const activityDocument = publish('assistant-activity.schema.v0.json', 'Assistant
 const termsDocument = publish('assistant-terms.schema.v0.json', 'AssistantTerms', 'Assistant terms', assistantTermsSchema);
 const signerHealthDocument = publish('assistant-signer-health.schema.v0.json', 'AssistantSignerHealth', 'Assistant signer health', signerHealthSchema);
 
+const a2aRequest = publish('a2a-request.schema.v0.json', 'A2aRequest', 'A2A JSON-RPC request (SendMessage, message/send)', a2aRequestSchema, 'input');
+const a2aResponse = publish('a2a-response.schema.v0.json', 'A2aResponse', 'A2A JSON-RPC response', a2aResponseSchema);
+const a2aErrorCodes = Object.entries(A2A_ERROR_CODES)
+  .map(([name, code]) => `${code} \`${name}\``)
+  .join(', ');
+
 const rateLimited = (limit: string): ResponseDoc => ({
   description: `${limit} rate limit exceeded (code \`rate_limited\`); \`retry_after_seconds\` and the \`Retry-After\` header say when to retry. Limits are per client.`,
   headers: {
@@ -39,6 +46,26 @@ const rateLimited = (limit: string): ResponseDoc => ({
 const noteCodes = NOTE_FAILURE_CODES.map((code) => `\`${problemCodeOfNoteFailure(code)}\` (${code}) unless ${NOTE_CHECKS[code].rule}`).join('; ');
 
 export const ASSISTANT_ENTRIES: readonly Entry[] = [
+    {
+      id: 'a2a',
+      kind: 'dynamic',
+      method: 'POST',
+      path: '/a2a',
+      tag: 'Assistant',
+      summary: 'A2A JSON-RPC: ask the assistant (free tier)',
+      description:
+        'The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`) and 0.3 (`message/send`) clients. A message of text parts is one free turn ' +
+        'of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request\'s version: ' +
+        'the answer as text, then the chat answer as data. Premium turns are not sold here: beyond the free tier the error\'s data is the `payment_required` ' +
+        `problem, with the quote URL. Errors are JSON-RPC errors in a 200 answer: ${a2aErrorCodes}.`,
+      request: a2aRequest,
+      validatesOwnBody: true,
+      protocol: 'json-rpc',
+      responses: {
+        200: { description: 'The JSON-RPC answer: the agent message, or a JSON-RPC error.', schema: a2aResponse },
+        400: { description: 'A body that is not JSON (code `invalid_json`), before any JSON-RPC is read.' },
+      },
+    },
     {
       id: 'assistant-quote',
       kind: 'dynamic',

@@ -12,6 +12,7 @@ import { buildWalletBoundary } from '../../descriptors/wallet-boundary.ts';
 import { deriveReputationGraph } from '../../domain/reputation.ts';
 import { json, type ApiResponse } from '../../lib/api.ts';
 import { readReceiptStore } from '../store-read.ts';
+import { buildMcpRegistryServer } from '../../descriptors/mcp-registry.ts';
 import type { Binding } from '../types.ts';
 
 /**
@@ -33,6 +34,7 @@ export const agentsBindings: Readonly<Record<string, Binding>> = {
   'registry': { build: buildServiceRegistry },
   'reputation': { handler: reputationHandler },
   'mcp-tools': { build: buildMcpToolsManifest },
+  'mcp-registry-server': { build: buildMcpRegistryServer },
   'onboarding': { build: buildProviderOnboarding },
   'publish-guide': { build: buildPublishGuide },
   'publish': { handler: (request) => validationAnswer(publishValidation(request.body, new Date())) },

@@ -9,6 +9,7 @@ import { json, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { buildAssistantTerms } from '../../descriptors/assistant-terms.ts';
 import { signerHealth } from '../../services/signer-health.ts';
+import { createA2aHandler } from '../assistant/a2a.ts';
 import { createChatHandler } from '../assistant/chat.ts';
 import type { AssistantDeps } from '../assistant/deps.ts';
 import { createQuoteHandler } from '../assistant/quote.ts';
@@ -60,6 +61,7 @@ export const assistantBindings: Readonly<Record<string, Binding>> = {
   'assistant-quote': { handler: withRuntime(createQuoteHandler) },
   'assistant-quote-read': { handler: withRuntime(createQuoteReadHandler) },
   'assistant-chat': { handler: withRuntime(createChatHandler) },
+  a2a: { handler: withRuntime(createA2aHandler) },
   'assistant-verify-payment': { handler: withRuntime(createVerifyPaymentHandler) },
   'assistant-terms': { handler: () => json(200, buildAssistantTerms(paidTurnConfig, new Date())) },
   'assistant-activity': { handler: withRuntime(createActivityHandler) },
