@@ -954,7 +954,7 @@ export interface paths {
         };
         /**
          * A2A agent card
-         * @description Agent2Agent (A2A 0.3) agent card: one skill per capability, HTTP+JSON transport, and an extension pointing at the OpenAPI document, since the service does not implement the A2A message methods.
+         * @description Agent2Agent agent card (A2A 1.0 and 0.3): one skill per capability, the JSON-RPC endpoint `/a2a` where A2A clients ask the assistant's free tier (SendMessage, message/send), and an extension pointing at the OpenAPI document for every other skill.
          */
         get: operations["agentCard"];
         put?: never;

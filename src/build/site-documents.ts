@@ -2,12 +2,17 @@
  * The site's own content as plain-text documents for retrieval: every human page (its title,
  * description and the routes it shows), every static descriptor body (the JSON built from
  * `content/`) and the error code list. Built from the same route table and builders that produce
- * `dist/client`, so the assistant quotes exactly what the site serves.
+ * `dist/client`, so the assistant quotes exactly what the site serves; and the assistant's terms, in
+ * sentences, from the running configuration.
  */
 import { humanPages } from './human-pages.ts';
 import { staticDocuments } from './static-documents.ts';
 import { siteUrl } from '../config/site.ts';
 import { PROBLEM_CODES } from '../lib/problem-codes.ts';
+import { paidTurnConfig } from '../config/assistant.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
+import { assistantTermsProse, buildAssistantTerms } from '../descriptors/assistant-terms.ts';
+import { buildLlmsFullTxt } from '../descriptors/agent-conventions.ts';
 import { allRoutes } from '../routes/table.ts';
 import type { StaticRoute } from '../routes/types.ts';
 
@@ -44,6 +49,40 @@ function proseOf(value: unknown, out: string[]): string[] {
   return out;
 }
 
+/**
+ * `llms-full.txt` cut at its headings, one document per section (an endpoint with its statuses, the
+ * policy reason codes, the guardrails), cited by the section's human page when it names one. Its
+ * commands and bare URLs are left out: they are not sentences.
+ */
+function llmsFullSections(text: string): SiteDocument[] {
+  const sections: SiteDocument[] = [];
+  let current: { title: string; lines: string[] } | undefined;
+  let inCode = false;
+  const close = () => {
+    if (!current || current.lines.length === 0) return;
+    const page = current.lines.find((line) => line.startsWith('Human page: '))?.slice('Human page: '.length);
+    const lines = current.lines.filter((line) => !/^(?:Human page|URL|Request schema|Response schema|Schema): /.test(line));
+    sections.push({ id: `llms:${sections.length}`, title: current.title, url: page ?? siteUrl('/llms-full.txt'), text: lines.join('\n') });
+  };
+  for (const raw of text.split('\n')) {
+    if (raw.startsWith('```')) {
+      inCode = !inCode;
+      continue;
+    }
+    if (inCode) continue;
+    const heading = /^#{1,3} (.+)$/.exec(raw);
+    if (heading) {
+      close();
+      current = { title: heading[1]!, lines: [] };
+      continue;
+    }
+    const line = raw.replace(/^[-*] /, '').trim();
+    if (current && line && !/^https?:\/\/\S+$/.test(line)) current.lines.push(line);
+  }
+  close();
+  return sections;
+}
+
 export function siteDocuments(): SiteDocument[] {
   const documents: SiteDocument[] = [];
   for (const page of humanPages()) {
@@ -61,6 +100,9 @@ export function siteDocuments(): SiteDocument[] {
     if (prose.length === 0) continue;
     documents.push({ id: `json:${route.path}`, title: route.summary, url: siteUrl(route.path), text: prose.join('\n') });
   }
+  documents.push(...llmsFullSections(buildLlmsFullTxt()));
+  // The terms follow the running configuration: read when the corpus is, not at build.
+  documents.push({ id: 'json:/api/assistant/terms', title: 'Assistant terms', url: routeUrl('assistant-terms'), text: assistantTermsProse(buildAssistantTerms(paidTurnConfig, new Date())).join('\n') });
   documents.push({
     id: 'page:/problems/',
     title: 'Errors',

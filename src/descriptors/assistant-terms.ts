@@ -31,3 +31,24 @@ export function buildAssistantTerms(config: PaidTurnConfig, now: Date): Assistan
     links: { quote: routeUrl('assistant-quote'), verify_payment: routeUrl('assistant-verify-payment'), chat: routeUrl('assistant-chat'), page: pageUrl('assistant-terms') },
   };
 }
+
+const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
+
+/**
+ * The terms as sentences a person reads (and the assistant quotes): each number of the terms body
+ * said once, in words, with what it governs.
+ */
+export function assistantTermsProse(terms: AssistantTerms): string[] {
+  const { premium, free_tier: free } = terms;
+  return [
+    `A premium answer costs ${premium.price} ERG, that is ${premium.price_nanoerg} nanoERG, paid with one Note box on the Ergo testnet.`,
+    `A premium quote stays valid for ${minutes(premium.quote_lifetime_seconds)} (${premium.quote_lifetime_seconds} seconds): verify the payment before it expires.`,
+    `The free tier answers up to ${free.daily_limit} questions a day per client, each at most ${free.max_characters} characters; longer questions, or more of them, need a premium quote.`,
+    `A question is at most ${terms.question_max_characters} characters.`,
+    `The Note must have at least ${premium.min_confirmations} confirmation${premium.min_confirmations === 1 ? '' : 's'} before verify-payment accepts it.`,
+    `The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height (at least ${premium.note_expiry_margin_blocks} blocks ahead of the quote), and R6 the task hash of the quoted question.`,
+    `A Note created more than ${premium.creation_height_tolerance_blocks} blocks before the quote was issued is refused (NOTE_TOO_OLD).`,
+    `The payment token verify-payment returns is valid for ${minutes(premium.payment_token_lifetime_seconds)} and pays for one answer only.`,
+    ...terms.note_rules.map((rule) => `${rule.code}: the Note does not pay the quote unless ${rule.rule}.`),
+  ];
+}

@@ -1,5 +1,5 @@
 /**
- * The model providers: `docs` answers by quoting and linking the site's own pages, `openai` talks to
+ * The model providers: `docs` answers by quoting the sentences of the site's own pages that answer, `openai` talks to
  * an OpenAI-compatible server on loopback (answer, error status, malformed body, hang past the
  * timeout, nothing listening), `none` refuses. Each failure is the error the chat handler maps to
  * its documented status.
@@ -7,12 +7,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DocsHit } from '../../src/services/docs-index.ts';
-import { createDocsProvider, searchTermsOf } from '../../src/services/model/docs-provider.ts';
+import { createDocsProvider } from '../../src/services/model/docs-provider.ts';
+import { questionConcepts, stem } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError } from '../../src/services/model/provider.ts';
-import { useCorpus } from '../../src/services/docs-index.ts';
+import { indexSentences, useCorpus } from '../../src/services/docs-index.ts';
 import { siteDocuments } from '../../src/build/site-documents.ts';
 
 // As the server and the MCP host do at start: the index reads the site's own documents.
@@ -21,37 +21,41 @@ useCorpus(siteDocuments);
 const ask = (question: string) => ({ question, messages: [{ role: 'user' as const, content: question }] });
 
 describe('docs provider', () => {
-  const corpus: DocsHit[] = [
-    { id: 0, documentId: 'page:/assistant/', title: 'Assistant', url: 'http://127.0.0.1:4321/assistant/', text: 'A Note carries R4, R5 and R6 registers.', score: 3, terms: ['note', 'registers'] },
-    { id: 1, documentId: 'page:/wallet/', title: 'Wallet agent', url: 'http://127.0.0.1:4321/wallet/', text: 'Policy checks never sign.', score: 1, terms: ['policy'] },
-  ];
+  const page = (id: string, title: string, text: string) => ({ id, title, url: `http://127.0.0.1:4321${id}`, text });
+  const corpus = indexSentences([
+    page('/assistant/', 'Assistant', 'The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height, and R6 the task hash.\nA premium quote stays valid for 15 minutes.'),
+    page('/wallet/', 'Wallet agent', 'The policy check never signs a transaction. An allowed verdict is advice to the host wallet.'),
+    page('/jobs/', 'Jobs board', 'Open jobs carry a reward in testnet ERG and a deadline.'),
+  ]);
+  const noSearch = () => [];
 
-  it('searches for the meaningful words of the question only', () => {
-    expect(searchTermsOf('What is a Note, and which registers does it need?')).toBe('Note registers need');
-    expect(searchTermsOf('what is it?')).toBe('');
+  it('reads a question with the domain\'s vocabulary: registers are R4, R5 and R6; words that say nothing are left out', () => {
+    expect(questionConcepts('What is a Note, and which registers does it need?')).toEqual([['note'], ['register', 'r4', 'r5', 'r6']]);
+    expect(questionConcepts('what is it?')).toEqual([]);
+    expect(stem('signing')).toBe('sign');
+    expect(stem('registers')).toBe('register');
   });
 
-  it('quotes the passages found and cites their pages', async () => {
-    const queries: string[] = [];
-    const provider = createDocsProvider((query, limit) => {
-      queries.push(query);
-      return corpus.slice(0, limit);
-    });
-    const answer = await provider.answer(ask('Which registers does a Note need?'));
-    expect(queries).toEqual(['registers Note need']);
-    expect(answer.citations).toEqual([
-      { title: 'Assistant', url: 'http://127.0.0.1:4321/assistant/' },
-      { title: 'Wallet agent', url: 'http://127.0.0.1:4321/wallet/' },
-    ]);
-    expect(answer.answer).toContain('[Assistant](http://127.0.0.1:4321/assistant/)');
-    expect(answer.answer).toContain('> A Note carries R4, R5 and R6 registers.');
+  it('quotes the sentence that answers, with its page, then links to read more', async () => {
+    const answer = await createDocsProvider(() => corpus, noSearch).answer(ask('Which registers does a Note need?'));
+    expect(answer.answer).toMatch(/^> The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height, and R6 the task hash\. \(\[Assistant\]\(http:\/\/127\.0\.0\.1:4321\/assistant\/\)\)/);
+    expect(answer.answer).toContain('Read more: [Assistant](http://127.0.0.1:4321/assistant/)');
+    expect(answer.citations).toEqual([{ title: 'Assistant', url: 'http://127.0.0.1:4321/assistant/' }]);
     expect(answer.model.provider).toBe('docs');
   });
 
-  it('says so, citing nothing, when nothing matches', async () => {
-    const answer = await createDocsProvider(() => []).answer(ask('xyzzy plugh'));
-    expect(answer.citations).toEqual([]);
-    expect(answer.answer).toMatch(/^Nothing on this site matches/);
+  it('prefers the sentence that covers the whole question over one that shares a word', async () => {
+    const answer = await createDocsProvider(() => corpus, noSearch).answer(ask('Does the policy check sign transactions?'));
+    expect(answer.answer).toMatch(/^> The policy check never signs a transaction\./);
+    expect(answer.answer).not.toContain('Jobs board');
+  });
+
+  it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
+    for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which jobs board deadline applies to pasta?']) {
+      const answer = await createDocsProvider(() => corpus, noSearch).answer(ask(question));
+      expect(answer.citations, question).toEqual([]);
+      expect(answer.answer, question).toMatch(/^Nothing on this site answers that question/);
+    }
   });
 
   it('answers from the real site index with pages of this site', async () => {

@@ -1,51 +1,126 @@
 /**
- * The default model provider: no language model at all, but full-text retrieval over the site's own
- * pages (the shared MiniSearch index of `src/services/docs-index.ts`, the same one the MCP
- * `search_docs` tool reads). It answers by quoting the passages that best match the question and
- * linking the pages they come from, so every sentence of an answer can be checked against the page
- * it cites, and the service answers with no outside dependency.
+ * The default model provider: no language model at all, but extractive answers from the site's own
+ * pages (the corpus of `src/services/docs-index.ts`, the same one the MCP `search_docs` tool reads).
+ * The question's words, read with the domain's vocabulary (question-terms.ts), are matched against
+ * every sentence of the site (a short line, such as a reason code with its meaning, counts as one):
+ * a sentence scores by the share of the question it covers, each word weighted by how rare it is on
+ * the site and a word in the page's title counting half, then by BM25 and by its brevity. The
+ * answer quotes the one to three sentences that cover the question best, each with the page it comes
+ * from, then links to read more. When no sentence covers half of the question, it says the site does
+ * not answer it instead of quoting something unrelated. `npm run eval:assistant` measures it.
  */
-import { excerptOf, searchPassages, type DocsHit } from '../docs-index.ts';
+import { questionConcepts } from '../../domain/assistant/question-terms.ts';
+import { routeUrl } from '../../catalogue/lookup.ts';
+import { siteUrl } from '../../config/site.ts';
+import { searchPassages, sentenceIndex, type DocsHit, type DocsSentence, type SentenceIndex } from '../docs-index.ts';
 import type { ModelAnswer, ModelProvider, ModelRequest } from './provider.ts';
 
-export const DOCS_INDEX_NAME = 'site-docs-minisearch';
+export const DOCS_INDEX_NAME = 'site-docs-sentences';
 
-/** Pages quoted in one answer. */
-const MAX_PAGES = 3;
+/** Sentences quoted in one answer, and pages linked to read more. */
+const MAX_SENTENCES = 3;
+const MAX_READ_MORE = 3;
+/** The least share of a question a sentence must cover to be quoted as its answer. */
+const MIN_COVERAGE = 0.5;
+/** Sentences after the first are quoted when they cover nearly as much of the question. */
+const FOLLOWING_COVERAGE_GAP = 0.2;
+const MAX_SENTENCES_PER_PAGE = 2;
+/** Characters at which a sentence's coverage counts half (tuned on the evaluation set, `npm run eval:assistant`). */
+const LENGTH_SCALE = 300;
 
-/** Words too common to say what a question is after; left out of the search so they cannot rank pages. */
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be but by can could do does for from how i if in into is it its me my of on or our should so that the their them ' +
-    'then there these they this to was we what when where which who why will with would you your about any some tell explain please'
-  ).split(' '),
-);
+export interface ScoredSentence {
+  sentence: DocsSentence;
+  /** Weighted share of the question's concepts the sentence (or, at half weight, its page title) holds. */
+  coverage: number;
+  rank: number;
+}
 
-/** The words of a question worth searching for. */
-export function searchTermsOf(question: string): string {
-  const words = question.split(/[^\p{L}\p{N}_-]+/u).filter((word) => word.length >= 2 && !STOP_WORDS.has(word.toLowerCase()));
-  return [...new Set(words)].join(' ');
+/** How many of a concept's alternatives a sentence holds: equal stems, or stems that begin with an alternative ending in `*`. */
+const matchCount = (terms: ReadonlySet<string>, alternatives: readonly string[]) =>
+  alternatives.filter((alternative) => (alternative.endsWith('*') ? [...terms].some((term) => term.startsWith(alternative.slice(0, -1))) : terms.has(alternative))).length;
+
+/** The sentences that answer `question`, best first, with how much of it each covers. */
+export function rankSentences(question: string, index: SentenceIndex = sentenceIndex()): ScoredSentence[] {
+  const concepts = questionConcepts(question);
+  if (concepts.length === 0) return [];
+  const total = index.sentences.length;
+  const weights = concepts.map((alternatives) => Math.max(...alternatives.map((alternative) => Math.log(1 + total / (1 + (index.frequency.get(alternative.replace(/\*$/, '')) ?? 0))))));
+  const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
+  // BM25 over the sentences ranks; the coverage of the question decides what may be quoted.
+  const exact = concepts.flat().filter((alternative) => !alternative.endsWith('*'));
+  const prefixes = concepts.flat().filter((alternative) => alternative.endsWith('*')).map((alternative) => alternative.slice(0, -1));
+  const bm25 = new Map<number, number>();
+  for (const result of index.search.search({ combineWith: 'OR', queries: [exact.join(' '), ...prefixes.map((prefix) => ({ queries: [prefix], prefix: true }))] } as never)) bm25.set(result.id as number, result.score);
+  const topScore = Math.max(1e-9, ...bm25.values());
+  const scored: ScoredSentence[] = [];
+  for (const [id, score] of bm25) {
+    const sentence = index.sentences[id]!;
+    let covered = 0;
+    let inText = 0;
+    let richness = 0;
+    concepts.forEach((alternatives, at) => {
+      const found = matchCount(sentence.terms, alternatives);
+      if (found > 0) {
+        covered += weights[at]!;
+        inText++;
+        richness += found - 1;
+      } else if (matchCount(sentence.titleTerms, alternatives) > 0) covered += weights[at]! / 2;
+    });
+    if (inText === 0) continue;
+    const coverage = covered / weightSum;
+    // Among sentences covering as much, the one that says it in fewer words, naming more of the
+    // domain's words for it (R4, R5 and R6 for "registers"), is the answer.
+    // A long sentence covers more words by its length alone; BM25 adds how often and how rarely.
+    const rank = coverage / (1 + sentence.text.length / LENGTH_SCALE) + 0.5 * (score / topScore) + 0.03 * Math.min(richness, 3);
+    scored.push({ sentence, coverage, rank });
+  }
+  return scored.sort((a, b) => b.rank - a.rank);
+}
+
+/** The sentences to quote: the best, then up to two more that cover nearly as much, at most two from one page. */
+export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSentence[] {
+  const best = ranked[0];
+  if (!best || best.coverage < MIN_COVERAGE) return [];
+  const chosen = [best];
+  const perPage = new Map([[best.sentence.url, 1]]);
+  for (const candidate of ranked.slice(1)) {
+    if (chosen.length === MAX_SENTENCES) break;
+    if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
+    if ((perPage.get(candidate.sentence.url) ?? 0) >= MAX_SENTENCES_PER_PAGE) continue;
+    chosen.push(candidate);
+    perPage.set(candidate.sentence.url, (perPage.get(candidate.sentence.url) ?? 0) + 1);
+  }
+  return chosen;
 }
 
 export type PassageSearch = (query: string, limit: number) => DocsHit[];
 
-/** `search` is the shared site index; tests may hand in another corpus. */
-export function createDocsProvider(search: PassageSearch = searchPassages): ModelProvider {
+const link = ({ title, url }: { title: string; url: string }) => `[${title}](${url})`;
+
+/** `sentences` and `search` are the shared site index; tests may hand in others. */
+export function createDocsProvider(sentences: () => SentenceIndex = sentenceIndex, search: PassageSearch = searchPassages): ModelProvider {
   async function answer({ question }: ModelRequest): Promise<ModelAnswer> {
-    const terms = searchTermsOf(question);
-    const hits = terms ? search(terms, MAX_PAGES) : [];
     const model = { provider: 'docs' as const, name: DOCS_INDEX_NAME };
-    if (hits.length === 0) {
+    const chosen = chooseSentences(rankSentences(question, sentences()));
+    if (chosen.length === 0) {
       return {
-        answer: 'Nothing on this site matches the question. Try other words, or start from the discovery descriptor at `/.well-known/agent-economy.json`.',
+        answer:
+          `Nothing on this site answers that question. Search its pages at ${siteUrl('/search/')}, or start from the discovery descriptor at ` +
+          `${routeUrl('discovery-well-known')}.`,
         citations: [],
         model,
       };
     }
-    const sections = hits.map((hit) => `**[${hit.title}](${hit.url})**\n\n> ${excerptOf(hit.text, hit.terms)}`);
+    const quoted = chosen.map(({ sentence }) => `> ${sentence.text} (${link(sentence)})`).join('\n>\n');
+    const pages = new Map(chosen.map(({ sentence }) => [sentence.url, { title: sentence.title, url: sentence.url }]));
+    const readMore = new Map(pages);
+    for (const hit of search(questionConcepts(question).map((alternatives) => alternatives[0]!.replace(/\*$/, '')).join(' '), MAX_READ_MORE)) {
+      if (readMore.size >= MAX_READ_MORE) break;
+      readMore.set(hit.url, { title: hit.title, url: hit.url });
+    }
     return {
-      answer: `From this site's own pages:\n\n${sections.join('\n\n')}`,
-      citations: hits.map(({ title, url }) => ({ title, url })),
+      answer: `${quoted}\n\nRead more: ${[...readMore.values()].map(link).join(' · ')}`,
+      citations: [...readMore.values()],
       model,
     };
   }

@@ -1,0 +1,52 @@
+// `npm run eval:assistant`: asks the docs provider every question of tests/eval/assistant-questions.json
+// and prints the share answered with all their facts (and, for the questions the site does not
+// answer, the share where the assistant says so). The set is written from the site's pages.
+import { readFileSync } from 'node:fs';
+import { siteDocuments } from '../src/build/site-documents.ts';
+import { useCorpus } from '../src/services/docs-index.ts';
+import { createDocsProvider } from '../src/services/model/docs-provider.ts';
+
+export interface EvalQuestion {
+  question: string;
+  facts: string[];
+  unanswerable?: boolean;
+  source?: string;
+}
+
+export interface EvalResult {
+  question: EvalQuestion;
+  answer: string;
+  missing: string[];
+  passed: boolean;
+}
+
+/** What the assistant says when the site does not answer a question. */
+const NO_ANSWER = /^Nothing on this site answers/;
+
+export function loadQuestions(): EvalQuestion[] {
+  return (JSON.parse(readFileSync(new URL('../tests/eval/assistant-questions.json', import.meta.url), 'utf8')) as { questions: EvalQuestion[] }).questions;
+}
+
+export async function evaluate(questions: readonly EvalQuestion[] = loadQuestions()): Promise<EvalResult[]> {
+  useCorpus(siteDocuments);
+  const provider = createDocsProvider();
+  const results: EvalResult[] = [];
+  for (const question of questions) {
+    const { answer } = await provider.answer({ question: question.question, messages: [{ role: 'user', content: question.question }] });
+    const text = answer.toLowerCase();
+    const missing = question.unanswerable ? (NO_ANSWER.test(answer) ? [] : ['(says the site does not answer)']) : question.facts.filter((fact) => !text.includes(fact.toLowerCase()));
+    results.push({ question, answer, missing, passed: missing.length === 0 && (question.unanswerable === true || !NO_ANSWER.test(answer)) });
+  }
+  return results;
+}
+
+if (import.meta.main) {
+  const results = await evaluate();
+  for (const result of results.filter((entry) => !entry.passed)) {
+    console.log(`MISSED ${JSON.stringify(result.question.question)}: lacks ${result.missing.join(', ') || '(an answer)'}`);
+  }
+  const passed = results.filter((result) => result.passed).length;
+  const unanswerable = results.filter((result) => result.question.unanswerable);
+  console.log(`answered with their facts: ${passed} of ${results.length} (${((100 * passed) / results.length).toFixed(1)}%)`);
+  console.log(`of which unanswerable, said so: ${unanswerable.filter((result) => result.passed).length} of ${unanswerable.length}`);
+}

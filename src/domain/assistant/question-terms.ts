@@ -1,0 +1,90 @@
+/**
+ * The words of a question and of the site's sentences, made comparable: lower case, a light
+ * suffix-stripping stem (so "registers" meets "register" and "signed" meets "signs"), and the
+ * domain's vocabulary, where a question's word stands for the words the pages use (a question about
+ * "registers" is answered by the sentence naming R4, R5 and R6; "nanoERG" by one in ERG). Pure.
+ */
+
+/** Words too common to say what a question is after. */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been but by can could do does did for from has have how i if in into is it its me my of on or our should so ' +
+    'that the their them then there these they this those to was we were what when where which who whom why will with would you your ' +
+    'about any some tell explain please also just get got need needs must may might one use used using there here than other such ' +
+    'site service page carry carries hold holds contain contains mean means work works happen know find say take give make want go stay ' +
+    'does doe many often ever happen happens way ways able want wants see show shows look looks like own'
+  ).split(' '),
+);
+
+/** Strips the common English inflections; applied alike to the index and to questions, so it need only be consistent. */
+export function stem(word: string): string {
+  let term = word.toLowerCase().replace(/'s$/, '');
+  if (term.length > 5 && term.endsWith('ing')) term = term.slice(0, -3);
+  else if (term.length > 4 && term.endsWith('ies')) term = `${term.slice(0, -3)}y`;
+  else if (term.length > 4 && term.endsWith('ed')) term = term.slice(0, -2);
+  else if (term.length > 3 && term.endsWith('s') && !term.endsWith('ss')) term = term.slice(0, -1);
+  return term;
+}
+
+/** The words of `text`, split as the index splits them (letters, digits, `_` and `-` inside a word). */
+export function wordsOf(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+}
+
+/**
+ * A question's word (stemmed) and the stems the site's sentences use for the same thing. Each
+ * entry is one concept: a sentence answers it when it holds any of the stems; a stem ending in `*`
+ * is a beginning (`expir*`: expiry, expires, expiration).
+ */
+const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
+  register: ['register', 'r4', 'r5', 'r6'],
+  r4: ['r4', 'reserve'],
+  r5: ['r5', 'expiry'],
+  r6: ['r6', 'task'],
+  nanoerg: ['nanoerg', 'erg'],
+  erg: ['erg', 'nanoerg'],
+  price: ['price', 'cost', 'amount'],
+  cost: ['price', 'cost', 'amount'],
+  much: ['price', 'cost', 'amount', 'much'],
+  pay: ['pay', 'paid', 'payment', 'price'],
+  payment: ['payment', 'pay', 'paid'],
+  expire: ['expir*', 'lifetime', 'valid'],
+  expiry: ['expir*'],
+  long: ['lifetime', 'valid', 'second', 'minute', 'expir*'],
+  valid: ['valid', 'lifetime', 'expir*'],
+  lifetime: ['lifetime', 'valid', 'second'],
+  confirm: ['confirmation', 'confirm'],
+  confirmation: ['confirmation', 'confirm'],
+  sign: ['sign', 'signature'],
+  key: ['key', 'custody'],
+  error: ['error', 'problem', 'code'],
+  problem: ['problem', 'error'],
+  free: ['free', 'allowance'],
+  allowance: ['allowance', 'free'],
+  wallet: ['wallet'],
+  policy: ['polic*'],
+  check: ['check', 'verify'],
+  verify: ['verif*', 'check'],
+  mainnet: ['mainnet'],
+  gate: ['gate'],
+  limit: ['limit', 'rate_limited', 'rate'],
+};
+
+/** The stems a question's word stands for. */
+export function alternativesOf(stemmed: string): readonly string[] {
+  return VOCABULARY[stemmed] ?? [stemmed];
+}
+
+/** The concepts of a question: one list of alternative stems per meaningful word, in order, without repeats. */
+export function questionConcepts(question: string): string[][] {
+  const seen = new Set<string>();
+  const concepts: string[][] = [];
+  for (const word of wordsOf(question)) {
+    if (word.length < 2 || STOP_WORDS.has(word.toLowerCase())) continue;
+    const stemmed = stem(word);
+    if (seen.has(stemmed)) continue;
+    seen.add(stemmed);
+    concepts.push([...new Set(alternativesOf(stemmed))]);
+  }
+  return concepts;
+}
