@@ -38,7 +38,11 @@ const STYLE = `
   .ok { color: var(--ok, #0a6b2f); font-weight: 700; }
   code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
   table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; vertical-align: top; padding: .25rem .4rem; border-bottom: 1px solid var(--line, #c8c8d0); }
+  th, td { text-align: left; vertical-align: top; padding: .25rem .4rem; border-bottom: 1px solid var(--line, #c8c8d0); overflow-wrap: normal; }
+  /* Words in a cell stay whole (the page's own wrapping rule is inherited otherwise); a table wider than the element scrolls in its own box. */
+  .scroll { overflow-x: auto; }
+  /* A type name (Coll[Byte]) is short and read whole; only the long hex values break anywhere. */
+  code.whole { white-space: nowrap; overflow-wrap: normal; }
   .muted { color: var(--muted, #4a4a55); }
 `;
 
@@ -179,7 +183,7 @@ export class AgentEconomyAssistant extends HTMLElement {
     this.#emit('assistant-payment-request', { quote, question });
     const requirements = ['R4', 'R5', 'R6'].map((register) => {
       const entry = quote.noteRequirements?.[register] ?? {};
-      return h('tr', {}, h('th', { scope: 'row' }, register), h('td', {}, h('code', {}, entry.type ?? '')), h('td', {}, h('code', {}, String(entry.value ?? ''))), h('td', {}, entry.meaning ?? ''));
+      return h('tr', {}, h('th', { scope: 'row' }, register), h('td', {}, h('code', { class: 'whole' }, entry.type ?? '')), h('td', {}, h('code', {}, String(entry.value ?? ''))), h('td', {}, entry.meaning ?? ''));
     });
     const noteId = h('input', { id: `note-${quote.quoteId}`, name: 'noteBoxId', type: 'text', autocomplete: 'off', spellcheck: 'false', pattern: '[0-9a-fA-F]{64}', required: true });
     const verify = h('button', { type: 'submit' }, 'Verify payment');
@@ -225,7 +229,7 @@ export class AgentEconomyAssistant extends HTMLElement {
       'Premium quote',
       h('p', {}, 'This question is a paid turn. Pay ', h('strong', {}, `${quote.price} testnet ERG`), ' (', h('code', {}, quote.priceNanoErg), ' nanoERG) to ', h('code', {}, quote.receiverAddress), ` before ${quote.expiresAt}.`),
       h('p', {}, `Your wallet creates a Note box with these registers; it needs ${quote.minConfirmations} confirmation(s). This page never signs: the host wallet pays.`),
-      h('table', {}, h('thead', {}, h('tr', {}, ['Register', 'Type', 'Value', 'Meaning'].map((name) => h('th', { scope: 'col' }, name)))), h('tbody', {}, requirements)),
+      h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-label': 'Note registers' }, h('table', {}, h('thead', {}, h('tr', {}, ['Register', 'Type', 'Value', 'Meaning'].map((name) => h('th', { scope: 'col' }, name)))), h('tbody', {}, requirements))),
       h('p', { class: 'muted' }, 'Quote ', h('code', {}, quote.quoteId), '; task hash ', h('code', {}, quote.taskHash), '.'),
       payButton,
       form,

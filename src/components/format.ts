@@ -52,6 +52,11 @@ export function localHref(url: string, baseUrl: string): string {
   return url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
 }
 
+/** A value that is an identifier, a hash or a pattern rather than words: shown as code, which may break anywhere. */
+export function isToken(value: string): boolean {
+  return value.length >= 12 && !/\s/.test(value) && /[^\p{L}'’.,-]/u.test(value);
+}
+
 /** Strings shown as copyable commands rather than prose. */
 export function isCommand(key: string, value: string): boolean {
   // Prose that quotes a command (`npm install ...`) is prose.

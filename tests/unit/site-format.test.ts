@@ -4,7 +4,7 @@
  * and the browser scripts.
  */
 import { describe, expect, it } from 'vitest';
-import { cardTitle, humanize, isCommand, isLinkable, isTabular, localHref } from '../../src/components/format.ts';
+import { cardTitle, humanize, isCommand, isLinkable, isTabular, isToken, localHref } from '../../src/components/format.ts';
 import { fieldRows, typeOf, variantsOf } from '../../src/components/schema-fields.ts';
 
 describe('format', () => {
@@ -38,6 +38,11 @@ describe('format', () => {
     expect(isCommand('label', 'curl -sS https://x')).toBe(true);
     expect(isCommand('label', 'Read the curl output')).toBe(false);
     expect(isCommand('install', 'In a checkout run `npm install ./packages/x`.')).toBe(false);
+  });
+
+  it('shows identifiers, hashes and patterns as code, and words and sentences as text', () => {
+    for (const token of ['^[0-9a-f]{64}$', 'testnet_live_proof', 'svc.agent_economy.x.v0', '5a'.repeat(32)]) expect(isToken(token), token).toBe(true);
+    for (const text of ['Registration', 'short_id', 'Two words here', 'well-known-path']) expect(isToken(text), text).toBe(false);
   });
 
   it('tables only flat arrays of objects with few columns', () => {

@@ -3,7 +3,7 @@
  * ever parsed as markup), render any JSON value the way the build-time renderer does, and show a
  * problem answer (4xx/5xx) so a person sees what the server said instead of a blank box.
  */
-import { cardTitle, columnsOf, humanize, isCommand, isLinkable, isPrimitive, isTabular, localHref } from '../format.ts';
+import { cardTitle, columnsOf, humanize, isCommand, isLinkable, isPrimitive, isTabular, isToken, localHref } from '../format.ts';
 
 type Child = Node | string | number | false | null | undefined;
 
@@ -40,6 +40,7 @@ export function renderValue(value: unknown, baseUrl: string, name = ''): Node {
   if (typeof value === 'string') {
     if (isLinkable(value)) return link(value, baseUrl);
     if (isCommand(name, value)) return el('pre', { tabindex: '0' }, el('code', {}, value));
+    if (isToken(value)) return el('code', {}, value);
     return prose(value);
   }
   if (typeof value === 'number' || typeof value === 'boolean') return el('code', {}, String(value));

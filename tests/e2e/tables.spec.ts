@@ -1,0 +1,86 @@
+/**
+ * Tables read on any screen: at 390 px and at 1280 px, on every built page, no table cell's text is
+ * cut (a cell narrower than its content, or a table wider than a box that does not scroll), no word
+ * in a cell breaks across lines (long code such as hex may: it is not a word), and no page scrolls
+ * sideways. A table too wide for its column scrolls in its own box. Besides every built page: the
+ * receipt page with a full bundle ("How the Note was checked") and the assistant's premium quote
+ * (the Note's register table, inside the element's shadow root).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { fixtureBundle } from './receipt-fixture.ts';
+import { builtPages } from './site-pages.ts';
+
+test.use({ baseURL: process.env.E2E_BASE_URL });
+
+/** Code at least this long is a value (a hash, an id, a pattern: what pages show as code, format.ts isToken) to break anywhere rather than a word. */
+const LONG_CODE = 12;
+
+/** Everything wrong with the tables of the page open in `page`, described for the failure message. */
+async function tableProblems(page: Page): Promise<string[]> {
+  return page.evaluate((LONG_CODE) => {
+    const problems: string[] = [];
+    const label = (node: Element) => (node.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 60);
+    if (document.documentElement.scrollWidth > document.documentElement.clientWidth) {
+      problems.push(`the page scrolls sideways by ${document.documentElement.scrollWidth - document.documentElement.clientWidth}px`);
+    }
+    // Tables inside open shadow roots (the assistant element) count too.
+    const roots: Array<Document | ShadowRoot> = [document, ...Array.from(document.querySelectorAll('*')).flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
+    for (const table of roots.flatMap((root) => Array.from(root.querySelectorAll('table')))) {
+      const box = table.parentElement!;
+      const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+      if (!scrolls && table.getBoundingClientRect().width > box.clientWidth + 1) problems.push(`a table wider than its box, which does not scroll: ${label(table)}`);
+      for (const cell of Array.from(table.querySelectorAll('td, th'))) {
+        if (cell.scrollWidth > cell.clientWidth + 1) problems.push(`cut cell: ${label(cell)}`);
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          // Long code (a hash, an id, a pattern) may break anywhere; a short one (a type such as Coll[Byte]) is read as a word.
+          if (node.parentElement?.closest('code, pre') && text.length >= LONG_CODE) continue;
+          // A break after a hyphen or a slash is where a compound may wrap; inside a word it may not.
+          for (const word of text.matchAll(/[^\s\-/]{2,}/g)) {
+            const range = document.createRange();
+            range.setStart(node, word.index);
+            range.setEnd(node, word.index + word[0].length);
+            const tops = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top)));
+            if (tops.size > 1) problems.push(`"${word[0]}" breaks across lines in: ${label(cell)}`);
+          }
+        }
+      }
+    }
+    return problems;
+  }, LONG_CODE);
+}
+
+for (const width of [390, 1280]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: width === 390 ? 844 : 800 } });
+
+    test('every table reads whole: no cut cell, no word broken, no sideways page', async ({ page }) => {
+      test.setTimeout(300_000);
+      const found: string[] = [];
+      for (const path of builtPages()) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        for (const problem of await tableProblems(page)) found.push(`${path}: ${problem}`);
+      }
+      expect(found).toEqual([]);
+    });
+
+    test('the receipt page and the premium quote read whole too', async ({ page }) => {
+      const bundle = fixtureBundle();
+      await page.route(`**/api/assistant/receipt/${bundle.receiptId}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(bundle) }));
+      await page.goto(`/receipt/${bundle.receiptId}`);
+      await expect(page.getByRole('group', { name: 'Payment checks' })).toBeVisible();
+      expect(await tableProblems(page)).toEqual([]);
+
+      const quote = bundle.quote_evidence.quote;
+      await page.route('**/api/assistant/quote', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(quote) }));
+      await page.goto('/assistant/');
+      const assistant = page.locator('agent-economy-assistant');
+      await assistant.getByLabel('Your question').fill('Which registers must a Note carry?');
+      await assistant.getByRole('button', { name: 'Ask' }).click();
+      await expect(assistant.getByRole('group', { name: 'Note registers' })).toBeVisible();
+      expect(await tableProblems(page)).toEqual([]);
+    });
+  });
+}
