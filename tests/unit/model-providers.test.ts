@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocsProvider } from '../../src/services/model/docs-provider.ts';
-import { questionConcepts, stem } from '../../src/domain/assistant/question-terms.ts';
+import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError } from '../../src/services/model/provider.ts';
@@ -34,6 +34,8 @@ describe('docs provider', () => {
     expect(questionConcepts('what is it?')).toEqual([]);
     expect(stem('signing')).toBe('sign');
     expect(stem('registers')).toBe('register');
+    // Identifiers read as their parts too, so plain words meet the sentence that names the code.
+    expect(wordsAndPartsOf('`payment_token_used` and minConfirmations')).toEqual(['payment_token_used', 'payment', 'token', 'used', 'and', 'minConfirmations', 'min', 'Confirmations']);
   });
 
   it('quotes the sentence that answers, with its page, then links to read more', async () => {

@@ -32,6 +32,18 @@ export function wordsOf(text: string): string[] {
 }
 
 /**
+ * The words of `text` with the parts of its identifiers too: `payment_token_used` also reads as
+ * payment, token, used, and `minConfirmations` as min, confirmations, so a question in plain words
+ * meets the sentence that names the code.
+ */
+export function wordsAndPartsOf(text: string): string[] {
+  return wordsOf(text).flatMap((word) => {
+    const parts = word.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+    return parts.length > 1 ? [word, ...parts] : [word];
+  });
+}
+
+/**
  * A question's word (stemmed) and the stems the site's sentences use for the same thing. Each
  * entry is one concept: a sentence answers it when it holds any of the stems; a stem ending in `*`
  * is a beginning (`expir*`: expiry, expires, expiration).
@@ -79,7 +91,7 @@ export function alternativesOf(stemmed: string): readonly string[] {
 export function questionConcepts(question: string): string[][] {
   const seen = new Set<string>();
   const concepts: string[][] = [];
-  for (const word of wordsOf(question)) {
+  for (const word of wordsAndPartsOf(question)) {
     if (word.length < 2 || STOP_WORDS.has(word.toLowerCase())) continue;
     const stemmed = stem(word);
     if (seen.has(stemmed)) continue;
