@@ -12,7 +12,7 @@ const STOP_WORDS = new Set(
     'that the their them then there these they this those to was we were what when where which who whom why will with would you your ' +
     'about any some tell explain please also just get got need needs must may might one use used using there here than other such ' +
     'site service page carry carries hold holds contain contains mean means work works happen know find say take give make want go stay ' +
-    'does doe many often ever happen happens way ways able want wants see show shows look looks like own'
+    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running'
   ).split(' '),
 );
 
@@ -80,6 +80,20 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   mainnet: ['mainnet'],
   gate: ['gate'],
   limit: ['limit', 'rate_limited', 'rate'],
+  reuse: ['reuse', 'used', 'single', 'once'],
+  different: ['different', 'another', 'other', 'mismatch'],
+  two: ['two', 'another'],
+  embed: ['embed', 'widget', 'element'],
+  maximum: ['max*', 'largest', 'limit', 'size', 'kib', 'larger'],
+  largest: ['max*', 'largest', 'limit', 'size', 'kib', 'larger'],
+  large: ['max*', 'largest', 'limit', 'size', 'kib', 'larger'],
+  size: ['size', 'max*', 'kib', 'byte'],
+  format: ['format', 'json', 'rfc'],
+  send: ['send', 'request', 'body', 'post'],
+  genuine: ['genuine', 'recompute*', 'verif*'],
+  connect: ['connect', 'client', 'endpoint', 'url'],
+  download: ['download', 'path', 'url'],
+  step: ['step', 'then', 'first'],
 };
 
 /** The stems a question's word stands for. */
