@@ -132,3 +132,16 @@ describe('tx tool and ErgoTree versions', () => {
     expect(() => runDevTool(devToolRequestSchema.parse({ action: 'tx', input: newer.slice(0, -8) + 'ffffffff', encoding: 'hex', network: 'mainnet' }))).toThrow(/do not follow the Ergo serialization|truncated|bytes/);
   });
 });
+
+describe('the output walk (output-trees.ts)', () => {
+  // A transaction of no inputs and `count` outputs guarded by a version 0 P2PK tree without the size
+  // flag, each found by bisection: value 1, the tree, height 1, no tokens, no registers.
+  const P2PK_TREE = '0008cd0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+  const layout = (count: number) => Buffer.from(`000000${vlq(count)}${`01${P2PK_TREE}010000`.repeat(count)}`, 'hex');
+
+  it('finds every unsized version 0 tree, and gives up past its parse budget instead of working without bound', async () => {
+    const { outputTreesOf } = await import('../../src/domain/ergo/output-trees.ts');
+    expect(outputTreesOf(layout(10))).toEqual(Array(10).fill(P2PK_TREE));
+    expect(outputTreesOf(layout(60))).toBeNull();
+  });
+});

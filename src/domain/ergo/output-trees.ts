@@ -31,12 +31,26 @@ function fit(prefix: Uint8Array): Fit {
   }
 }
 
+/**
+ * Parses one walk may spend finding unsized trees (about twelve each): a transaction of hundreds of
+ * them is not walked, and sigma-rust's own answer stands, so a crafted input costs bounded work.
+ */
+const MAX_PARSES_PER_WALK = 256;
+
+class WalkBudget {
+  private left = MAX_PARSES_PER_WALK;
+  spend(): void {
+    if (--this.left < 0) throw new Error('the walk would take too many parses');
+  }
+}
+
 /** The length of the version 0 tree (no size flag) at the start of `rest`, or null when no prefix is one. */
-function unsizedTreeLength(rest: Uint8Array): number | null {
+function unsizedTreeLength(rest: Uint8Array, budget: WalkBudget): number | null {
   let low = 1;
   let high = Math.min(rest.length, MAX_TREE_BYTES);
   while (low <= high) {
     const middle = (low + high) >>> 1;
+    budget.spend();
     const verdict = fit(rest.subarray(0, middle));
     if (verdict === 'whole') return middle;
     if (verdict === 'invalid') return null;
@@ -46,14 +60,14 @@ function unsizedTreeLength(rest: Uint8Array): number | null {
   return null;
 }
 
-function readTree(reader: SigmaByteReader): string {
+function readTree(reader: SigmaByteReader, budget: WalkBudget): string {
   const start = reader.cursor;
   const header = reader.peek(1)[0]!;
   if ((header & SIZE_FLAG) !== 0) {
     reader.readByte();
     reader.readBytes(reader.readUInt());
   } else {
-    const length = unsizedTreeLength(reader.bytes.subarray(start));
+    const length = unsizedTreeLength(reader.bytes.subarray(start), budget);
     if (length === null) throw new Error('an output tree does not parse');
     reader.readBytes(length);
   }
@@ -63,6 +77,7 @@ function readTree(reader: SigmaByteReader): string {
 /** Each output's ErgoTree in hex, or null when the bytes do not follow the transaction layout. */
 export function outputTreesOf(bytes: Uint8Array): string[] | null {
   try {
+    const budget = new WalkBudget();
     const reader = new SigmaByteReader(bytes);
     reader.readArray((input) => {
       input.readBytes(BOX_ID_BYTES);
@@ -77,7 +92,7 @@ export function outputTreesOf(bytes: Uint8Array): string[] | null {
     reader.readArray((tokenId) => tokenId.readBytes(BOX_ID_BYTES));
     const trees = reader.readArray((output) => {
       output.readBigUInt();
-      const tree = readTree(output);
+      const tree = readTree(output, budget);
       output.readUInt();
       output.readArray((token) => {
         token.readUInt();
