@@ -24,11 +24,9 @@ export const A2A_ERROR_CODES = {
 
 export const jsonRpcIdSchema = z.union([z.string(), z.int(), z.null()]).describe('The request id, echoed in the answer.');
 export const a2aMetadataSchema = z.record(z.string(), z.unknown()).optional().describe('Metadata, ignored.');
-const jsonRpcId = jsonRpcIdSchema;
-const metadata = a2aMetadataSchema;
 
 /** Any JSON-RPC 2.0 request: what is read before the method is known. */
-export const a2aEnvelopeSchema = z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcId, method: z.string().min(1), params: z.unknown().optional() });
+export const a2aEnvelopeSchema = z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.string().min(1), params: z.unknown().optional() });
 
 // A2A 1.0: parts are one of text, data, url or raw (protobuf JSON of the oneof).
 const partV1 = z
@@ -46,7 +44,7 @@ const questionMessage = <Part extends z.ZodType>(role: string, part: Part) => ({
   taskId: z.string().min(1).optional().describe('Task id; this binding creates no tasks.'),
   role: z.literal(role).describe('The question is the user\'s.'),
   parts: z.array(part).min(1).describe('The content; the question is its text parts, joined by line breaks.'),
-  metadata,
+  metadata: a2aMetadataSchema,
 });
 
 const messageV1 = z.looseObject(questionMessage('ROLE_USER', partV1)).describe('A2A 1.0 Message.');
@@ -61,11 +59,11 @@ const sendParams = <Message extends z.ZodType>(message: Message) =>
   z.looseObject({
     message,
     configuration: z.looseObject({}).optional().describe('Client preferences (accepted output modes, blocking); the answer is always one blocking message.'),
-    metadata,
+    metadata: a2aMetadataSchema,
   });
 
-export const a2aRequestV1Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId, method: z.literal(A2A_METHODS.v1), params: sendParams(messageV1).describe('A2A 1.0 SendMessageRequest.') });
-export const a2aRequestV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId, method: z.literal(A2A_METHODS.v0_3), params: sendParams(messageV0_3).describe('A2A 0.3 MessageSendParams.') });
+export const a2aRequestV1Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.v1), params: sendParams(messageV1).describe('A2A 1.0 SendMessageRequest.') });
+export const a2aRequestV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.v0_3), params: sendParams(messageV0_3).describe('A2A 0.3 MessageSendParams.') });
 
 export const a2aRequestSchema = z
   .union([a2aRequestV1Schema, a2aRequestV0_3Schema])
@@ -97,11 +95,11 @@ const answerV0_3 = z
 
 export const a2aResponseSchema = z
   .union([
-    z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId, result: z.union([answerV1, answerV0_3]) }).describe('Success: the answer, in the version of the request.'),
+    z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.union([answerV1, answerV0_3]) }).describe('Success: the answer, in the version of the request.'),
     z
       .strictObject({
         jsonrpc: z.literal('2.0'),
-        id: jsonRpcId,
+        id: jsonRpcIdSchema,
         error: z
           .strictObject({
             code: z.int().describe('JSON-RPC error code (see the operation description).'),

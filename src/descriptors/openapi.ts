@@ -44,7 +44,6 @@ const NOT_MODIFIED: ResponseDoc = { description: 'Not modified (the `If-None-Mat
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const DESCRIBED_BY = { Link: { $ref: '#/components/headers/DescribedBy' } };
 
-const ref = componentRef;
 
 function pathParameters(path: string) {
   return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
@@ -63,12 +62,12 @@ function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {
   // it; every other error is the shared Problem.
   const content = doc.schema
     ? {
-        'application/json': { schema: ref(doc.schema.name) },
+        'application/json': { schema: componentRef(doc.schema.name) },
         // A route that validates its own body still answers unreadable JSON with the shared problem.
-        ...(alsoProblem ? { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } } : {}),
+        ...(alsoProblem ? { [PROBLEM_CONTENT_TYPE]: { schema: componentRef('Problem') } } : {}),
       }
     : status >= 400
-      ? { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } }
+      ? { [PROBLEM_CONTENT_TYPE]: { schema: componentRef('Problem') } }
       : undefined;
   return {
     description: doc.description,
@@ -117,7 +116,7 @@ function dynamicParts(route: DynamicEntry) {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: ref(route.request.name), ...(example ? { examples: { published: example } } : {}) } },
+            content: { 'application/json': { schema: componentRef(route.request.name), ...(example ? { examples: { published: example } } : {}) } },
           },
         }
       : {}),
@@ -209,7 +208,7 @@ export function buildMcpHostOpenApiDocument() {
       tags: ['MCP'],
       security: [],
       responses: {
-        ...Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, { description: doc.description, ...(doc.schema ? { content: { 'application/json': { schema: ref(doc.schema.name) } } } : {}) }])),
+        ...Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, { description: doc.description, ...(doc.schema ? { content: { 'application/json': { schema: componentRef(doc.schema.name) } } } : {}) }])),
         '4XX': { description: 'A Host or Origin this host does not serve (403), or a method the path does not allow (405).' },
       },
     };

@@ -103,9 +103,14 @@ let server: RunningServer;
 let openapi: OpenApi;
 let validatorFor: ReturnType<typeof componentValidators>;
 
+type DeclaredResponse = { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> };
+
+/** A declared response, or the shared component it references (413, 415, 4XX). */
+const resolvedResponse = (declared: DeclaredResponse | undefined): DeclaredResponse | undefined =>
+  declared?.$ref ? (openapi.components.responses?.[declared.$ref.split('/').pop()!] as DeclaredResponse) : declared;
+
 function declaredSchemaRef(path: string, method: string, status: number): string | undefined {
-  const declared = openapi.paths[path]?.[method.toLowerCase()]?.responses[String(status)] as { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
-  const response = declared?.$ref ? (openapi.components.responses?.[declared.$ref.split('/').pop()!] as typeof declared) : declared;
+  const response = resolvedResponse(openapi.paths[path]?.[method.toLowerCase()]?.responses[String(status)]);
   const content = response?.content ?? {};
   return Object.values(content)[0]?.schema?.$ref;
 }
@@ -154,9 +159,7 @@ describe('OpenAPI document', () => {
       for (const [method, operation] of Object.entries(item)) {
         if (method === 'servers') continue;
         for (const [status, declared] of Object.entries(operation.responses)) {
-          // A response shared by many operations (413, 415, 4XX) is a component of its own.
-          const ref = (declared as { $ref?: string }).$ref;
-          const response = ref ? (openapi.components.responses![ref.split('/').pop()!] as typeof declared) : declared;
+          const response = resolvedResponse(declared)!;
           const ownBody = ['/api/agents/publish', '/api/jobs/accept', '/api/jobs/quote'].includes(path) && status === '400';
           if (Number(status) >= 400 && !ownBody) {
             expect(response.content?.['application/problem+json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/Problem');

@@ -15,8 +15,11 @@ const sandboxUrl = process.env.E2E_SANDBOX_URL;
 test('the assistant page completes a paid turn against the sandbox chain (receipt screenshot kept)', async ({ page }, testInfo) => {
   // The one conditional skip of the browser tests: global-setup.ts starts the sandbox chain and sets
   // E2E_SANDBOX_URL; only a build without src/sandbox, or a sandbox that cannot start, leaves it unset,
-  // and the reason it records is printed here. It ran in every clean-clone CI run.
-  test.skip(!sandboxUrl, `Skipped: ${process.env.E2E_SANDBOX_SKIP_REASON ?? 'no sandbox chain'}. Run the stack with src/sandbox present.`);
+  // and the reason it records is printed here. With CI=true it is required: a missing sandbox fails
+  // the test with that reason instead of skipping it.
+  const missing = `${process.env.E2E_SANDBOX_SKIP_REASON ?? 'no sandbox chain'}. Run the stack with src/sandbox present.`;
+  if (!sandboxUrl && process.env.CI === 'true') throw new Error(`The paid turn is required when CI=true, but ${missing}`);
+  test.skip(!sandboxUrl, `Skipped: ${missing}`);
   test.setTimeout(180_000);
   const { payQuote } = await import('../../src/sandbox/pay.ts');
   const { PREMIUM_QUESTION } = await import('../helpers/paid-turn.ts');

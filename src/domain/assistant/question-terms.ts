@@ -48,6 +48,9 @@ export function wordsAndPartsOf(text: string): string[] {
  * entry is one concept: a sentence answers it when it holds any of the stems; a stem ending in `*`
  * is a beginning (`expir*`: expiry, expires, expiration).
  */
+const PRICE = ['price', 'cost', 'amount'];
+const SIZE = ['max*', 'largest', 'limit', 'size', 'kib', 'larger'];
+
 const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   register: ['register', 'r4', 'r5', 'r6'],
   r4: ['r4', 'reserve'],
@@ -55,9 +58,9 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   r6: ['r6', 'task'],
   nanoerg: ['nanoerg', 'erg'],
   erg: ['erg', 'nanoerg'],
-  price: ['price', 'cost', 'amount'],
-  cost: ['price', 'cost', 'amount'],
-  much: ['price', 'cost', 'amount', 'much'],
+  price: PRICE,
+  cost: PRICE,
+  much: [...PRICE, 'much'],
   pay: ['pay', 'paid', 'payment', 'price'],
   payment: ['payment', 'pay', 'paid'],
   expire: ['expir*', 'lifetime', 'valid'],
@@ -84,9 +87,9 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   different: ['different', 'another', 'other', 'mismatch'],
   two: ['two', 'another'],
   embed: ['embed', 'widget', 'element'],
-  maximum: ['max*', 'largest', 'limit', 'size', 'kib', 'larger'],
-  largest: ['max*', 'largest', 'limit', 'size', 'kib', 'larger'],
-  large: ['max*', 'largest', 'limit', 'size', 'kib', 'larger'],
+  maximum: SIZE,
+  largest: SIZE,
+  large: SIZE,
   size: ['size', 'max*', 'kib', 'byte'],
   format: ['format', 'json', 'rfc'],
   send: ['send', 'request', 'body', 'post'],

@@ -31,17 +31,20 @@ export type ErgoTreeReading =
   | { ok: false; header: ErgoTreeHeader | null; message: string };
 
 
-/** Whether sigma-rust reads the whole tree: it stores unreadable trees without complaint, so the template is asked for. */
-function bodyParses(tree: Uint8Array): boolean {
+/**
+ * Why sigma-rust does not read `tree` whole, or null when it does: it stores unreadable trees
+ * without complaint, so the template is asked for.
+ */
+export function treeParseFailure(tree: Uint8Array): string | null {
   try {
-    return withWasmScope((scope) => {
-      scope.own(sigmaRust().ErgoTree.from_bytes(tree)).template_bytes();
-      return true;
-    });
-  } catch {
-    return false;
+    withWasmScope((scope) => scope.own(sigmaRust().ErgoTree.from_bytes(tree)).template_bytes());
+    return null;
+  } catch (error) {
+    return String(error);
   }
 }
+
+const bodyParses = (tree: Uint8Array): boolean => treeParseFailure(tree) === null;
 
 /** Reads the header, checks the size it declares, and parses the body when its version is one the parser knows. */
 export function readErgoTree(tree: Uint8Array): ErgoTreeReading {

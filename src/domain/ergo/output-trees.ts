@@ -11,7 +11,7 @@
  */
 import { hex } from '@fleet-sdk/crypto';
 import { SConstant, SigmaByteReader } from '@fleet-sdk/serializer';
-import { sigmaRust, withWasmScope } from './sigma-rust.ts';
+import { treeParseFailure } from './ergo-tree-header.ts';
 
 const BOX_ID_BYTES = 32;
 const SIZE_FLAG = 0x08;
@@ -20,15 +20,11 @@ const MAX_TREE_BYTES = 4_096;
 type Fit = 'whole' | 'short' | 'long' | 'invalid';
 
 function fit(prefix: Uint8Array): Fit {
-  try {
-    withWasmScope((scope) => scope.own(sigmaRust().ErgoTree.from_bytes(prefix)).template_bytes());
-    return 'whole';
-  } catch (error) {
-    const message = String(error);
-    if (message.includes('NonConsumedBytes')) return 'long';
-    if (message.includes('failed to fill whole buffer')) return 'short';
-    return 'invalid';
-  }
+  const failure = treeParseFailure(prefix);
+  if (failure === null) return 'whole';
+  if (failure.includes('NonConsumedBytes')) return 'long';
+  if (failure.includes('failed to fill whole buffer')) return 'short';
+  return 'invalid';
 }
 
 /**

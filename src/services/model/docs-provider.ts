@@ -39,9 +39,8 @@ export interface ScoredSentence {
 const matchCount = (terms: ReadonlySet<string>, alternatives: readonly string[]) =>
   alternatives.filter((alternative) => (alternative.endsWith('*') ? [...terms].some((term) => term.startsWith(alternative.slice(0, -1))) : terms.has(alternative))).length;
 
-/** The sentences that answer `question`, best first, with how much of it each covers. */
-export function rankSentences(question: string, index: SentenceIndex = sentenceIndex()): ScoredSentence[] {
-  const concepts = questionConcepts(question);
+/** The sentences that answer a question of `concepts` (questionConcepts), best first, with how much of it each covers. */
+export function rankSentences(concepts: readonly string[][], index: SentenceIndex = sentenceIndex()): ScoredSentence[] {
   if (concepts.length === 0) return [];
   const total = index.sentences.length;
   const weights = concepts.map((alternatives) => Math.max(...alternatives.map((alternative) => Math.log(1 + total / (1 + (index.frequency.get(alternative.replace(/\*$/, '')) ?? 0))))));
@@ -101,7 +100,8 @@ const link = ({ title, url }: { title: string; url: string }) => `[${title}](${u
 export function createDocsProvider(sentences: () => SentenceIndex = sentenceIndex, search: PassageSearch = searchPassages): ModelProvider {
   async function answer({ question }: ModelRequest): Promise<ModelAnswer> {
     const model = { provider: 'docs' as const, name: DOCS_INDEX_NAME };
-    const chosen = chooseSentences(rankSentences(question, sentences()));
+    const concepts = questionConcepts(question);
+    const chosen = chooseSentences(rankSentences(concepts, sentences()));
     if (chosen.length === 0) {
       return {
         answer:
@@ -114,7 +114,7 @@ export function createDocsProvider(sentences: () => SentenceIndex = sentenceInde
     const quoted = chosen.map(({ sentence }) => `> ${sentence.text} (${link(sentence)})`).join('\n>\n');
     const pages = new Map(chosen.map(({ sentence }) => [sentence.url, { title: sentence.title, url: sentence.url }]));
     const readMore = new Map(pages);
-    for (const hit of search(questionConcepts(question).map((alternatives) => alternatives[0]!.replace(/\*$/, '')).join(' '), MAX_READ_MORE)) {
+    for (const hit of search(concepts.map((alternatives) => alternatives[0]!.replace(/\*$/, '')).join(' '), MAX_READ_MORE)) {
       if (readMore.size >= MAX_READ_MORE) break;
       readMore.set(hit.url, { title: hit.title, url: hit.url });
     }
