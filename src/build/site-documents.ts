@@ -5,6 +5,7 @@
  * `dist/client`, so the assistant quotes exactly what the site serves; and the assistant's terms, in
  * sentences, from the running configuration.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { humanPages } from './human-pages.ts';
 import { staticDocuments } from './static-documents.ts';
 import { siteUrl } from '../config/site.ts';
@@ -83,7 +84,15 @@ function llmsFullSections(text: string): SiteDocument[] {
   return sections;
 }
 
-export function siteDocuments(): SiteDocument[] {
+/**
+ * Where the build writes `builtDocuments()`, beside the server bundle: building them takes the route
+ * table's builders, the OpenAPI document among them, hundreds of milliseconds of the event loop that
+ * a server just started owes to its first requests.
+ */
+export const DOCS_CORPUS_FILE = 'docs-corpus.json';
+
+/** The documents a build fixes: pages, descriptors, llms-full.txt sections and error codes. */
+export function builtDocuments(): SiteDocument[] {
   const documents: SiteDocument[] = [];
   for (const page of humanPages()) {
     const lines = [page.description, ...page.routes.map(({ route }) => `${route.method} ${route.path}: ${route.summary}. ${route.description}`)];
@@ -101,8 +110,6 @@ export function siteDocuments(): SiteDocument[] {
     documents.push({ id: `json:${route.path}`, title: route.summary, url: siteUrl(route.path), text: prose.join('\n') });
   }
   documents.push(...llmsFullSections(buildLlmsFullTxt()));
-  // The terms follow the running configuration: read when the corpus is, not at build.
-  documents.push({ id: 'json:/api/assistant/terms', title: 'Assistant terms', url: routeUrl('assistant-terms'), text: assistantTermsProse(buildAssistantTerms(paidTurnConfig, new Date())).join('\n') });
   documents.push({
     id: 'page:/problems/',
     title: 'Errors',
@@ -110,4 +117,26 @@ export function siteDocuments(): SiteDocument[] {
     text: PROBLEM_CODES.map((entry) => `${entry.code} (${entry.status}, ${entry.where}): ${entry.meaning}`).join('\n'),
   });
   return documents;
+}
+
+/** The assistant's terms follow the running configuration: read when the corpus is, never at build. */
+function termsDocument(): SiteDocument {
+  return { id: 'json:/api/assistant/terms', title: 'Assistant terms', url: routeUrl('assistant-terms'), text: assistantTermsProse(buildAssistantTerms(paidTurnConfig, new Date())).join('\n') };
+}
+
+/** Every document, built now from the route table (tests, the assistant evaluation). */
+export function siteDocuments(): SiteDocument[] {
+  return [...builtDocuments(), termsDocument()];
+}
+
+/**
+ * The documents a running entry serves from: the build's corpus file beside the bundle when there is
+ * one (an entry bundled into `dist/server`), else built now (an entry run from source), with the
+ * terms of this process's configuration. One function, so the site and an in-process MCP host share
+ * one index.
+ */
+export function servedDocuments(): SiteDocument[] {
+  const file = new URL(DOCS_CORPUS_FILE, import.meta.url);
+  const built = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SiteDocument[]) : builtDocuments();
+  return [...built, termsDocument()];
 }

@@ -15,6 +15,7 @@ import type { AstroIntegration } from 'astro';
 import { build as esbuild } from 'esbuild';
 import * as pagefind from 'pagefind';
 import { schemaConformance, SCHEMA_CONFORMANCE_FILE } from '../build/schema-conformance.ts';
+import { builtDocuments, DOCS_CORPUS_FILE } from '../build/site-documents.ts';
 import { staticDocuments } from '../build/static-documents.ts';
 import { BUILD_ORIGIN_FILE, buildOriginOf } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
@@ -119,6 +120,7 @@ export function staticBuild(): AstroIntegration {
         const manifest = documents.map(({ path, file, contentType, headers }) => ({ path, file, contentType, headers }));
         await writeFile(join(serverDir, 'static-manifest.json'), JSON.stringify(manifest, null, 2));
         await writeFile(join(serverDir, BUILD_ORIGIN_FILE), JSON.stringify(buildOriginOf(site), null, 2) + '\n');
+        await writeFile(join(serverDir, DOCS_CORPUS_FILE), JSON.stringify(builtDocuments()));
         logger.info(`built for ${site.base_url} (MCP host ${site.mcp_url})`);
 
         const conformance = schemaConformance(documents, new Date());

@@ -18,7 +18,7 @@ import { mcpUrl, site } from '../config/site.ts';
 import { listen } from '../lib/listen.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
-import { siteDocuments } from '../build/site-documents.ts';
+import { servedDocuments } from '../build/site-documents.ts';
 import { buildMcpHostOpenApiDocument } from '../descriptors/openapi.ts';
 import { createMcpToolServices } from './services.ts';
 import { createToolServer, MCP_SERVICE_NAME, MCP_SERVICE_VERSION } from './tool-server.ts';
@@ -91,7 +91,7 @@ export interface McpHost {
 /** Starts the MCP host; resolves once it listens. `services` are the outside parts its tools use. */
 export async function startMcpServer(config: McpConfig, services: ToolServices): Promise<McpHost> {
   // search_docs reads the documents the site serves.
-  useCorpus(siteDocuments);
+  useCorpus(servedDocuments);
   /** This host's own OpenAPI description, made on its first request. */
   let description: ReturnType<typeof buildMcpHostOpenApiDocument> | undefined;
   const sessions = new Map<string, Session>();

@@ -21,7 +21,7 @@ import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '..
 import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
-import { siteDocuments } from '../build/site-documents.ts';
+import { servedDocuments } from '../build/site-documents.ts';
 import { closeRuntime, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
@@ -220,7 +220,7 @@ export function createRequestListener(options: ServerOptions) {
 /** Starts the server; resolves once it listens. */
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
   // The docs index (search_docs, the docs model provider) reads the documents this server serves.
-  useCorpus(siteDocuments);
+  useCorpus(servedDocuments);
   const listener = createRequestListener(options);
   const limits = loadServerConfig();
   const server = http.createServer(

@@ -4,7 +4,7 @@
  * corpus is the site's own documents (every human page, every static descriptor's prose and the
  * error codes: src/build/site-documents.ts), cut into passages and indexed once per process
  * on first use with MiniSearch (BM25 with prefix and light fuzzy matching); nothing is read from
- * disk or the network.
+ * the network.
  *
  * The entries (the server, the MCP host) hand the corpus in with `useCorpus`: the documents come
  * from the route table, which binds the assistant, which asks this index, so importing them here
@@ -71,7 +71,7 @@ function chunk(text: string): string[] {
 }
 
 function buildPassages(): DocsPassage[] {
-  if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(siteDocuments) before the first search');
+  if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(servedDocuments) before the first search');
   const passages: DocsPassage[] = [];
   for (const document of corpus()) {
     for (const text of chunk(document.text)) passages.push({ id: passages.length, documentId: document.id, title: document.title, url: document.url, text });
@@ -178,7 +178,7 @@ let sentencesBuilt: SentenceIndex | undefined;
 /** Every sentence of the corpus with its stems, and how common each stem is; built once per corpus. */
 export function sentenceIndex(): SentenceIndex {
   if (sentencesBuilt) return sentencesBuilt;
-  if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(siteDocuments) before the first search');
+  if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(servedDocuments) before the first search');
   sentencesBuilt = indexSentences(corpus());
   return sentencesBuilt;
 }
