@@ -413,6 +413,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent-economy/live/timeline.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live status over time (SVG)
+         * @description The kept probe runs of live status as a timeline: a row per gate, coloured up, degraded (an optional probe failed) or down (a required one failed), bar height the probe's latency, and each gate's state now and since when. A reading of live status is kept at most once every 60 s, the newest 1440 runs. The image's `<desc>` says the same in words.
+         */
+        get: operations["liveTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent-economy/proofs": {
         parameters: {
             query?: never;
@@ -425,6 +445,26 @@ export interface paths {
          * @description One proof per stored testnet receipt bundle (the newest 200), its checks recomputed: the receipt id hash, every agreement between its parts, the Note binding, the task hash, and the settlement transaction re-read from the chain source (all chain reads of one answer share 4000 ms). Then the conformance proofs: the policy engine on its published example and each unsafe variant, and the published schemas validating the served descriptors (checked at build). Sandbox receipts are listed apart and never counted. Shared for 5 s.
          */
         get: operations["proofs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-economy/proofs/timeline.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipts over time (SVG)
+         * @description Settled receipts per UTC day over the last 30 days, testnet and sandbox in separate rows. The image's `<desc>` says the same in words.
+         */
+        get: operations["proofsTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6303,6 +6343,36 @@ export interface operations {
             "4XX": components["responses"]["Problem"];
         };
     };
+    liveTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline, drawn now from the stored history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The receipt store cannot be read (code `receipt_storage_unavailable`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            "4XX": components["responses"]["Problem"];
+        };
+    };
     proofs: {
         parameters: {
             query?: never;
@@ -6322,6 +6392,36 @@ export interface operations {
                 };
             };
             /** @description The receipt store cannot be read (code `receipt_storage_unavailable`): the proofs cannot be listed. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            "4XX": components["responses"]["Problem"];
+        };
+    };
+    proofsTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chart, drawn now from the stored receipts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The receipt store cannot be read (code `receipt_storage_unavailable`). */
             503: {
                 headers: {
                     [name: string]: unknown;

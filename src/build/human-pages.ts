@@ -4,7 +4,7 @@
  * as JSON. Pages render from these bodies only, so a page can never show other data than its JSON.
  */
 import { schemaUrl } from '../config/site.ts';
-import { bodySchemaOf } from '../catalogue/lookup.ts';
+import { answersJson, bodySchemaOf } from '../catalogue/lookup.ts';
 import { pageHeading } from '../catalogue/page-titles.ts';
 import { allRoutes, routeById } from '../routes/table.ts';
 import type { Route } from '../routes/types.ts';
@@ -44,7 +44,7 @@ export function staticBody<T = Record<string, unknown>>(routeId: string): T {
 
 function pageRoute(route: Route): PageRoute {
   const schema = bodySchemaOf(route);
-  const isJsonGet = route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{');
+  const isJsonGet = route.method === 'GET' && route.host !== 'mcp' && !route.path.includes('{') && answersJson(route);
   const ownBody = route.kind === 'static' && !route.mirrorOf && (route.contentType ?? 'application/json').includes('json');
   return {
     route,

@@ -43,3 +43,9 @@ export { hubUrl };
 export function bodySchemaOf(route: Entry): PublishedSchema | undefined {
   return route.kind === 'static' ? route.schema : (route.request ?? route.responses[200]?.schema);
 }
+
+/** Whether a GET of this route answers JSON (not an SVG picture or a text document). */
+export function answersJson(route: Entry): boolean {
+  const contentType = route.kind === 'static' ? route.contentType : route.responses[200]?.contentType;
+  return contentType === undefined || contentType.includes('json');
+}

@@ -36,6 +36,8 @@ export interface ResponseDoc {
   schema?: PublishedSchema;
   /** Extra headers documented for this response (name -> description). */
   headers?: Record<string, string>;
+  /** Media type of a 2xx body that is not JSON (an SVG picture); its body is text of that type. */
+  contentType?: string;
 }
 
 /** A GET whose body is known at build time: written to `dist/client` and served from memory. */

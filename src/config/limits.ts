@@ -6,6 +6,11 @@
 /** Time each live-status probe gets, and how long probe results are shared. */
 export const PROBE_TIMEOUT_MS = 1500;
 export const PROBE_CACHE_SECONDS = 5;
+/** Live status keeps at most one probe run a minute in the store, and the newest PROBE_HISTORY_RUNS of them (a day at most). */
+export const PROBE_HISTORY_INTERVAL_SECONDS = 60;
+export const PROBE_HISTORY_RUNS = 1440;
+/** Days the proof explorer's receipt timeline draws, ending today (UTC). */
+export const RECEIPT_TIMELINE_DAYS = 30;
 
 /** Stored receipts listed by the proof explorer, newest first; older ones stay fetchable by id but leave the board. */
 export const PROOF_RECEIPT_LIMIT = 200;

@@ -8,7 +8,7 @@ import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.t
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
 import { DESCRIPTION_VERSION } from './openapi.ts';
-import { bodySchemaOf, pageUrl, routeUrl } from '../catalogue/lookup.ts';
+import { answersJson, bodySchemaOf, pageUrl, routeUrl } from '../catalogue/lookup.ts';
 import { pageHeading } from '../catalogue/page-titles.ts';
 import { catalogue } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
@@ -81,7 +81,7 @@ export function buildLlmsTxt(): string {
     ...pageGroups().map(
       (group) =>
         `- [${group.title}](${siteUrl(group.page)}): ${group.description} JSON: ${group.routes
-          .filter((route) => route.method === 'GET')
+          .filter((route) => route.method === 'GET' && answersJson(route))
           .map((route) => routeAbsoluteUrl(route))
           .join(', ') || 'POST only'}`,
     ),

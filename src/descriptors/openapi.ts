@@ -60,7 +60,9 @@ function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {
   );
   // A 4xx that declares its own schema (the validation results of publish, accept and quote) keeps
   // it; every other error is the shared Problem.
-  const content = doc.schema
+  const content = doc.contentType
+    ? { [doc.contentType.split(';')[0]!]: { schema: { type: 'string' } } }
+    : doc.schema
     ? {
         'application/json': { schema: componentRef(doc.schema.name) },
         // A route that validates its own body still answers unreadable JSON with the shared problem.

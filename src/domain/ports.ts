@@ -6,6 +6,7 @@
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../schemas/reputation.ts';
+import type { ProbeRun } from './probe-history.ts';
 import type { RateLimitBucket } from '../config/rate-limit.ts';
 
 /** A quote as the server issued and stored it; verification trusts only this, never the client's copy. */
@@ -128,6 +129,13 @@ export interface AssistantStore {
   recordActivity(event: ActivityEvent): Promise<void>;
   /** Newest first. */
   listActivity(limit: number): Promise<ActivityEvent[]>;
+  /**
+   * Keeps one run of the live status's probes and, in the same transaction, drops the oldest runs
+   * beyond `keepRuns`. A second run at the same instant (another instance) is kept once.
+   */
+  recordProbeRun(run: ProbeRun, keepRuns: number): Promise<void>;
+  /** The newest `limit` kept runs, oldest first. */
+  listProbeRuns(limit: number): Promise<ProbeRun[]>;
   /** Free-tier questions used by a client key on a UTC day, incremented atomically; returns the new count. */
   incrementFreeUsage(clientKey: string, day: string): Promise<number>;
   getFreeUsage(clientKey: string, day: string): Promise<number>;

@@ -17,8 +17,11 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
+  /** Sent as JSON, unless `contentType` is set: then it is the text of the body itself. */
   body: unknown;
   headers?: Record<string, string>;
+  /** Media type of a body that is not JSON (an SVG picture). */
+  contentType?: string;
 }
 
 export type Handler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
@@ -28,3 +31,6 @@ export const json = (status: number, body: unknown, headers?: Record<string, str
   body,
   ...(headers ? { headers } : {}),
 });
+
+/** A body that is not JSON, sent as it is under its media type. */
+export const text = (status: number, contentType: string, body: string): ApiResponse => ({ status, body, contentType });

@@ -84,6 +84,9 @@ export function problemResponse(error: ProblemError, path: string): SerializedRe
 
 /** A handler's answer as bytes; a 4xx is problem+json unless its route documents its own body schema. */
 export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute): SerializedResponse {
+  if (response.contentType) {
+    return { status: response.status, headers: { 'content-type': response.contentType, 'cache-control': 'no-store', ...response.headers }, body: String(response.body) };
+  }
   const isProblem = response.status >= 400 && !route?.responses[response.status]?.schema;
   return {
     status: response.status,

@@ -5,7 +5,9 @@
  * one probe timeout even when every dependency hangs.
  */
 import type { LiveStatus, Probe } from '../../schemas/live.ts';
-import { PROBE_CACHE_SECONDS } from '../config/limits.ts';
+import { PROBE_CACHE_SECONDS, PROBE_HISTORY_INTERVAL_SECONDS, PROBE_HISTORY_RUNS } from '../config/limits.ts';
+import { probeRunOf } from '../domain/probe-history.ts';
+import { logger } from './logger.ts';
 import { buildLiveStatus } from '../descriptors/live.ts';
 import {
   createChainProbe,
@@ -71,14 +73,45 @@ async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof cre
   );
 }
 
-/** A live status reader over `sources`, cached for PROBE_CACHE_SECONDS with concurrent readers sharing a run. */
-export function createLiveStatus(sources: () => Promise<LiveSources>): () => Promise<LiveStatus> {
+/** How long an answer waits for its run to be kept before it goes out anyway (the write then finishes behind it). */
+const HISTORY_WRITE_WAIT_MS = 250;
+
+/**
+ * Keeps `status` in the probe history, waiting at most HISTORY_WRITE_WAIT_MS: a slow or failing
+ * store costs the history this run, never the live answer (whose storage probe says what is wrong).
+ */
+async function keepRun(sources: LiveSources, status: LiveStatus): Promise<void> {
+  let write: Promise<void>;
+  try {
+    write = sources.store().recordProbeRun(probeRunOf(status.checked_at, status.probes), PROBE_HISTORY_RUNS);
+  } catch {
+    return;
+  }
+  const kept = write.catch((error: unknown) => logger.debug({ err: error }, 'probe run not kept'));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([kept, new Promise<void>((resolve) => (timer = setTimeout(resolve, HISTORY_WRITE_WAIT_MS)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * A live status reader over `sources`, cached for PROBE_CACHE_SECONDS with concurrent readers sharing
+ * a run; a run is kept in the probe history when the last kept one is `historyEveryMs` old.
+ */
+export function createLiveStatus(sources: () => Promise<LiveSources>, historyEveryMs = PROBE_HISTORY_INTERVAL_SECONDS * 1000): () => Promise<LiveStatus> {
   const probeChain = createChainProbe();
   let current: { at: number; body: Promise<LiveStatus> } | undefined;
+  let keptAt = -Infinity;
   return () => {
     const now = Date.now();
     if (!current || now - current.at >= PROBE_CACHE_SECONDS * 1000) {
-      const body = sources().then((parts) => runProbes(parts, probeChain, new Date(now)));
+      const body = sources().then(async (parts) => {
+        const status = await runProbes(parts, probeChain, new Date(now));
+        if (now - keptAt >= historyEveryMs) {
+          keptAt = now;
+          await keepRun(parts, status);
+        }
+        return status;
+      });
       current = { at: now, body };
       // A run that throws (a bug, since probes catch their own failures) must not stay cached.
       body.catch(() => {

@@ -214,6 +214,26 @@ describe('GET routes of the route table', () => {
   });
 });
 
+describe('pictures of the live proof', () => {
+  const descOf = (svg: string) => /<desc[^>]*>([^<]*)<\/desc>/.exec(svg)?.[1];
+
+  it('are documented as SVG and drawn from the store: a reading of live status appears in its timeline', async () => {
+    for (const path of ['/api/agent-economy/live/timeline.svg', '/api/agent-economy/proofs/timeline.svg']) {
+      expect(Object.keys(resolvedResponse(openapi.paths[path]!.get!.responses['200'])!.content!), path).toEqual(['image/svg+xml']);
+    }
+    const before = await (await fetch(`${server.url}/api/agent-economy/live/timeline.svg`)).text();
+    await (await fetch(`${server.url}/api/agent-economy/live`)).arrayBuffer();
+    const response = await fetch(`${server.url}/api/agent-economy/live/timeline.svg`);
+    expect(response.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    const after = await response.text();
+    expect(after.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    // Another test of this file may have read live status first: then both already show a run.
+    if (descOf(before)!.startsWith('No probe run')) expect(descOf(after)).toMatch(/^Probe results of 1 kept run from /);
+    expect(descOf(after)).toMatch(/receipt_storage: (up|down|degraded) since /);
+    expect(descOf(await (await fetch(`${server.url}/api/agent-economy/proofs/timeline.svg`)).text())).toMatch(/^Receipts settled per UTC day from /);
+  });
+});
+
 describe('posture and mirrors', () => {
   const postureKeys = (value: unknown, path: string, out: Array<[string, string, unknown]>) => {
     if (Array.isArray(value)) value.forEach((item, index) => postureKeys(item, `${path}/${index}`, out));
@@ -289,9 +309,11 @@ describe('posture and mirrors', () => {
 });
 
 /** The media type of a static route served as something other than JSON, else undefined. */
+/** The media type of a route whose body is not JSON (llms.txt, the SVG pictures); undefined for JSON. */
 function textRoute(id: string): string | undefined {
   const route = allRoutes().find((r) => r.id === id);
-  return route?.kind === 'static' && route.contentType && !route.contentType.includes('json') ? route.contentType : undefined;
+  const contentType = route?.kind === 'static' ? route.contentType : route?.responses[200]?.contentType;
+  return contentType && !contentType.includes('json') ? contentType : undefined;
 }
 
 /** Third-party hosts a descriptor may cite on purpose (standards, the public testnet faucet fallback). */

@@ -191,3 +191,18 @@ test('the API reference has one section per OpenAPI operation, each with a curl 
   for (const status of ['200', '400', '413', '415']) await expect(policy.locator('tbody th', { hasText: new RegExp(`^${status}$`) })).toHaveCount(1);
   await expect(policy.locator('pre code')).toContainText('curl -sS -X POST');
 });
+
+test('live status and the proof explorer show their server-drawn pictures, with the same in words', async ({ page }) => {
+  for (const [path, words] of [
+    ['/live/', /^Probe results of \d+ kept runs? from .*receipt_storage: (up|degraded|down) since /],
+    ['/proofs/', /^Receipts settled per UTC day from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d; sandbox receipts are never proofs\. testnet: \d+ receipts?/],
+  ] as const) {
+    await page.goto(path);
+    const figure = page.locator('figure.timeline');
+    await expect(figure.locator('figcaption')).toHaveText(words);
+    const image = figure.locator('img');
+    await expect(image).toHaveAttribute('src', /^data:image\/svg\+xml;charset=utf-8,/);
+    await expect(image).toHaveAttribute('alt', /.{20,}/);
+    expect(await image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(760);
+  }
+});

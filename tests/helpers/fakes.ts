@@ -11,6 +11,7 @@ import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../schemas/reputation.ts';
 import { loadPaidTurnConfig, type PaidTurnConfig } from '../../src/config/assistant.ts';
 import type { AssistantDeps } from '../../src/routes/assistant/deps.ts';
+import type { ProbeRun } from '../../src/domain/probe-history.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../src/services/model/provider.ts';
 import {
   ChainUnavailableError,
@@ -121,6 +122,17 @@ export class FakeStore implements AssistantStore {
   async listActivity(limit: number): Promise<ActivityEvent[]> {
     this.#check();
     return this.activity.slice(-limit).reverse();
+  }
+  readonly probeRuns: ProbeRun[] = [];
+  async recordProbeRun(run: ProbeRun, keepRuns: number): Promise<void> {
+    this.#check();
+    if (!this.probeRuns.some((kept) => kept.at.getTime() === run.at.getTime())) this.probeRuns.push(run);
+    this.probeRuns.sort((a, b) => a.at.getTime() - b.at.getTime());
+    this.probeRuns.splice(0, Math.max(0, this.probeRuns.length - keepRuns));
+  }
+  async listProbeRuns(limit: number): Promise<ProbeRun[]> {
+    this.#check();
+    return this.probeRuns.slice(-limit);
   }
   async incrementFreeUsage(clientKey: string, day: string): Promise<number> {
     this.#check();

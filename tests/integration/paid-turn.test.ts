@@ -123,7 +123,14 @@ describe('the paid turn on one server', () => {
     base = (await server()).url;
   });
 
+  /** Sandbox receipts the proof explorer's picture counts in its window, read from its words. */
+  const sandboxReceiptsDrawn = async () => {
+    const svg = await (await fetch(`${base}/api/agent-economy/proofs/timeline.svg`)).text();
+    return Number(/sandbox: (\d+) receipts? in the last/.exec(svg)![1]);
+  };
+
   it('quote, pay on the sandbox, verify, chat, receipt: the whole turn', async () => {
+    const drawnBefore = await sandboxReceiptsDrawn();
     const question = premiumQuestion('full turn');
     const paid = await quote(base, question);
     expect(paid).toMatchObject({ receiverAddress: RECEIVER, reserveBoxId: RESERVE, minConfirmations: MIN_CONFIRMATIONS, issuedHeight: sandbox.chain.height });
@@ -159,6 +166,7 @@ describe('the paid turn on one server', () => {
     expect(text).not.toContain(question.slice(0, 40));
     expect(text).not.toContain(body.paymentToken);
     expect(text).not.toContain('127.0.0.1');
+    expect(await sandboxReceiptsDrawn()).toBe(drawnBefore + 1);
   });
 
   it('answers a short question free, without a token', async () => {

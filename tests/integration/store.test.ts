@@ -349,6 +349,29 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.getFreeUsage(`${client}-other`, '2026-03-01')).toBe(0);
   });
 
+  test('keeps probe runs with their states and latencies, a run at the same instant once, and only the newest ones', async () => {
+    const run = (minute: number, chainState: 'up' | 'degraded' | 'down') => ({
+      at: new Date(Date.UTC(2026, 10, 25, 10, minute, 0, 123)),
+      results: [
+        { gate: 'chain', state: chainState, latencyMs: minute },
+        { gate: 'receipt_storage', state: 'up' as const, latencyMs: null },
+      ],
+    });
+    await store.recordProbeRun(run(0, 'up'), 3);
+    await store.recordProbeRun(run(1, 'down'), 3);
+    await withAnotherStore(async (other) => other.recordProbeRun(run(1, 'up'), 3)); // another instance, same instant
+    await store.recordProbeRun(run(2, 'degraded'), 3);
+    const kept = await store.listProbeRuns(10);
+    expect(kept.map((entry) => entry.at.toISOString())).toEqual(['2026-11-25T10:00:00.123Z', '2026-11-25T10:01:00.123Z', '2026-11-25T10:02:00.123Z']);
+    expect(kept[1]!.results).toEqual([
+      { gate: 'chain', state: 'down', latencyMs: 1 },
+      { gate: 'receipt_storage', state: 'up', latencyMs: null },
+    ]);
+    expect((await store.listProbeRuns(2)).map((entry) => entry.at.getUTCMinutes())).toEqual([1, 2]);
+    await store.recordProbeRun(run(3, 'up'), 3);
+    expect((await store.listProbeRuns(10)).map((entry) => entry.at.getUTCMinutes())).toEqual([1, 2, 3]);
+  });
+
   test('after close every call answers StoreUnavailableError', async () => {
     await withAnotherStore(async (closing) => {
       await closing.ping();

@@ -4,7 +4,7 @@
  * Redis fallback is reported without failing the whole status, results are shared for a few seconds,
  * and the latest full receipt id is the newest testnet one.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveStatusSchema } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
@@ -46,7 +46,7 @@ describe('live status', () => {
   });
 
   it('answers within about one probe timeout when the store, the chain and the model all hang', async () => {
-    const store = Object.assign(new FakeStore(), { ping: never, listReceipts: never });
+    const store = Object.assign(new FakeStore(), { ping: never, listReceipts: never, recordProbeRun: never });
     const chain = Object.assign(new FakeChain(1, 'testnet'), { height: never });
     const hungModel = Object.assign(new FakeModel(), { answer: never });
     const started = performance.now();
@@ -133,5 +133,55 @@ describe('live status', () => {
     const status = await createLiveStatus(sources({ store }))();
     expect(status.latest_full_receipt_id).toBe(testnet.receiptId);
     expect(status.summary.latest_full_receipt_id).toBe(testnet.receiptId);
+  });
+
+  describe('probe history', () => {
+    afterEach(() => vi.useRealTimers());
+    // Only the clock is faked: the probes' own timers run as they do in production.
+    const at = (iso: string) => vi.setSystemTime(new Date(iso));
+
+    it('keeps a reading at most once per interval, each gate with its state and latency', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const store = new FakeStore();
+      const chain = new FakeChain(5_000, 'testnet');
+      const read = createLiveStatus(sources({ store, chain }), 60_000);
+      at('2026-11-25T10:00:00Z');
+      const first = await read();
+      expect(store.probeRuns).toHaveLength(1);
+      expect(store.probeRuns[0]!.at.toISOString()).toBe(first.checked_at);
+      const gates = Object.fromEntries(store.probeRuns[0]!.results.map((result) => [result.gate, result]));
+      expect(Object.keys(gates)).toEqual(Object.keys(first.probes));
+      expect(gates.chain!.state).toBe('up');
+      expect(gates.rate_limiter!.state).toBe('up');
+      expect(gates.receipt_storage!.latencyMs).toBe(first.probes.receipt_storage.latency_ms ?? null);
+
+      at('2026-11-25T10:00:30Z'); // past the probe cache, within the history interval
+      await read();
+      expect(store.probeRuns).toHaveLength(1);
+
+      at('2026-11-25T10:01:01Z');
+      chain.unavailable = true;
+      const second = await read();
+      expect(second.probes.chain.ok).toBe(false);
+      expect(store.probeRuns).toHaveLength(2);
+      expect(store.probeRuns[1]!.results.find((result) => result.gate === 'chain')!.state).toBe('down');
+    });
+
+    it('calls an optional probe failing degraded, not down', async () => {
+      const store = new FakeStore();
+      const limiter = Object.assign(new FakeLimiter(), { mode: () => 'memory_fallback' as const });
+      await createLiveStatus(sources({ store, limiter }))();
+      expect(store.probeRuns[0]!.results.find((result) => result.gate === 'rate_limiter')!.state).toBe('degraded');
+    });
+
+    it('still answers when the store cannot keep the reading', async () => {
+      const store = new FakeStore();
+      store.recordProbeRun = async () => {
+        throw new Error('disk full');
+      };
+      const status = await createLiveStatus(sources({ store }))();
+      expect(status.probes.receipt_storage.ok).toBe(true);
+      expect(store.probeRuns).toHaveLength(0);
+    });
   });
 });

@@ -1,12 +1,15 @@
 /** Spec 4.2: live status, the proof explorer, and the MCP host's health (served by the MCP host). */
 import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
-import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../../config/limits.ts';
+import { PROBE_CACHE_SECONDS, PROBE_HISTORY_INTERVAL_SECONDS, PROBE_HISTORY_RUNS, PROBE_TIMEOUT_MS, RECEIPT_TIMELINE_DAYS, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../../config/limits.ts';
 import { publish } from '../published.ts';
 import type { Entry } from '../types.ts';
 
 const liveSchema = publish('live-status.schema.v0.json', 'LiveStatus', 'Live status', liveStatusSchema);
 const proofsSchema = publish('proof-explorer.schema.v0.json', 'ProofExplorer', 'Proof explorer', proofExplorerSchema);
 const healthSchema = publish('mcp-health.schema.v0.json', 'McpHealth', 'MCP host health', mcpHealthSchema);
+
+/** The pictures of the live proof are SVG documents drawn per request. */
+export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
 
 export const LIVE_ENTRIES: readonly Entry[] = [
     {
@@ -24,6 +27,22 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       page: '/live/',
     },
     {
+      id: 'live-timeline',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/agent-economy/live/timeline.svg',
+      tag: 'Live proof',
+      summary: 'Live status over time (SVG)',
+      description:
+        `The kept probe runs of live status as a timeline: a row per gate, coloured up, degraded (an optional probe failed) or down (a required one failed), bar height the probe's latency, and each gate's state now and since when. ` +
+        `A reading of live status is kept at most once every ${PROBE_HISTORY_INTERVAL_SECONDS} s, the newest ${PROBE_HISTORY_RUNS} runs. The image's \`<desc>\` says the same in words.`,
+      responses: {
+        200: { description: 'The timeline, drawn now from the stored history.', contentType: SVG_CONTENT_TYPE },
+        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`).' },
+      },
+      page: '/live/',
+    },
+    {
       id: 'proofs',
       kind: 'dynamic',
       method: 'GET',
@@ -37,6 +56,20 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       responses: {
         200: { description: 'The evidence board.', schema: proofsSchema },
         503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the proofs cannot be listed.' },
+      },
+      page: '/proofs/',
+    },
+    {
+      id: 'proofs-timeline',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/agent-economy/proofs/timeline.svg',
+      tag: 'Live proof',
+      summary: 'Receipts over time (SVG)',
+      description: `Settled receipts per UTC day over the last ${RECEIPT_TIMELINE_DAYS} days, testnet and sandbox in separate rows. The image's \`<desc>\` says the same in words.`,
+      responses: {
+        200: { description: 'The chart, drawn now from the stored receipts.', contentType: SVG_CONTENT_TYPE },
+        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`).' },
       },
       page: '/proofs/',
     },

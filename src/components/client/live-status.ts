@@ -2,6 +2,7 @@
 import type { LiveStatus } from '../../../schemas/live.ts';
 import { humanize } from '../format.ts';
 import { el, link, loadInto } from './dom.ts';
+import { refreshTimelines } from './timeline.ts';
 
 function render(status: LiveStatus, baseUrl: string): Node[] {
   const latest = status.summary.latest_full_receipt_id;
@@ -48,6 +49,8 @@ for (const section of document.querySelectorAll<HTMLElement>('[data-live-status]
   const load = async () => {
     refresh.disabled = true;
     await loadInto(section, section.dataset.path!, (body, baseUrl) => render(body as LiveStatus, baseUrl));
+    // This reading may have been kept in the history the timeline draws.
+    await refreshTimelines();
     refresh.disabled = false;
     refresh.hidden = false;
   };

@@ -1,5 +1,9 @@
 /** Spec 4.2, bound: live status and the proof explorer (the MCP host answers its own health). */
-import { json } from '../../lib/api.ts';
+import { liveStatusSchema } from '../../../schemas/live.ts';
+import { SVG_CONTENT_TYPE } from '../../catalogue/entries/live.ts';
+import { PROBE_HISTORY_RUNS } from '../../config/limits.ts';
+import { probeTimelineSvg, receiptTimelineSvg } from '../../descriptors/timelines.ts';
+import { json, text } from '../../lib/api.ts';
 import { liveStatus } from '../../services/live-status.ts';
 import { createProofExplorer, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { readReceiptStore } from '../store-read.ts';
@@ -19,8 +23,25 @@ async function proofsHandler() {
   return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs()));
 }
 
+/** The live status's own gate order, for the rows of its timeline. */
+const GATES = Object.keys(liveStatusSchema.shape.probes.shape);
+
+async function liveTimelineHandler() {
+  const { getStore } = await import('../../services/runtime.ts');
+  const runs = await readReceiptStore('the probe history cannot be drawn', () => getStore().listProbeRuns(PROBE_HISTORY_RUNS));
+  return text(200, SVG_CONTENT_TYPE, probeTimelineSvg(runs, GATES, new Date()));
+}
+
+async function proofsTimelineHandler() {
+  const { getStore } = await import('../../services/runtime.ts');
+  const receipts = await readReceiptStore('the receipts cannot be drawn', () => getStore().listReceiptSummaries());
+  return text(200, SVG_CONTENT_TYPE, receiptTimelineSvg(receipts, new Date()));
+}
+
 export const liveBindings: Readonly<Record<string, Binding>> = {
   'live': { handler: async () => json(200, await liveStatus()) },
+  'live-timeline': { handler: liveTimelineHandler },
   'proofs': { handler: proofsHandler },
+  'proofs-timeline': { handler: proofsTimelineHandler },
 };
 

@@ -91,6 +91,20 @@ export const MIGRATIONS: readonly Migration[] = [
     // Receipts stored before it have no payer: they credit their service provider only.
     sql: () => 'ALTER TABLE receipts ADD COLUMN payer_address text;',
   },
+  {
+    version: 3,
+    name: 'probe history',
+    // One row per gate per kept run of the live status's probes; the store trims it to a bounded number of runs.
+    sql: ({ types, tableOptions }) => `
+      CREATE TABLE probe_results (
+        at         ${types.timestamp} NOT NULL,
+        gate       text               NOT NULL,
+        state      text               NOT NULL CHECK (state IN ('up', 'degraded', 'down')),
+        latency_ms integer            CHECK (latency_ms >= 0),
+        PRIMARY KEY (at, gate)
+      )${tableOptions};
+    `,
+  },
 ];
 
 /** The database was migrated by a newer build than this one: refusing beats misreading its tables. */

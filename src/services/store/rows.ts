@@ -6,6 +6,7 @@
 import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
 import { type ActivityEvent } from '../../domain/ports.ts';
+import type { GateState } from '../../domain/probe-history.ts';
 import type { Database } from './database.ts';
 
 /** Lists never read more rows than this, whatever the caller asks. */
@@ -32,6 +33,13 @@ export interface ActivityRow {
   amount_nano_erg: string | null;
   task_hash: string | null;
   receipt_id: string | null;
+}
+
+export interface ProbeResultRow {
+  at: Date | string;
+  gate: string;
+  state: GateState;
+  latency_ms: number | null;
 }
 
 export interface ReceiptSummaryRow {

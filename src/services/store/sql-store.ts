@@ -10,6 +10,7 @@
  */
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
+import type { ProbeRun } from '../../domain/probe-history.ts';
 import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
@@ -23,7 +24,7 @@ import {
   type StoredQuote,
 } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database } from './database.ts';
-import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
+import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
@@ -281,6 +282,41 @@ export class SqlAssistantStore implements AssistantStore {
       ...(row.task_hash !== null ? { taskHash: row.task_hash } : {}),
       ...(row.receipt_id !== null ? { receiptId: row.receipt_id } : {}),
     }));
+  }
+
+  async recordProbeRun(run: ProbeRun, keepRuns: number): Promise<void> {
+    if (run.results.length === 0) return;
+    const database = await this.ready();
+    const at = run.at.toISOString();
+    const rows = run.results.map((_, index) => `($1, $${index * 3 + 2}, $${index * 3 + 3}, $${index * 3 + 4})`);
+    const values = [at, ...run.results.flatMap((result) => [result.gate, result.state, result.latencyMs])];
+    await database.transaction(async (tx) => {
+      await tx.query(`INSERT INTO probe_results (at, gate, state, latency_ms) VALUES ${rows.join(', ')} ON CONFLICT (at, gate) DO NOTHING`, values);
+      // Older than the oldest of the newest `keepRuns` runs; nothing while fewer are kept.
+      await tx.query(
+        `DELETE FROM probe_results
+          WHERE at < (SELECT at FROM (SELECT DISTINCT at FROM probe_results ORDER BY at DESC LIMIT 1 OFFSET $1) AS oldest_kept)`,
+        [Math.max(0, Math.floor(keepRuns) - 1)],
+      );
+    });
+  }
+
+  async listProbeRuns(limit: number): Promise<ProbeRun[]> {
+    const database = await this.ready();
+    const rows = await database.read<ProbeResultRow>(
+      `SELECT at, gate, state, latency_ms FROM probe_results
+        WHERE at >= (SELECT MIN(at) FROM (SELECT DISTINCT at FROM probe_results ORDER BY at DESC LIMIT $1) AS newest)
+        ORDER BY at ASC, gate ASC`,
+      [clampLimit(limit)],
+    );
+    const runs = new Map<string, ProbeRun>();
+    for (const row of rows) {
+      const at = toDate(row.at);
+      const run = runs.get(at.toISOString()) ?? { at, results: [] };
+      run.results.push({ gate: row.gate, state: row.state, latencyMs: row.latency_ms === null ? null : Number(row.latency_ms) });
+      runs.set(at.toISOString(), run);
+    }
+    return [...runs.values()];
   }
 
   async incrementFreeUsage(clientKey: string, day: string): Promise<number> {
