@@ -38,3 +38,4 @@ export * as schemaConformanceReport from './schema-conformance-report.ts';
 export * as trust from './trust.ts';
 export * as walletAgent from './wallet-agent.ts';
 export * as walletBoundary from './wallet-boundary.ts';
+export * as x402 from './x402.ts';

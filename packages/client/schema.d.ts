@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a free or paid turn
-         * @description Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, which is single-use, bound to the quoted question and spent only when the answer is delivered.
+         * @description Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, which is single-use, bound to the quoted question and spent only when the answer is delivered. Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG); pay its Note and send the same request with a `PAYMENT-SIGNATURE` header, base64 JSON `{x402Version: 2, accepted, payload: {noteBoxId}}`. The Note is settled as verify-payment settles it, and the answer carries `PAYMENT-RESPONSE`.
          */
         post: operations["assistantChat"];
         delete?: never;
@@ -859,6 +859,66 @@ export interface paths {
          * @description Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. Safe to retry: the same quote, question and Note sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one (the earlier token stops working; only one is ever live for a Note), or 409 once that token has paid its turn.
          */
         post: operations["assistantVerifyPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x402/facilitator/supported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * x402 facilitator: what it settles
+         * @description The x402 v2 kinds this facilitator verifies and settles: scheme `exact` on `ergo:testnet`, for quotes issued by this service.
+         */
+        get: operations["x402Supported"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x402/facilitator/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * x402 facilitator: verify a Note payment
+         * @description Whether the Note in `paymentPayload.payload.noteBoxId` pays the stored quote `paymentPayload.accepted.extra.quoteId` names, by every rule verify-payment applies (a Note already settled included). Claims nothing. A refusal is `isValid: false` with verify-payment's code in `invalidReason`.
+         */
+        post: operations["x402Verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x402/facilitator/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * x402 facilitator: settle a Note payment
+         * @description Verifies as `verify` does, then claims the Note once: marks it used and stores the receipt bundle in one transaction, so of concurrent settles of one Note exactly one succeeds. The payer then gets its answer from the chat with the same PAYMENT-SIGNATURE. A refusal is `success: false` with verify-payment's code in `errorReason`.
+         */
+        post: operations["x402Settle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5162,6 +5222,91 @@ export interface components {
             };
         };
         /**
+         * x402 facilitator request
+         * @description Body of the facilitator's verify and settle.
+         */
+        X402FacilitatorRequest: {
+            /** @constant */
+            x402Version: 2;
+            /** @description x402 v2 PaymentPayload for an Ergo Note: the requirements accepted and the Note box id. */
+            paymentPayload: {
+                /** @constant */
+                x402Version: 2;
+                resource?: {
+                    [key: string]: unknown;
+                };
+                accepted: {
+                    scheme: string;
+                    network: string;
+                    extra: {
+                        quoteId: components["schemas"]["QuoteId"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                payload: {
+                    /** @description Box id of the Note the client created. */
+                    noteBoxId: components["schemas"]["Hex64"];
+                } & {
+                    [key: string]: unknown;
+                };
+                extensions?: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The requirements the resource server offered; the stored quote they name decides. */
+            paymentRequirements: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * x402 settlement
+         * @description x402 v2 SettlementResponse (PAYMENT-RESPONSE header, facilitator settle).
+         */
+        X402Settle: {
+            success: boolean;
+            /** @description Why the payment did not settle, with verify-payment's code. */
+            errorReason?: string;
+            errorMessage?: string;
+            /** @description Address of the Note transaction's first input, when the chain says. */
+            payer?: components["schemas"]["ErgoAddress"];
+            /** @description Id of the transaction that created the Note; empty when nothing settled. */
+            transaction: string;
+            /** @constant */
+            network: "ergo:testnet";
+        };
+        /**
+         * x402 facilitator kinds
+         * @description What this facilitator settles.
+         */
+        X402Supported: {
+            kinds: {
+                /** @constant */
+                x402Version: 2;
+                /** @constant */
+                scheme: "exact";
+                /** @constant */
+                network: "ergo:testnet";
+            }[];
+            extensions: string[];
+            signers: {
+                [key: string]: string[];
+            };
+        };
+        /**
+         * x402 verification
+         * @description x402 v2 VerifyResponse: whether the Note pays the requirements; nothing is claimed.
+         */
+        X402Verify: {
+            isValid: boolean;
+            /** @description Why the Note does not pay the requirements, with verify-payment's code. */
+            invalidReason?: string;
+            invalidMessage?: string;
+            payer?: components["schemas"]["ErgoAddress"];
+        };
+        /**
          * Problem details (RFC 9457)
          * @description RFC 9457 problem details with a stable `code`.
          */
@@ -7060,13 +7205,15 @@ export interface operations {
             /** @description Answer for an allowed free or paid turn, with the pages it cites. */
             200: {
                 headers: {
+                    /** @description x402 only: base64 JSON `{success, transaction, network, payer?}`, the Note's transaction. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantChat"];
                 };
             };
-            /** @description Invalid message payload (code `invalid_request`): `messages` needs at least one {role, content} item, no other keys. */
+            /** @description Invalid message payload (code `invalid_request`): `messages` needs at least one {role, content} item, no other keys. `invalid_payment_signature`: `PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 Ergo payload, or came with a `paymentToken`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7075,9 +7222,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Premium payment required. `payment_required`: no token was sent for a premium question; the body's `quote_url` names the quote endpoint to ask first. `payment_token_invalid`: no such token was issued; `payment_token_expired`: past `paymentTokenExpiresAt`; `payment_token_used`: already spent; `payment_token_question_mismatch`: the token was issued for another question. */
+            /** @description Premium payment required. `payment_required`: no token was sent for a premium question; the body's `quote_url` names the quote endpoint to ask first. `payment_token_invalid`: no such token was issued; `payment_token_expired`: past `paymentTokenExpiresAt`; `payment_token_used`: already spent; `payment_token_question_mismatch`: the token was issued for another question. `x402_payment_refused`: the `PAYMENT-SIGNATURE` did not pay, `payment_error` says why with verify-payment's code. */
             402: {
                 headers: {
+                    /** @description x402 v2: base64 JSON PaymentRequired offering a new stored quote; `error` names the refusal. */
+                    "PAYMENT-REQUIRED"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7342,141 @@ export interface operations {
                 };
             };
             /** @description Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    x402Supported: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supported kinds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402Supported"];
+                };
+            };
+            "4XX": components["responses"]["Problem"];
+        };
+    };
+    x402Verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["X402FacilitatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402Verify"];
+                };
+            };
+            /** @description The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Verification rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
+            429: {
+                headers: {
+                    /** @description Seconds until the client may retry. */
+                    "Retry-After"?: string;
+                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    x402Settle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["X402FacilitatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The settlement; `transaction` is the Note's transaction id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402Settle"];
+                };
+            };
+            /** @description The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Verification rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
+            429: {
+                headers: {
+                    /** @description Seconds until the client may retry. */
+                    "Retry-After"?: string;
+                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). Nothing is written. */
             503: {
                 headers: {
                     [name: string]: unknown;

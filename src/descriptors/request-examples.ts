@@ -34,7 +34,18 @@ const PUBLISHED_BODIES: Record<string, () => unknown> = {
   a2a: () => ({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'example-message-1', role: 'ROLE_USER', parts: [{ text: EXAMPLE_QUESTION }] } } }),
 };
 
-/** The values a caller supplies in the two requests no published example can fill: shown as shapes. */
+/**
+ * The part of a facilitator body the facilitator reads (a client sends the whole requirements it
+ * accepted; only the quote they name and the Note count): the values are the caller's.
+ */
+function x402FacilitatorExample(): unknown {
+  const accepted = { scheme: 'exact', network: 'ergo:testnet', extra: { quoteId: 'q_7Hc2kR9mXw4pLzQ1vN8sTb' } };
+  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted, payload: { noteBoxId: '7c'.repeat(32) } }, paymentRequirements: accepted };
+}
+
+const X402_EXAMPLE_SUMMARY = 'What the facilitator reads of an x402 payload: the quote its accepted requirements name, and its Note. Clients send the whole requirements.';
+
+/** The values a caller supplies in the requests no published example can fill: shown as shapes. */
 const SHAPE_EXAMPLES: Record<string, { summary: string; value: () => unknown }> = {
   faucet: {
     summary: 'A testnet address: use your own (this one is the jobs board\'s example payee). Add `challengeToken` when the faucet descriptor asks for proof of work.',
@@ -44,6 +55,8 @@ const SHAPE_EXAMPLES: Record<string, { summary: string; value: () => unknown }> 
     summary: 'The premium quote as POST /api/assistant/quote answered it (only `quoteId` is read), the question as quoted, and the box id of the Note you created on the testnet.',
     value: () => ({ quote: { quoteId: 'q_7Hc2kR9mXw4pLzQ1vN8sTb' }, question: EXAMPLE_QUESTION, noteBoxId: '5a'.repeat(32) }),
   },
+  'x402-verify': { summary: X402_EXAMPLE_SUMMARY, value: x402FacilitatorExample },
+  'x402-settle': { summary: X402_EXAMPLE_SUMMARY, value: x402FacilitatorExample },
 };
 
 /**

@@ -142,7 +142,10 @@ export function probeTimelineSvg(runs: readonly ProbeRun[], gateOrder: readonly 
     }
     body.push('</g>');
     const streak = currentStreak(gateSeries)!;
-    body.push(text(LABEL_WIDTH + PLOT_WIDTH + 10, baseline - 4, `${streak.state} since ${streak.since.toISOString().slice(11, 16)}`, { fill: STATE_COLOURS[streak.state] }));
+    // The time alone when the streak began on the axis's last day, else the day too.
+    const sameDay = streak.since.toISOString().slice(0, 10) === new Date(end).toISOString().slice(0, 10);
+    const since = streak.since.toISOString().slice(sameDay ? 11 : 5, 16).replace('T', ' ');
+    body.push(text(LABEL_WIDTH + PLOT_WIDTH + 10, baseline - 4, `${streak.state} since ${since}`, { fill: STATE_COLOURS[streak.state] }));
   });
   const axis = TOP + series.length * ROW_HEIGHT + 14;
   body.push(`<line x1="${LABEL_WIDTH}" y1="${axis - 10}" x2="${LABEL_WIDTH + PLOT_WIDTH}" y2="${axis - 10}" stroke="#57606a"/>`);
@@ -160,12 +163,17 @@ export function receiptTimelineSvg(receipts: readonly Pick<ReceiptSummary, 'chai
   const chains = ['testnet', 'sandbox'] as const;
   const counts = { testnet: new Array<number>(RECEIPT_TIMELINE_DAYS).fill(0), sandbox: new Array<number>(RECEIPT_TIMELINE_DAYS).fill(0) };
   const earlier = { testnet: 0, sandbox: 0 };
+  const undated = { testnet: 0, sandbox: 0 };
   for (const receipt of receipts) {
-    const settled = Date.parse(receipt.settledAt);
-    if (!Number.isFinite(settled)) continue;
-    const index = Math.floor((settled - firstDay) / 86_400_000);
+    const settled = Date.parse(receipt.settledAt ?? '');
+    if (!Number.isFinite(settled)) {
+      undated[receipt.chain]++;
+      continue;
+    }
+    // A receipt dated after today (another host's clock ahead) is drawn today, not dropped.
+    const index = Math.min(RECEIPT_TIMELINE_DAYS - 1, Math.floor((settled - firstDay) / 86_400_000));
     if (index < 0) earlier[receipt.chain]++;
-    else if (index < RECEIPT_TIMELINE_DAYS) counts[receipt.chain][index]!++;
+    else counts[receipt.chain][index]!++;
   }
   const title = 'Settled receipts per day, testnet and sandbox apart';
   const rowHeight = 56;
@@ -193,6 +201,7 @@ export function receiptTimelineSvg(receipts: readonly Pick<ReceiptSummary, 'chai
     const parts = [`${chain}: ${total} ${total === 1 ? 'receipt' : 'receipts'} in the last ${RECEIPT_TIMELINE_DAYS} days`];
     if (total > 0) parts.push(`most on ${dayOf(firstDay + busiestDay * 86_400_000)} (${busiest})`);
     if (earlier[chain]) parts.push(`${earlier[chain]} earlier`);
+    if (undated[chain]) parts.push(`${undated[chain]} without a settlement date`);
     sentences.push(parts.join(', ') + '.');
   });
   const axis = TOP + chains.length * rowHeight + 16;

@@ -130,10 +130,11 @@ export interface AssistantStore {
   /** Newest first. */
   listActivity(limit: number): Promise<ActivityEvent[]>;
   /**
-   * Keeps one run of the live status's probes and, in the same transaction, drops the oldest runs
-   * beyond `keepRuns`. A second run at the same instant (another instance) is kept once.
+   * Keeps one run of the live status's probes unless a kept run (any instance's) is less than
+   * `everyMs` away from it, and in the same transaction drops the oldest runs beyond `keepRuns`.
+   * Whether it was kept.
    */
-  recordProbeRun(run: ProbeRun, keepRuns: number): Promise<void>;
+  recordProbeRun(run: ProbeRun, limits: { keepRuns: number; everyMs: number }): Promise<boolean>;
   /** The newest `limit` kept runs, oldest first. */
   listProbeRuns(limit: number): Promise<ProbeRun[]>;
   /** Free-tier questions used by a client key on a UTC day, incremented atomically; returns the new count. */

@@ -39,7 +39,9 @@ const LISTED = [
   { code: 'quote_expired', status: 410, where: `${VERIFY}, GET /api/assistant/quote/{id}`, meaning: 'The quote is past its `expiresAt`; ask for a new quote.' },
   { code: 'receipt_not_found', status: 404, where: 'GET /api/assistant/receipt/{id}', meaning: 'No receipt is stored under this receipt id or settlement transaction id.' },
 
-  { code: 'payment_required', status: 402, where: CHAT, meaning: 'A premium question (or a free question past the daily allowance) needs a payment token; `quote_url` names the quote endpoint.' },
+  { code: 'payment_required', status: 402, where: CHAT, meaning: 'A premium question (or a free question past the daily allowance) needs a payment token; `quote_url` names the quote endpoint, and the `PAYMENT-REQUIRED` header offers the same payment in x402 v2 terms.' },
+  { code: 'invalid_payment_signature', status: 400, where: CHAT, meaning: 'The `PAYMENT-SIGNATURE` header is not base64 JSON of an x402 v2 payment payload for an Ergo Note, or came with a `paymentToken` too.' },
+  { code: 'x402_payment_refused', status: 402, where: CHAT, meaning: 'The x402 payment did not pay this request; `payment_error` names why with verify-payment\'s code (a used or unconfirmed Note, another question, an expired quote), and `PAYMENT-REQUIRED` offers a new quote.' },
   { code: 'payment_token_invalid', status: 402, where: CHAT, meaning: 'No payment token like this was issued.' },
   { code: 'payment_token_used', status: 402, where: CHAT, meaning: 'The payment token already paid a turn; each token answers once.' },
   { code: 'payment_token_expired', status: 402, where: CHAT, meaning: 'The payment token is past `paymentTokenExpiresAt`.' },

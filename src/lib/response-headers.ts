@@ -15,12 +15,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'etag, link, retry-after, ratelimit, ratelimit-policy, x-request-id',
+  'access-control-expose-headers': 'etag, link, retry-after, ratelimit, ratelimit-policy, x-request-id, payment-required, payment-response',
 };
 
 /** Added to CORS_HEADERS on a preflight answer. */
 export const CORS_PREFLIGHT_EXTRA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, if-none-match',
+  'access-control-allow-headers': 'content-type, if-none-match, payment-signature',
   'access-control-max-age': '86400',
 };

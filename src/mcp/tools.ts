@@ -31,6 +31,7 @@ import { ProblemError } from '../lib/problem-error.ts';
 import { createChatHandler } from '../routes/assistant/chat.ts';
 import type { AssistantDeps } from '../routes/assistant/deps.ts';
 import { createQuoteHandler } from '../routes/assistant/quote.ts';
+import type { X402PaymentRequired } from '../../schemas/x402.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';
 import { routePath, routeUrl } from '../catalogue/lookup.ts';
 import { searchDocs } from '../services/docs-index.ts';
@@ -168,13 +169,17 @@ async function askAssistant(args: z.output<typeof askAssistantArgumentsSchema>, 
     return chat.body;
   } catch (error) {
     if (!(error instanceof ProblemError) || error.code !== 'payment_required') throw error;
-    const quote = await callHandler(createQuoteHandler(deps), 'assistant-quote', context, {
-      body: { question: args.question, ...(args.history ? { history: args.history } : {}) },
-    });
+    // The chat's 402 already issued and stored the premium quote it offers over x402: show that one.
+    const offered = error.headers?.['payment-required'];
+    const quoteId = offered ? (JSON.parse(Buffer.from(offered, 'base64').toString('utf8')) as X402PaymentRequired).accepts[0]!.extra.quoteId : undefined;
+    const stored = quoteId ? await deps.store.getQuote(quoteId) : undefined;
+    const quote = stored
+      ? stored.quote
+      : (await callHandler(createQuoteHandler(deps), 'assistant-quote', context, { body: { question: args.question, ...(args.history ? { history: args.history } : {}) } })).body;
     return {
       status: 'payment_required',
       detail: `${error.message} The quote below is that premium quote: create the Note it describes, POST it to verify-payment, then call ask_assistant again with the paymentToken.`,
-      quote: quote.body,
+      quote,
       verify_payment: routeUrl('assistant-verify-payment'),
     };
   }

@@ -80,10 +80,10 @@ const HISTORY_WRITE_WAIT_MS = 250;
  * Keeps `status` in the probe history, waiting at most HISTORY_WRITE_WAIT_MS: a slow or failing
  * store costs the history this run, never the live answer (whose storage probe says what is wrong).
  */
-async function keepRun(sources: LiveSources, status: LiveStatus): Promise<void> {
-  let write: Promise<void>;
+async function keepRun(sources: LiveSources, status: LiveStatus, everyMs: number): Promise<void> {
+  let write: Promise<unknown>;
   try {
-    write = sources.store().recordProbeRun(probeRunOf(status.checked_at, status.probes), PROBE_HISTORY_RUNS);
+    write = sources.store().recordProbeRun(probeRunOf(status.checked_at, status.probes), { keepRuns: PROBE_HISTORY_RUNS, everyMs });
   } catch {
     return;
   }
@@ -108,7 +108,7 @@ export function createLiveStatus(sources: () => Promise<LiveSources>, historyEve
         const status = await runProbes(parts, probeChain, new Date(now));
         if (now - keptAt >= historyEveryMs) {
           keptAt = now;
-          await keepRun(parts, status);
+          await keepRun(parts, status, historyEveryMs);
         }
         return status;
       });

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { publishedRequestBody } from '../../src/descriptors/request-examples.ts';
+import { openApiRequestExample, publishedRequestBody } from '../../src/descriptors/request-examples.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
@@ -107,7 +107,7 @@ describe.each(postRoutes.map((route) => [route.path, route] as const))('POST %s'
   });
 
   it('answers random mutations of its example request with 2xx or a documented 4xx', async () => {
-    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id]) as Json;
+    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id] ?? openApiRequestExample(route.id)?.value) as Json;
     expect(example, `no example request for ${route.id}`).toBeDefined();
     await fc.assert(
       fc.asyncProperty(fc.nat(), fc.constantFrom('replace' as const, 'remove' as const, 'add' as const), anyJson, fc.string({ unit: 'binary', maxLength: 8 }), async (pick, operation, value, key) => {
@@ -120,7 +120,7 @@ describe.each(postRoutes.map((route) => [route.path, route] as const))('POST %s'
   });
 
   it('refuses a lone surrogate in a key or a value of its example with 400 naming the pointer', async () => {
-    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id]) as Record<string, Json>;
+    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id] ?? openApiRequestExample(route.id)?.value) as Record<string, Json>;
     const [firstKey] = Object.keys(example);
     // JSON.stringify writes a lone surrogate as its \u escape: exactly what a hostile client sends.
     for (const [body, pointer] of [

@@ -124,11 +124,13 @@ export class FakeStore implements AssistantStore {
     return this.activity.slice(-limit).reverse();
   }
   readonly probeRuns: ProbeRun[] = [];
-  async recordProbeRun(run: ProbeRun, keepRuns: number): Promise<void> {
+  async recordProbeRun(run: ProbeRun, { keepRuns, everyMs }: { keepRuns: number; everyMs: number }): Promise<boolean> {
     this.#check();
-    if (!this.probeRuns.some((kept) => kept.at.getTime() === run.at.getTime())) this.probeRuns.push(run);
+    if (this.probeRuns.some((kept) => Math.abs(kept.at.getTime() - run.at.getTime()) < everyMs)) return false;
+    this.probeRuns.push(run);
     this.probeRuns.sort((a, b) => a.at.getTime() - b.at.getTime());
     this.probeRuns.splice(0, Math.max(0, this.probeRuns.length - keepRuns));
+    return true;
   }
   async listProbeRuns(limit: number): Promise<ProbeRun[]> {
     this.#check();

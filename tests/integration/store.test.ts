@@ -87,6 +87,12 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
 
+  async function withAnotherStoreResult<T>(work: (other: ReturnType<Harness['open']>) => Promise<T>): Promise<T> {
+    let result: T;
+    await withAnotherStore(async (other) => void (result = await work(other)));
+    return result!;
+  }
+
   /** Another store on the same data: beside the first where the driver allows it, else after closing it. */
   async function withAnotherStore(work: (other: ReturnType<Harness['open']>) => Promise<void>): Promise<void> {
     if (!harness.supportsSecondInstance) await store.close();
@@ -357,10 +363,12 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
         { gate: 'receipt_storage', state: 'up' as const, latencyMs: null },
       ],
     });
-    await store.recordProbeRun(run(0, 'up'), 3);
-    await store.recordProbeRun(run(1, 'down'), 3);
-    await withAnotherStore(async (other) => other.recordProbeRun(run(1, 'up'), 3)); // another instance, same instant
-    await store.recordProbeRun(run(2, 'degraded'), 3);
+    const limits = { keepRuns: 3, everyMs: 60_000 };
+    expect(await store.recordProbeRun(run(0, 'up'), limits)).toBe(true);
+    expect(await store.recordProbeRun(run(1, 'down'), limits)).toBe(true);
+    // Another instance's reading within the interval is not kept.
+    expect(await withAnotherStoreResult((other) => other.recordProbeRun({ ...run(1, 'up'), at: new Date(run(1, 'up').at.getTime() + 30_000) }, limits))).toBe(false);
+    expect(await store.recordProbeRun(run(2, 'degraded'), limits)).toBe(true);
     const kept = await store.listProbeRuns(10);
     expect(kept.map((entry) => entry.at.toISOString())).toEqual(['2026-11-25T10:00:00.123Z', '2026-11-25T10:01:00.123Z', '2026-11-25T10:02:00.123Z']);
     expect(kept[1]!.results).toEqual([
@@ -368,8 +376,18 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       { gate: 'receipt_storage', state: 'up', latencyMs: null },
     ]);
     expect((await store.listProbeRuns(2)).map((entry) => entry.at.getUTCMinutes())).toEqual([1, 2]);
-    await store.recordProbeRun(run(3, 'up'), 3);
+    await store.recordProbeRun(run(3, 'up'), limits);
     expect((await store.listProbeRuns(10)).map((entry) => entry.at.getUTCMinutes())).toEqual([1, 2, 3]);
+  });
+
+  test('lists a day of probe runs, more than the 1 000 rows other lists stop at', async () => {
+    const start = Date.UTC(2026, 10, 20, 0, 0, 0);
+    for (let minute = 0; minute < 1_005; minute++) {
+      await store.recordProbeRun({ at: new Date(start + minute * 60_000), results: [{ gate: 'chain', state: 'up', latencyMs: 1 }] }, { keepRuns: 1_440, everyMs: 0 });
+    }
+    const listed = await store.listProbeRuns(1_440);
+    expect(listed.length).toBeGreaterThanOrEqual(1_005);
+    expect(listed.at(-1)!.at.getTime()).toBeGreaterThanOrEqual(start + 1_004 * 60_000);
   });
 
   test('after close every call answers StoreUnavailableError', async () => {

@@ -2,7 +2,8 @@
  * The OpenAPI description registers each shape its schemas share once and references it: no
  * component carries an `$id`, every reference resolves, every shared component is referenced more
  * than once, no shared shape is also written out in full elsewhere, and the whole compact document
- * stays within 300 KiB. Every module of schemas/ is enumerated, so a new one's shapes count too.
+ * stays within 320 KiB (it was 846 KB before shapes were shared; 300 KiB until the x402 operations
+ * and the live-proof pictures came). Every module of schemas/ is enumerated, so a new one's shapes count too.
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -51,7 +52,7 @@ describe('OpenAPI components', () => {
     expect(references('Posture')).toBeGreaterThan(20);
   });
 
-  it('is at most 300 KiB as served (compact JSON)', () => {
-    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(300 * 1024);
+  it('is at most 320 KiB as served (compact JSON)', () => {
+    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(320 * 1024);
   });
 });

@@ -7,6 +7,7 @@ import { activitySchema, signerHealthSchema } from '../../../schemas/assistant-s
 import { assistantTermsSchema } from '../../../schemas/assistant-terms.ts';
 import { A2A_ERROR_CODES, a2aRequestSchema, a2aResponseSchema } from '../../../schemas/a2a.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
+import { x402FacilitatorRequestSchema, x402SettleResponseSchema, x402SupportedSchema, x402VerifyResponseSchema } from '../../../schemas/x402.ts';
 import { ACTIVITY_LIMIT, SIGNER_HEALTH_CACHE_MS } from '../../config/limits.ts';
 import { publish } from '../published.ts';
 import type { Entry, ResponseDoc } from '../types.ts';
@@ -27,6 +28,10 @@ const verifyResponse = publish('assistant-verify-payment.schema.v0.json', 'Assis
 const receiptDocument = publish('assistant-receipt.schema.v0.json', 'AssistantReceipt', 'Assistant receipt bundle', receiptBundleSchema);
 const activityDocument = publish('assistant-activity.schema.v0.json', 'AssistantActivity', 'Assistant activity', activitySchema);
 const termsDocument = publish('assistant-terms.schema.v0.json', 'AssistantTerms', 'Assistant terms', assistantTermsSchema);
+const x402Request = publish('x402-facilitator-request.schema.v0.json', 'X402FacilitatorRequest', 'x402 facilitator request', x402FacilitatorRequestSchema, 'input');
+const x402Supported = publish('x402-supported.schema.v0.json', 'X402Supported', 'x402 facilitator kinds', x402SupportedSchema);
+const x402Verify = publish('x402-verify.schema.v0.json', 'X402Verify', 'x402 verification', x402VerifyResponseSchema);
+const x402Settle = publish('x402-settle.schema.v0.json', 'X402Settle', 'x402 settlement', x402SettleResponseSchema);
 const signerHealthDocument = publish('assistant-signer-health.schema.v0.json', 'AssistantSignerHealth', 'Assistant signer health', signerHealthSchema);
 
 const a2aRequest = publish('a2a-request.schema.v0.json', 'A2aRequest', 'A2A JSON-RPC request (SendMessage, message/send)', a2aRequestSchema, 'input');
@@ -123,16 +128,27 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       summary: 'Answer a free or paid turn',
       description:
         'Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, ' +
-        'which is single-use, bound to the quoted question and spent only when the answer is delivered.',
+        'which is single-use, bound to the quoted question and spent only when the answer is delivered. ' +
+        'Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG); ' +
+        'pay its Note and send the same request with a `PAYMENT-SIGNATURE` header, base64 JSON `{x402Version: 2, accepted, payload: {noteBoxId}}`. The Note is settled as verify-payment settles it, and the answer carries `PAYMENT-RESPONSE`.',
       request: chatRequest,
       responses: {
-        200: { description: 'Answer for an allowed free or paid turn, with the pages it cites.', schema: chatResponse },
-        400: { description: 'Invalid message payload (code `invalid_request`): `messages` needs at least one {role, content} item, no other keys.' },
+        200: {
+          description: 'Answer for an allowed free or paid turn, with the pages it cites.',
+          schema: chatResponse,
+          headers: { 'PAYMENT-RESPONSE': 'x402 only: base64 JSON `{success, transaction, network, payer?}`, the Note\'s transaction.' },
+        },
+        400: {
+          description:
+            'Invalid message payload (code `invalid_request`): `messages` needs at least one {role, content} item, no other keys. ' +
+            '`invalid_payment_signature`: `PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 Ergo payload, or came with a `paymentToken`.',
+        },
         402: {
           description:
             'Premium payment required. `payment_required`: no token was sent for a premium question; the body\'s `quote_url` names the quote endpoint to ask first. ' +
             '`payment_token_invalid`: no such token was issued; `payment_token_expired`: past `paymentTokenExpiresAt`; `payment_token_used`: already spent; ' +
-            '`payment_token_question_mismatch`: the token was issued for another question.',
+            '`payment_token_question_mismatch`: the token was issued for another question. `x402_payment_refused`: the `PAYMENT-SIGNATURE` did not pay, `payment_error` says why with verify-payment\'s code.',
+          headers: { 'PAYMENT-REQUIRED': 'x402 v2: base64 JSON PaymentRequired offering a new stored quote; `error` names the refusal.' },
         },
         429: rateLimited('Question'),
         502: {
@@ -177,6 +193,55 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
           description:
             'Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written.',
         },
+      },
+    },
+    {
+      id: 'x402-supported',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/x402/facilitator/supported',
+      tag: 'Assistant',
+      summary: 'x402 facilitator: what it settles',
+      page: '/assistant/',
+      description: 'The x402 v2 kinds this facilitator verifies and settles: scheme `exact` on `ergo:testnet`, for quotes issued by this service.',
+      responses: { 200: { description: 'The supported kinds.', schema: x402Supported } },
+    },
+    {
+      id: 'x402-verify',
+      kind: 'dynamic',
+      method: 'POST',
+      path: '/api/x402/facilitator/verify',
+      tag: 'Assistant',
+      summary: 'x402 facilitator: verify a Note payment',
+      page: '/assistant/',
+      description:
+        'Whether the Note in `paymentPayload.payload.noteBoxId` pays the stored quote `paymentPayload.accepted.extra.quoteId` names, by every rule verify-payment applies (a Note already settled included). ' +
+        'Claims nothing. A refusal is `isValid: false` with verify-payment\'s code in `invalidReason`.',
+      request: x402Request,
+      responses: {
+        200: { description: 'The verdict.', schema: x402Verify },
+        400: { description: 'The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field).' },
+        429: rateLimited('Verification'),
+        503: { description: 'The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`).' },
+      },
+    },
+    {
+      id: 'x402-settle',
+      kind: 'dynamic',
+      method: 'POST',
+      path: '/api/x402/facilitator/settle',
+      tag: 'Assistant',
+      summary: 'x402 facilitator: settle a Note payment',
+      page: '/assistant/',
+      description:
+        'Verifies as `verify` does, then claims the Note once: marks it used and stores the receipt bundle in one transaction, so of concurrent settles of one Note exactly one succeeds. ' +
+        'The payer then gets its answer from the chat with the same PAYMENT-SIGNATURE. A refusal is `success: false` with verify-payment\'s code in `errorReason`.',
+      request: x402Request,
+      responses: {
+        200: { description: 'The settlement; `transaction` is the Note\'s transaction id.', schema: x402Settle },
+        400: { description: 'The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field).' },
+        429: rateLimited('Verification'),
+        503: { description: 'The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). Nothing is written.' },
       },
     },
     {

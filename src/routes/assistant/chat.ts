@@ -15,6 +15,9 @@ import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, 
 import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+import { assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
+import { decodePaymentSignature, encodeX402Header, x402PaymentRequired, x402RequirementsOf } from '../../domain/assistant/x402.ts';
+import { X402_NETWORK, X402_SCHEME, type X402SettleResponse } from '../../../schemas/x402.ts';
 
 /** Asks the provider; each way it can fail becomes its documented status. */
 async function ask(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
@@ -46,7 +49,67 @@ const tokenRefused = (reason: keyof typeof TOKEN_REFUSALS): ProblemError => {
   return new ProblemError(402, refusal.code, refusal.title, refusal.detail, { extra: { quote_url: routeUrl('assistant-quote') } });
 };
 
-export function createChatHandler({ store, limiter, model, clock, config }: AssistantDeps): Handler {
+/** What an x402 payment buys here, as PAYMENT-REQUIRED names it. */
+const chatResource = () => ({ url: routeUrl('assistant-chat'), description: 'One premium answer from the hosted assistant, with a verifiable receipt.', mimeType: 'application/json' });
+
+/**
+ * The PAYMENT-REQUIRED header for this conversation: a premium quote issued and stored as the quote
+ * endpoint does, as x402 v2 requirements, with `error` saying why payment is (still) required.
+ */
+async function paymentRequiredHeader(deps: AssistantDeps, conversation: Conversation, error: string): Promise<Record<string, string>> {
+  const history = conversation.messages.slice(0, -1);
+  const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
+  return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds))) };
+}
+
+interface Conversation {
+  question: string;
+  messages: ChatRequest['messages'];
+}
+
+/**
+ * A premium turn paid over x402: the PAYMENT-SIGNATURE names a stored quote and the Note that pays
+ * it; the Note is settled as verify-payment settles it (a retry after a lost answer included), the
+ * model answers, and only then is the turn's token spent. Every refusal is a 402 with a new quote.
+ */
+async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversation: Conversation, headers: Record<string, string>): Promise<ApiResponse> {
+  const { store, model, clock } = deps;
+  const decoded = decodePaymentSignature(request.headers['payment-signature']!);
+  if (!decoded.ok) {
+    throw new ProblemError(400, 'invalid_payment_signature', 'Invalid PAYMENT-SIGNATURE', `The PAYMENT-SIGNATURE header ${decoded.reason}: send base64 JSON of { x402Version: 2, accepted, payload: { noteBoxId } }.`);
+  }
+  const { accepted, payload } = decoded.payload;
+  const refused = async (code: string, detail: string): Promise<never> => {
+    throw new ProblemError(402, 'x402_payment_refused', 'Payment refused', `${code}: ${detail} The PAYMENT-REQUIRED header offers a new quote for this question.`, {
+      headers: await paymentRequiredHeader(deps, conversation, code),
+      extra: { payment_error: code },
+    });
+  };
+  if (accepted.scheme !== X402_SCHEME || accepted.network !== X402_NETWORK) {
+    return refused('unsupported_scheme', `this service is paid with scheme "${X402_SCHEME}" on "${X402_NETWORK}", not "${accepted.scheme}" on "${accepted.network}".`);
+  }
+  await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
+  let settlement: Settlement;
+  try {
+    const stored = await storedQuote(deps, accepted.extra.quoteId, '/accepted/extra/quoteId');
+    assertQuotedQuestion(stored, conversation.question, '/messages');
+    settlement = await settleNote(deps, stored, payload.noteBoxId.toLowerCase());
+  } catch (error) {
+    if (error instanceof ProblemError && [400, 402, 409, 410].includes(error.status)) return refused(error.code, error.message);
+    throw error;
+  }
+  const answer = await ask(model, conversation);
+  const spent = await fromStore(() => store.spendToken(settlement.token.tokenHash, hashQuestion(conversation.question), clock()));
+  if (!spent.ok) return refused('payment_already_answered', 'another request with this payment was answered first: each payment answers once.');
+  const { receipt } = settlement;
+  await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: receipt.receiptId, taskHash: receipt.taskHash });
+  const settled: X402SettleResponse = { success: true, transaction: receipt.settlementTxId, network: X402_NETWORK, ...(settlement.payerAddress ? { payer: settlement.payerAddress } : {}) };
+  const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...answer, receiptId: receipt.receiptId };
+  return json(200, body, { ...headers, 'payment-response': encodeX402Header(settled) });
+}
+
+export function createChatHandler(deps: AssistantDeps): Handler {
+  const { store, limiter, model, clock, config } = deps;
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const { messages, paymentToken } = request.body as ChatRequest;
     const questionIndex = messages.findLastIndex((message) => message.role === 'user');
@@ -58,6 +121,13 @@ export function createChatHandler({ store, limiter, model, clock, config }: Assi
     const question = messages[questionIndex]!.content;
     const headers = await consumeRateLimit(limiter, 'chat', request.clientIp, 'question');
     const conversation = { question, messages: messages.slice(0, questionIndex + 1) };
+
+    if (request.headers['payment-signature'] !== undefined) {
+      if (paymentToken !== undefined) {
+        throw new ProblemError(400, 'invalid_payment_signature', 'Invalid PAYMENT-SIGNATURE', 'A turn is paid once: send either a paymentToken or a PAYMENT-SIGNATURE header, not both.');
+      }
+      return payWithX402(deps, request, conversation, headers);
+    }
 
     if (paymentToken !== undefined) {
       // A string that cannot be a token was never issued: refuse it before any model work.
@@ -73,9 +143,15 @@ export function createChatHandler({ store, limiter, model, clock, config }: Assi
 
     const { decision, clientKey, day } = await decideFreeTier({ store, config }, request.clientIp, question, clock());
     if (decision.tier === 'premium') {
-      throw new ProblemError(402, 'payment_required', 'Payment required', `${decision.reason} Ask the quote endpoint for a premium quote, pay it with a Note, verify the payment and send the payment token.`, {
-        extra: { quote_url: routeUrl('assistant-quote') },
-      });
+      // Without a receiver there is nothing to pay: the 402 then names the quote endpoint only, which says why.
+      const offered = config.receiverAddress && config.reserveBoxId ? await paymentRequiredHeader(deps, conversation, 'payment_required') : {};
+      throw new ProblemError(
+        402,
+        'payment_required',
+        'Payment required',
+        `${decision.reason} Ask the quote endpoint for a premium quote, pay it with a Note, verify the payment and send the payment token.`,
+        { headers: offered, extra: { quote_url: routeUrl('assistant-quote') } },
+      );
     }
     const answer = await ask(model, conversation);
     // The free turn is counted once it is answered, so a provider failure does not use it up.

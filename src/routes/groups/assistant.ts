@@ -15,6 +15,7 @@ import type { AssistantDeps } from '../assistant/deps.ts';
 import { createQuoteHandler } from '../assistant/quote.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../assistant/records.ts';
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
+import { createX402SettleHandler, createX402VerifyHandler, x402SupportedHandler } from '../assistant/x402-facilitator.ts';
 import type { Binding } from '../types.ts';
 
 /**
@@ -63,6 +64,9 @@ export const assistantBindings: Readonly<Record<string, Binding>> = {
   'assistant-chat': { handler: withRuntime(createChatHandler) },
   a2a: { handler: withRuntime(createA2aHandler) },
   'assistant-verify-payment': { handler: withRuntime(createVerifyPaymentHandler) },
+  'x402-supported': { handler: x402SupportedHandler },
+  'x402-verify': { handler: withRuntime(createX402VerifyHandler) },
+  'x402-settle': { handler: withRuntime(createX402SettleHandler) },
   'assistant-terms': { handler: () => json(200, buildAssistantTerms(paidTurnConfig, new Date())) },
   'assistant-activity': { handler: withRuntime(createActivityHandler) },
   'assistant-signer-health': { handler: createSignerHealthHandler(signerHealth) },

@@ -284,13 +284,19 @@ export class SqlAssistantStore implements AssistantStore {
     }));
   }
 
-  async recordProbeRun(run: ProbeRun, keepRuns: number): Promise<void> {
-    if (run.results.length === 0) return;
+  async recordProbeRun(run: ProbeRun, { keepRuns, everyMs }: { keepRuns: number; everyMs: number }): Promise<boolean> {
+    if (run.results.length === 0) return false;
     const database = await this.ready();
     const at = run.at.toISOString();
     const rows = run.results.map((_, index) => `($1, $${index * 3 + 2}, $${index * 3 + 3}, $${index * 3 + 4})`);
     const values = [at, ...run.results.flatMap((result) => [result.gate, result.state, result.latencyMs])];
-    await database.transaction(async (tx) => {
+    return database.transaction(async (tx) => {
+      // Several instances read live status: the history keeps one reading per interval, whoever made it.
+      const [recent] = await tx.query('SELECT 1 AS found FROM probe_results WHERE at > $1 AND at < $2 LIMIT 1', [
+        new Date(run.at.getTime() - everyMs).toISOString(),
+        new Date(run.at.getTime() + everyMs).toISOString(),
+      ]);
+      if (recent) return false;
       await tx.query(`INSERT INTO probe_results (at, gate, state, latency_ms) VALUES ${rows.join(', ')} ON CONFLICT (at, gate) DO NOTHING`, values);
       // Older than the oldest of the newest `keepRuns` runs; nothing while fewer are kept.
       await tx.query(
@@ -298,6 +304,7 @@ export class SqlAssistantStore implements AssistantStore {
           WHERE at < (SELECT at FROM (SELECT DISTINCT at FROM probe_results ORDER BY at DESC LIMIT 1 OFFSET $1) AS oldest_kept)`,
         [Math.max(0, Math.floor(keepRuns) - 1)],
       );
+      return true;
     });
   }
 
@@ -307,7 +314,8 @@ export class SqlAssistantStore implements AssistantStore {
       `SELECT at, gate, state, latency_ms FROM probe_results
         WHERE at >= (SELECT MIN(at) FROM (SELECT DISTINCT at FROM probe_results ORDER BY at DESC LIMIT $1) AS newest)
         ORDER BY at ASC, gate ASC`,
-      [clampLimit(limit)],
+      // Not clampLimit: a day of readings is more than the 1 000 rows other lists stop at.
+      [Math.max(1, Math.trunc(limit))],
     );
     const runs = new Map<string, ProbeRun>();
     for (const row of rows) {

@@ -1,0 +1,66 @@
+/**
+ * The premium turn in x402 v2 terms (docs/x402-ergo.md): a stored premium quote as payment
+ * requirements, and the base64 JSON headers that carry them (PAYMENT-REQUIRED), the client's proof
+ * (PAYMENT-SIGNATURE) and the settlement (PAYMENT-RESPONSE).
+ */
+import type { z } from 'zod';
+import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
+import {
+  X402_ASSET,
+  X402_NETWORK,
+  X402_SCHEME,
+  X402_VERSION,
+  x402PaymentPayloadSchema,
+  type X402PaymentPayload,
+  type X402PaymentRequired,
+  type X402Requirements,
+} from '../../../schemas/x402.ts';
+
+/** The one way to pay `quote`: a Note of at least its price to its receiver, bound by its registers. */
+export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: number): X402Requirements {
+  return {
+    scheme: X402_SCHEME,
+    network: X402_NETWORK,
+    asset: X402_ASSET,
+    amount: quote.priceNanoErg,
+    payTo: quote.receiverAddress,
+    maxTimeoutSeconds: lifetimeSeconds,
+    extra: {
+      paymentFlow: 'upfront',
+      quoteId: quote.quoteId,
+      taskHash: quote.taskHash,
+      reserveBoxId: quote.reserveBoxId,
+      noteExpiryMinHeight: quote.noteExpiryMinHeight,
+      minConfirmations: quote.minConfirmations,
+    },
+  };
+}
+
+export function x402PaymentRequired(error: string, resource: X402PaymentRequired['resource'], requirements: X402Requirements): X402PaymentRequired {
+  return { x402Version: X402_VERSION, error, resource, accepts: [requirements] };
+}
+
+/** A header value: base64 of the JSON text. */
+export const encodeX402Header = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+
+/** A PAYMENT-SIGNATURE header read, or why it cannot be. */
+export function decodePaymentSignature(header: string): { ok: true; payload: X402PaymentPayload } | { ok: false; reason: string } {
+  const text = header.trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return { ok: false, reason: 'is not base64' };
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'is not base64 of JSON' };
+  }
+  const parsed = x402PaymentPayloadSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: `is not an x402 v2 Ergo payment payload (${describeIssues(parsed.error)})` };
+  return { ok: true, payload: parsed.data };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? `/${issue.path.join('/')}` : 'the payload'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,154 @@
+/**
+ * The two steps every way of paying a premium turn shares (the quote, verify-payment and chat routes,
+ * x402 over HTTP, the x402 facilitator): issuing a stored premium quote, and settling a Note
+ * against a stored quote. Settling is idempotent for the payer: the same Note for the same quote
+ * after it settled (its answer lost on the way) gets the same receipt and a fresh token replacing
+ * the unspent one, or 409 once that token has paid its turn.
+ */
+import { issuedPremiumQuoteSchema, problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
+import type { ReceiptBundle } from '../../../schemas/receipt.ts';
+import { checkNote, type NoteCheckResult } from '../../domain/assistant/note-rules.ts';
+import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
+import { buildPremiumQuote, newQuoteId } from '../../domain/assistant/pricing.ts';
+import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
+import { hashQuestion } from '../../domain/assistant/task-hash.ts';
+import { NoteAlreadyUsedError, type StoredQuote } from '../../domain/ports.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
+import { routeUrl } from '../../catalogue/lookup.ts';
+import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+
+type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config'>;
+
+/** A premium quote for `question`, stored (with its activity event) before anyone sees it. */
+export async function issuePremiumQuote({ store, chain, clock, config }: Deps, question: string, history: ConversationMessage[] | undefined): Promise<PremiumQuote> {
+  const now = clock();
+  const { receiverAddress, reserveBoxId } = config;
+  if (!receiverAddress || !reserveBoxId) {
+    const missing = [!receiverAddress && 'ASSISTANT_RECEIVER_ADDRESS', !reserveBoxId && 'ASSISTANT_RESERVE_BOX_ID'].filter(Boolean).join(' and ');
+    throw new ProblemError(503, 'payment_unconfigured', 'Payment configuration unavailable', `Premium answers are not offered: the operator has not configured ${missing}.`);
+  }
+  const height = await fromChain(() => chain.recentHeight());
+  const quoteId = newQuoteId();
+  const quote = buildPremiumQuote({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
+  const stored: StoredQuote = {
+    quoteId,
+    taskHash: quote.taskHash,
+    questionHash: hashQuestion(question),
+    priceNanoErg: config.priceNanoErg,
+    receiverAddress,
+    reserveBoxId,
+    noteExpiryMinHeight: quote.noteExpiryMinHeight,
+    minConfirmations: quote.minConfirmations,
+    issuedHeight: height,
+    issuedAt: now,
+    expiresAt: new Date(quote.expiresAt),
+    quote,
+  };
+  // Stored with its activity event in one statement, before it is shown.
+  await fromStore(() => store.insertQuote(stored, { kind: 'quote_issued', at: now, amountNanoErg: config.priceNanoErg, taskHash: quote.taskHash }));
+  return quote;
+}
+
+/** The 402 naming the first Note rule that failed, with every check for the payer to read. */
+function noteRefused(result: NoteCheckResult): ProblemError {
+  const code = result.failure!;
+  const failed = result.checks.find((check) => !check.ok);
+  return new ProblemError(402, problemCodeOfNoteFailure(code), 'Payment not verifiable against the quote', `${code}: ${failed?.detail ?? 'the Note does not pay this quote.'}`, {
+    extra: { note_code: code, checks: result.checks },
+  });
+}
+
+export interface Settlement {
+  /** The single-use token that pays the turn (shown once; only its hash is stored). */
+  token: { token: string; tokenHash: string; expiresAt: Date };
+  receipt: ReceiptBundle;
+  /** The Note's funding address, when the chain says (settled now, not on a retry). */
+  payerAddress: string | null;
+}
+
+/**
+ * Settles `noteBoxId` against `stored`: the Note read from the chain and judged by every rule, then
+ * one store transaction marks it used, stores the receipt bundle and the token's hash. Nothing is
+ * written on any failure. Throws the documented problems (402 Note codes, 409, 410, 503).
+ */
+export async function settleNote({ store, chain, clock, config }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true } = {}): Promise<Settlement> {
+  /**
+   * A retry of a settlement of this quote by this Note, or undefined when the Note did not pay it
+   * (or when `recoverSettled` is off: the x402 facilitator's settle succeeds once per Note).
+   */
+  async function settledBefore(): Promise<Settlement | undefined> {
+    if (!recoverSettled) return undefined;
+    const token = issuePaymentToken(clock(), config.tokenLifetimeSeconds);
+    const previous = await fromStore(() => store.reissueToken({ noteBoxId, quoteId: stored.quoteId, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt }));
+    if (previous.status === 'reissued') return { token, receipt: previous.receipt, payerAddress: null };
+    if (previous.status === 'answered') {
+      throw new ProblemError(409, 'payment_already_answered', 'Payment already answered', `Note ${noteBoxId} paid quote ${stored.quoteId}, and its payment token has paid its turn: each payment answers once. The receipt stays available.`, {
+        extra: { receiptId: previous.receiptId, receiptUrl: routeUrl('assistant-receipt').replace('{id}', previous.receiptId) },
+      });
+    }
+    return undefined;
+  }
+
+  // A quote that expired, or a Note the chain now judges otherwise, may still have settled before:
+  // the payer who lost that answer gets it back rather than a refusal.
+  if (clock().getTime() >= stored.expiresAt.getTime()) {
+    const recovered = await settledBefore();
+    if (recovered) return recovered;
+    throw new ProblemError(410, 'quote_expired', 'Quote expired', `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}; ask for a new quote.`);
+  }
+
+  const [height, box] = await fromChain(() => Promise.all([chain.height(), chain.getBox(noteBoxId)]));
+  const checkedAt = clock();
+  const result = checkNote(stored, box, height, false, config.creationHeightToleranceBlocks);
+  if (result.failure) {
+    const recovered = await settledBefore();
+    if (recovered) return recovered;
+    throw noteRefused(result);
+  }
+
+  // Who paid feeds the reputation graph; a chain that cannot say now is a 503 like any other chain read.
+  const payerAddress = (await fromChain(() => chain.getTransactionPayer(box!.transactionId))) ?? null;
+  const quote = issuedPremiumQuoteSchema.parse(stored.quote);
+  const receipt = buildReceiptBundle({
+    quote,
+    noteBox: box!,
+    noteCheck: result,
+    chain: { source: chain.source, via: box!.via ?? 'explorer_api_v1', explorer: chain.explorerUrl, height },
+    checkedAt,
+    issuedAt: checkedAt,
+    tokenLifetimeSeconds: config.tokenLifetimeSeconds,
+  });
+  const token = issuePaymentToken(checkedAt, config.tokenLifetimeSeconds);
+  try {
+    await fromStore(() =>
+      store.settlePayment({ quoteId: stored.quoteId, noteBoxId, receipt, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt, questionHash: stored.questionHash, payerAddress }),
+    );
+  } catch (error) {
+    if (!(error instanceof NoteAlreadyUsedError)) throw error;
+    const recovered = await settledBefore();
+    if (recovered) return recovered;
+    throw noteRefused(checkNote(stored, box, height, true, config.creationHeightToleranceBlocks));
+  }
+  await recordActivity(store, { kind: 'payment_verified', at: checkedAt, amountNanoErg: box!.value, taskHash: stored.taskHash, receiptId: receipt.receiptId });
+  return { token, receipt, payerAddress };
+}
+
+/** The stored quote `quoteId` names, or the documented 400. */
+export async function storedQuote({ store }: Pick<Deps, 'store'>, quoteId: string, pointer: string): Promise<StoredQuote> {
+  const stored = await fromStore(() => store.getQuote(quoteId));
+  if (!stored) {
+    throw new ProblemError(400, 'quote_not_found', 'Quote not found', 'No quote was issued with this quoteId; ask the quote endpoint for one.', {
+      errors: [{ path: pointer, code: 'quote_not_found', message: 'no quote was issued with this id' }],
+    });
+  }
+  return stored;
+}
+
+/** The documented 400 when `question` is not the one `stored` was issued for. */
+export function assertQuotedQuestion(stored: StoredQuote, question: string, pointer: string): void {
+  if (hashQuestion(question) !== stored.questionHash) {
+    throw new ProblemError(400, 'question_mismatch', 'Question does not match the quote', 'The question differs from the one this quote was issued for; send it exactly as quoted.', {
+      errors: [{ path: pointer, code: 'question_mismatch', message: 'not the quoted question' }],
+    });
+  }
+}

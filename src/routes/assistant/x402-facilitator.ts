@@ -1,0 +1,86 @@
+/**
+ * The x402 facilitator for Ergo Notes (/api/x402/facilitator, docs/x402-ergo.md): `verify` judges a
+ * Note against the stored quote its payload names without claiming anything; `settle` claims it,
+ * once: of two settles of one Note exactly one succeeds (the store's unique claim), and a refusal is
+ * a 200 naming verify-payment's code, as x402 facilitators answer.
+ */
+import { X402_NETWORK, X402_SCHEME, X402_VERSION, type X402FacilitatorRequest, type X402SettleResponse, type X402VerifyResponse } from '../../../schemas/x402.ts';
+import { checkNote } from '../../domain/assistant/note-rules.ts';
+import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
+import type { StoredQuote } from '../../domain/ports.ts';
+import { consumeRateLimit, fromChain, fromStore, type AssistantDeps } from './deps.ts';
+import { settleNote, storedQuote } from './premium-turn.ts';
+
+export function x402SupportedHandler(): ApiResponse {
+  return json(200, { kinds: [{ x402Version: X402_VERSION, scheme: X402_SCHEME, network: X402_NETWORK }], extensions: [], signers: {} });
+}
+
+/** A refusal as the facilitator states it: verify-payment's code and its words. */
+interface Refusal {
+  reason: string;
+  message: string;
+}
+
+/** The stored quote the payment names, or why the payment cannot be for one of ours. */
+async function quoteOf(deps: AssistantDeps, body: X402FacilitatorRequest): Promise<StoredQuote | Refusal> {
+  const { accepted } = body.paymentPayload;
+  if (accepted.scheme !== X402_SCHEME || accepted.network !== X402_NETWORK) {
+    return { reason: 'unsupported_scheme', message: `This facilitator settles scheme "${X402_SCHEME}" on "${X402_NETWORK}" only.` };
+  }
+  const offered = (body.paymentRequirements.extra as { quoteId?: unknown } | undefined)?.quoteId;
+  if (offered !== undefined && offered !== accepted.extra.quoteId) {
+    return { reason: 'requirements_mismatch', message: 'paymentRequirements and the payload name different quotes.' };
+  }
+  try {
+    return await storedQuote(deps, accepted.extra.quoteId, '/paymentPayload/accepted/extra/quoteId');
+  } catch (error) {
+    if (error instanceof ProblemError && error.status === 400) return { reason: error.code, message: error.message };
+    throw error;
+  }
+}
+
+const isRefusal = (value: StoredQuote | Refusal): value is Refusal => 'reason' in value;
+
+export function createX402VerifyHandler(deps: AssistantDeps): Handler {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const headers = await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
+    const body = request.body as X402FacilitatorRequest;
+    const answer = (verdict: X402VerifyResponse) => json(200, verdict, headers);
+    const stored = await quoteOf(deps, body);
+    if (isRefusal(stored)) return answer({ isValid: false, invalidReason: stored.reason, invalidMessage: stored.message });
+    if (deps.clock().getTime() >= stored.expiresAt.getTime()) {
+      return answer({ isValid: false, invalidReason: 'quote_expired', invalidMessage: `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}.` });
+    }
+    const noteBoxId = body.paymentPayload.payload.noteBoxId.toLowerCase();
+    const [height, box] = await fromChain(() => Promise.all([deps.chain.height(), deps.chain.getBox(noteBoxId)]));
+    // A settled Note is found by its receipt, whose settlement transaction is the Note's own.
+    const settled = box ? await fromStore(() => deps.store.getReceipt(box.transactionId)) : undefined;
+    const used = settled?.noteBoxId === noteBoxId;
+    const result = checkNote(stored, box, height, used, deps.config.creationHeightToleranceBlocks);
+    if (result.failure) {
+      const failed = result.checks.find((check) => !check.ok);
+      return answer({ isValid: false, invalidReason: result.failure.toLowerCase(), invalidMessage: failed?.detail ?? 'The Note does not pay this quote.' });
+    }
+    const payer = await fromChain(() => deps.chain.getTransactionPayer(box!.transactionId));
+    return answer({ isValid: true, ...(payer ? { payer } : {}) });
+  };
+}
+
+export function createX402SettleHandler(deps: AssistantDeps): Handler {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const headers = await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
+    const body = request.body as X402FacilitatorRequest;
+    const answer = (settlement: X402SettleResponse) => json(200, settlement, headers);
+    const refused = ({ reason, message }: Refusal) => answer({ success: false, errorReason: reason, errorMessage: message, transaction: '', network: X402_NETWORK });
+    const stored = await quoteOf(deps, body);
+    if (isRefusal(stored)) return refused(stored);
+    try {
+      const { receipt, payerAddress } = await settleNote(deps, stored, body.paymentPayload.payload.noteBoxId.toLowerCase(), { recoverSettled: false });
+      return answer({ success: true, transaction: receipt.settlementTxId, network: X402_NETWORK, ...(payerAddress ? { payer: payerAddress } : {}) });
+    } catch (error) {
+      if (error instanceof ProblemError && [402, 409, 410].includes(error.status)) return refused({ reason: error.code, message: error.message });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The premium turn over x402 v2, driven by @x402/core's own client (x402Client with an Ergo `exact`
+ * scheme that pays the Note on the sandbox chain, x402HTTPClient reading and writing the headers)
+ * against the built server; and the facilitator's supported, verify and settle, a Note settled once.
+ */
+import { x402Client, x402HTTPClient } from '@x402/core/client';
+import type { PaymentRequired, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { chatResponseSchema } from '../../schemas/assistant.ts';
+import { problemSchema } from '../../schemas/problem.ts';
+import { x402PaymentRequiredSchema, x402SettleResponseSchema, x402SupportedSchema, x402VerifyResponseSchema } from '../../schemas/x402.ts';
+import { payQuote } from '../../src/sandbox/pay.ts';
+import { PREMIUM_QUESTION, startStack, type Stack } from '../helpers/paid-turn.ts';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+const question = (tag: string) => `${PREMIUM_QUESTION} (${tag} ${Math.random().toString(36).slice(2)})`;
+const chatBody = (text: string) => JSON.stringify({ messages: [{ role: 'user', content: text }] });
+const chat = (text: string, headers: Record<string, string> = {}) =>
+  fetch(`${stack.server.url}/api/assistant/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: chatBody(text) });
+
+/** The Ergo `exact` scheme's client part, as a wallet would run it: mint the Note the requirements ask for. */
+function sandboxScheme(paid: Array<{ noteBoxId: string; transactionId: string }>): SchemeNetworkClient {
+  return {
+    scheme: 'exact',
+    async createPaymentPayload(x402Version: number, requirements: PaymentRequirements) {
+      const extra = requirements.extra as { quoteId: string; taskHash: string; reserveBoxId: string; noteExpiryMinHeight: number; minConfirmations: number };
+      const payment = await payQuote(
+        { tier: 'premium', priceNanoErg: requirements.amount, receiverAddress: requirements.payTo, ...extra },
+        { sandboxUrl: stack.sandbox.url },
+      );
+      paid.push(payment);
+      return { x402Version, payload: { noteBoxId: payment.noteBoxId } };
+    },
+  };
+}
+
+function x402(paid: Array<{ noteBoxId: string; transactionId: string }> = []) {
+  // ERG is no default asset of @x402/core's spend controls: a wallet allows it, up to a cap, as here.
+  const wallet = x402Client.fromConfig({
+    schemes: [{ network: 'ergo:testnet', client: sandboxScheme(paid) }],
+    spendControls: { allowedAssets: [{ network: 'ergo:testnet', asset: 'ERG', maxAmountPerPayment: '100000000' }] },
+  });
+  return new x402HTTPClient(wallet);
+}
+
+const headerOf = (response: Response) => (name: string) => response.headers.get(name);
+
+describe('x402 over HTTP on the chat', () => {
+  it('offers a stored quote in PAYMENT-REQUIRED, takes the paid retry and answers with PAYMENT-RESPONSE', async () => {
+    const text = question('x402 turn');
+    const unpaid = await chat(text);
+    expect(unpaid.status).toBe(402);
+    const problem = problemSchema.parse(await unpaid.json());
+    expect(problem.code).toBe('payment_required');
+    const paid: Array<{ noteBoxId: string; transactionId: string }> = [];
+    const client = x402(paid);
+    const required: PaymentRequired = client.getPaymentRequiredResponse(headerOf(unpaid));
+    const offer = x402PaymentRequiredSchema.parse(required);
+    expect(offer).toMatchObject({ x402Version: 2, error: 'payment_required', resource: { url: expect.stringMatching(/\/api\/assistant\/chat$/), mimeType: 'application/json' } });
+    const [requirements] = offer.accepts;
+    expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG', extra: { paymentFlow: 'upfront' } });
+    // The quote is stored as the quote endpoint stores one.
+    const stored = await (await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).json();
+    expect(stored).toMatchObject({ quoteId: requirements!.extra.quoteId, priceNanoErg: requirements!.amount, taskHash: requirements!.extra.taskHash });
+
+    const payload = await client.createPaymentPayload(required);
+    const signature = client.encodePaymentSignatureHeader(payload);
+    expect(Object.keys(signature)).toEqual(['PAYMENT-SIGNATURE']);
+    const answered = await chat(text, signature);
+    expect(answered.status, await answered.clone().text()).toBe(200);
+    const body = chatResponseSchema.parse(await answered.json());
+    expect(body).toMatchObject({ tier: 'premium', model: { provider: 'docs' } });
+    const settled = x402SettleResponseSchema.parse(client.getPaymentSettleResponse(headerOf(answered)));
+    expect(settled).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:testnet' });
+    const receipt = await (await fetch(`${stack.server.url}/api/assistant/receipt/${body.receiptId}`)).json();
+    expect(receipt).toMatchObject({ noteBoxId: paid[0]!.noteBoxId, settlementTxId: paid[0]!.transactionId, quote_evidence: { quote: { quoteId: requirements!.extra.quoteId } } });
+
+    // A replay of the same payment is refused by name, with a new quote to pay.
+    const replay = await chat(text, signature);
+    expect(replay.status).toBe(402);
+    expect(await replay.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'payment_already_answered' });
+    const again = x402PaymentRequiredSchema.parse(client.getPaymentRequiredResponse(headerOf(replay)));
+    expect(again.error).toBe('payment_already_answered');
+    expect(again.accepts[0]!.extra.quoteId).not.toBe(requirements!.extra.quoteId);
+  });
+
+  it('refuses a Note paid for another question, an unknown quote and an unreadable header by name', async () => {
+    const paid: Array<{ noteBoxId: string; transactionId: string }> = [];
+    const client = x402(paid);
+    const first = question('bound');
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(first)));
+    const signature = client.encodePaymentSignatureHeader(await client.createPaymentPayload(required));
+
+    const other = await chat(question('another'), signature);
+    expect(other.status).toBe(402);
+    expect(await other.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'question_mismatch' });
+
+    const forged = await client.createPaymentPayload(required).then((payload) => ({ ...payload, accepted: { ...payload.accepted, extra: { ...payload.accepted.extra, quoteId: 'no-such-quote' } } }));
+    const unknown = await chat(first, client.encodePaymentSignatureHeader(forged));
+    expect(await unknown.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'quote_not_found' });
+
+    for (const garbage of ['not base64!', Buffer.from('{"x402Version":2}').toString('base64'), Buffer.from('[1,2').toString('base64')]) {
+      const refused = await chat(first, { 'payment-signature': garbage });
+      expect(refused.status, garbage).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'invalid_payment_signature' });
+    }
+    // The Note paid for `first` still pays it: nothing was claimed by the refusals.
+    expect((await chat(first, signature)).status).toBe(200);
+  });
+});
+
+describe('the x402 facilitator', () => {
+  const facilitator = (path: string, body?: unknown) =>
+    fetch(`${stack.server.url}/api/x402/facilitator/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('says what it settles', async () => {
+    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:testnet' }], extensions: [], signers: {} });
+  });
+
+  it('verifies without claiming, settles a Note once under concurrent settles, and the payer then gets the answer', async () => {
+    const client = x402();
+    const text = question('facilitator');
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
+    const payload = await client.createPaymentPayload(required);
+    const request = { x402Version: 2, paymentPayload: payload, paymentRequirements: required.accepts[0] };
+
+    for (let i = 0; i < 2; i++) expect(x402VerifyResponseSchema.parse(await (await facilitator('verify', request)).json())).toMatchObject({ isValid: true });
+    const settles = await Promise.all(Array.from({ length: 4 }, async () => x402SettleResponseSchema.parse(await (await facilitator('settle', request)).json())));
+    expect(settles.filter((settle) => settle.success)).toHaveLength(1);
+    expect(settles.filter((settle) => !settle.success).map((settle) => settle.errorReason)).toEqual(['note_already_used', 'note_already_used', 'note_already_used']);
+    expect(await (await facilitator('verify', request)).json()).toMatchObject({ isValid: false, invalidReason: 'note_already_used' });
+
+    const answered = await chat(text, client.encodePaymentSignatureHeader(payload));
+    expect(answered.status).toBe(200);
+    expect(client.getPaymentSettleResponse(headerOf(answered))).toMatchObject({ success: true, transaction: settles.find((settle) => settle.success)!.transaction });
+  });
+
+  it('answers a malformed body with a 400 problem naming the field, and a Note that does not exist with its code', async () => {
+    const malformed = await facilitator('verify', { x402Version: 2, paymentPayload: { accepted: {} } });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: 'invalid_request' });
+    const client = x402();
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(question('missing note'))));
+    const paymentPayload = { x402Version: 2, accepted: required.accepts[0], payload: { noteBoxId: 'ab'.repeat(32) } };
+    expect(await (await facilitator('verify', { x402Version: 2, paymentPayload, paymentRequirements: required.accepts[0] })).json()).toMatchObject({ isValid: false, invalidReason: 'note_not_found' });
+    expect(await (await facilitator('settle', { x402Version: 2, paymentPayload, paymentRequirements: required.accepts[0] })).json()).toMatchObject({ success: false, errorReason: 'note_not_found', transaction: '' });
+  });
+});
