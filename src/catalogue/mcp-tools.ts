@@ -167,11 +167,12 @@ export const MCP_TOOL_ENTRIES: readonly McpToolEntry[] = [
     name: 'ask_assistant',
     title: 'Ask the hosted assistant',
     description:
-      'Asks the hosted assistant one question. A free-tier question is answered directly; a premium question needs the payment token issued by verify-payment after a testnet Note payment, and without one the tool returns the premium quote to pay.',
+      'Asks the hosted assistant one question. A free-tier question is answered directly; a premium question needs the payment token issued by verify-payment after a testnet Note payment, ' +
+      'or an x402 payment in `_meta["x402/payment"]`. Without either, the result is an error whose structured content is x402\'s PaymentRequired (a stored premium quote); a paid answer carries `_meta["x402/payment-response"]`.',
     input: askAssistantArgumentsSchema,
     backedBy: {
       route: 'assistant-chat',
-      note: 'Sends messages [...history, {role: user, content: question}] with paymentToken when given; where chat answers 402 payment_required, the tool returns the premium quote instead.',
+      note: 'Sends messages [...history, {role: user, content: question}] with paymentToken when given, and `_meta["x402/payment"]` as the PAYMENT-SIGNATURE; where chat answers 402 with PAYMENT-REQUIRED, the tool answers that PaymentRequired.',
     },
     readOnly: false,
     payment: 'testnet_note',

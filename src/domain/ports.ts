@@ -118,6 +118,8 @@ export interface AssistantStore {
    * token's hash with `tokenHash`, so only one token is ever live for a Note.
    */
   reissueToken(input: ReissueTokenInput): Promise<ReissueTokenResult>;
+  /** Whether a settlement has claimed this Note (the claim settlePayment makes). */
+  isNoteUsed(noteBoxId: string): Promise<boolean>;
   /** Atomically spends a token (single use) if it exists, is unexpired and matches the question. */
   spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult>;
   /** By receipt id or by settlement transaction id; in the documented key order of the bundle. */

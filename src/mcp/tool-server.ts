@@ -10,7 +10,7 @@ import { site } from '../config/site.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { logger } from '../services/logger.ts';
 import { registerResources } from './resources.ts';
-import { MCP_TOOLS, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext } from './tools.ts';
+import { MCP_TOOLS, PaymentRequiredToolError, SettledToolResult, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext } from './tools.ts';
 
 export const MCP_SERVICE_NAME = 'agent-economy-mcp';
 export const MCP_SERVICE_VERSION = packageJson.version;
@@ -25,6 +25,11 @@ function toolSuccess(result: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
 }
 
+/** x402's MCP convention: an error result whose structured content is the PaymentRequired, and whose text is the same JSON. */
+function paymentRequired(error: PaymentRequiredToolError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error.paymentRequired) }], structuredContent: error.paymentRequired };
+}
+
 function toolFailure(error: ToolError): CallToolResult {
   const structured = { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
   return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], structuredContent: structured };
@@ -33,8 +38,11 @@ function toolFailure(error: ToolError): CallToolResult {
 /** Runs one tool; anything but a ToolError or ProblemError is a bug, logged and answered without internals. */
 export async function callTool(tool: McpToolDefinition, args: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
-    return toolSuccess(await tool.run(args, context));
+    const result = await tool.run(args, context);
+    if (result instanceof SettledToolResult) return { ...toolSuccess(result.result), _meta: { 'x402/payment-response': result.settlement } };
+    return toolSuccess(result);
   } catch (error) {
+    if (error instanceof PaymentRequiredToolError) return paymentRequired(error);
     if (error instanceof ToolError) return toolFailure(error);
     if (error instanceof ProblemError) return toolFailure(toolErrorOf(error));
     logger.error({ err: error, tool: tool.name }, 'tool failed');
@@ -54,7 +62,7 @@ export function createToolServer(context: ToolContext): McpServer {
         inputSchema: tool.input,
         annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, idempotentHint: tool.readOnly },
       },
-      (args: unknown) => callTool(tool, args, context),
+      (args: unknown, extra: { _meta?: Record<string, unknown> }) => callTool(tool, args, { ...context, payment: extra._meta?.['x402/payment'] }),
     );
   }
   registerResources(server, context);

@@ -30,8 +30,8 @@ import type { ApiRequest, Handler } from '../lib/api.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { createChatHandler } from '../routes/assistant/chat.ts';
 import type { AssistantDeps } from '../routes/assistant/deps.ts';
-import { createQuoteHandler } from '../routes/assistant/quote.ts';
-import type { X402PaymentRequired } from '../../schemas/x402.ts';
+import type { X402PaymentRequired, X402SettleResponse } from '../../schemas/x402.ts';
+import { encodeX402Header } from '../domain/assistant/x402.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';
 import { routePath, routeUrl } from '../catalogue/lookup.ts';
 import { searchDocs } from '../services/docs-index.ts';
@@ -44,14 +44,6 @@ export interface ToolServices {
   /** The assistant's store, chain client, limiter, model provider, clock and paid-turn terms. */
   assistant: () => Promise<AssistantDeps>;
   liveStatus: () => Promise<LiveStatus>;
-}
-
-/** What a tool knows about its caller. */
-export interface ToolContext {
-  /** The MCP client's network address: the per-client key of rate limits and the free tier, as over HTTP. */
-  clientIp: string;
-  now: () => Date;
-  services: ToolServices;
 }
 
 /**
@@ -70,14 +62,51 @@ export class ToolError extends Error {
   }
 }
 
+/** What a tool knows about its caller. */
+export interface ToolContext {
+  /** The MCP client's network address: the per-client key of rate limits and the free tier, as over HTTP. */
+  clientIp: string;
+  now: () => Date;
+  services: ToolServices;
+  /** x402 over MCP: the PaymentPayload in the call's `_meta["x402/payment"]`, when the caller sent one. */
+  payment?: unknown;
+}
+
+/**
+ * x402 over MCP, the tool's side: payment is required, and this PaymentRequired (the same as the
+ * chat's PAYMENT-REQUIRED header) says how; the server answers it as an error result carrying it.
+ */
+export class PaymentRequiredToolError extends ToolError {
+  readonly paymentRequired: X402PaymentRequired;
+
+  constructor(paymentRequired: X402PaymentRequired, message: string) {
+    super('payment_required', message);
+    this.name = 'PaymentRequiredToolError';
+    this.paymentRequired = paymentRequired;
+  }
+}
+
+/** A paid tool's result with its x402 settlement, which the server puts in the result's `_meta`. */
+export class SettledToolResult {
+  readonly result: Record<string, unknown>;
+  readonly settlement: X402SettleResponse;
+
+  constructor(result: Record<string, unknown>, settlement: X402SettleResponse) {
+    this.result = result;
+    this.settlement = settlement;
+  }
+}
+
 export interface McpToolDefinition extends McpToolEntry {
-  run: (args: unknown, context: ToolContext) => Promise<Record<string, unknown>>;
+  run: (args: unknown, context: ToolContext) => Promise<Record<string, unknown> | SettledToolResult>;
 }
 
 type Runner = McpToolDefinition['run'];
 
 /** A run function typed by the tool's own argument schema (the SDK has validated the arguments against it). */
-function runner<S extends z.ZodObject>(_input: S, run: (args: z.output<S>, context: ToolContext) => Promise<Record<string, unknown>> | Record<string, unknown>): Runner {
+type ToolOutcome = Record<string, unknown> | SettledToolResult;
+
+function runner<S extends z.ZodObject>(_input: S, run: (args: z.output<S>, context: ToolContext) => Promise<ToolOutcome> | ToolOutcome): Runner {
   return async (args, context) => run(args as z.output<S>, context);
 }
 
@@ -139,49 +168,45 @@ async function callHandler(
   handler: Handler,
   routeId: string,
   context: ToolContext,
-  request: { params?: Record<string, string>; body?: unknown },
-): Promise<{ status: number; body: Record<string, unknown> }> {
+  request: { params?: Record<string, string>; body?: unknown; headers?: Record<string, string> },
+): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
   const apiRequest: ApiRequest = {
     method: request.body === undefined ? 'GET' : 'POST',
     path: routePath(routeId),
     params: request.params ?? {},
     query: new URLSearchParams(),
-    headers: {},
+    headers: request.headers ?? {},
     body: request.body,
     clientIp: context.clientIp,
   };
   const response = await handler(apiRequest);
-  return { status: response.status, body: response.body as Record<string, unknown> };
+  return { status: response.status, body: response.body as Record<string, unknown>, headers: response.headers ?? {} };
 }
 
+/** The JSON in an x402 header (base64), as this server wrote it. */
+const readX402Header = <T>(value: string): T => JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as T;
+
 /**
- * ask_assistant: the chat handler with the question as the last user turn. A premium question
- * without a token is answered with the premium quote to pay (the quote handler's answer) instead of
- * chat's 402, since that quote is the next thing the caller needs.
+ * ask_assistant: the chat handler with the question as the last user turn. Paid with the payment
+ * token from verify-payment, or with x402 (the call's `_meta["x402/payment"]`, sent to the chat as
+ * its PAYMENT-SIGNATURE). A premium question without either is answered, as x402's MCP convention
+ * has it, with an error result carrying the PaymentRequired the chat offers (a stored quote).
  */
-async function askAssistant(args: z.output<typeof askAssistantArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown>> {
+async function askAssistant(args: z.output<typeof askAssistantArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown> | SettledToolResult> {
   const deps = await context.services.assistant();
   const messages = [...(args.history ?? []), { role: 'user' as const, content: args.question }];
+  const payment: Record<string, string> = context.payment === undefined ? {} : { 'payment-signature': encodeX402Header(context.payment) };
   try {
     const chat = await callHandler(createChatHandler(deps), 'assistant-chat', context, {
       body: { messages, ...(args.paymentToken ? { paymentToken: args.paymentToken } : {}) },
+      headers: payment,
     });
-    return chat.body;
+    const settled = chat.headers['payment-response'];
+    return settled ? new SettledToolResult(chat.body, readX402Header<X402SettleResponse>(settled)) : chat.body;
   } catch (error) {
-    if (!(error instanceof ProblemError) || error.code !== 'payment_required') throw error;
-    // The chat's 402 already issued and stored the premium quote it offers over x402: show that one.
-    const offered = error.headers?.['payment-required'];
-    const quoteId = offered ? (JSON.parse(Buffer.from(offered, 'base64').toString('utf8')) as X402PaymentRequired).accepts[0]!.extra.quoteId : undefined;
-    const stored = quoteId ? await deps.store.getQuote(quoteId) : undefined;
-    const quote = stored
-      ? stored.quote
-      : (await callHandler(createQuoteHandler(deps), 'assistant-quote', context, { body: { question: args.question, ...(args.history ? { history: args.history } : {}) } })).body;
-    return {
-      status: 'payment_required',
-      detail: `${error.message} The quote below is that premium quote: create the Note it describes, POST it to verify-payment, then call ask_assistant again with the paymentToken.`,
-      quote,
-      verify_payment: routeUrl('assistant-verify-payment'),
-    };
+    const offered = error instanceof ProblemError ? error.headers['payment-required'] : undefined;
+    if (!offered) throw error;
+    throw new PaymentRequiredToolError(readX402Header<X402PaymentRequired>(offered), (error as ProblemError).message);
   }
 }
 

@@ -123,6 +123,10 @@ export class FakeStore implements AssistantStore {
     this.#check();
     return this.activity.slice(-limit).reverse();
   }
+  async isNoteUsed(noteBoxId: string): Promise<boolean> {
+    this.#check();
+    return this.usedNotes.has(noteBoxId);
+  }
   readonly probeRuns: ProbeRun[] = [];
   async recordProbeRun(run: ProbeRun, { keepRuns, everyMs }: { keepRuns: number; everyMs: number }): Promise<boolean> {
     this.#check();

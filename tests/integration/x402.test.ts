@@ -3,6 +3,8 @@
  * scheme that pays the Note on the sandbox chain, x402HTTPClient reading and writing the headers)
  * against the built server; and the facilitator's supported, verify and settle, a Note settled once.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import type { PaymentRequired, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,7 +18,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ withMcp: true });
 });
 afterAll(() => stack?.stop());
 
@@ -106,6 +108,14 @@ describe('x402 over HTTP on the chat', () => {
     const unknown = await chat(first, client.encodePaymentSignatureHeader(forged));
     expect(await unknown.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'quote_not_found' });
 
+    // A Note the chain source does not know yet clears by itself: retry the same payment, no new offer to pay twice.
+    const early = await client.createPaymentPayload(required).then((payload) => ({ ...payload, payload: { noteBoxId: 'cd'.repeat(32) } }));
+    const notYet = await chat(first, client.encodePaymentSignatureHeader(early));
+    expect(notYet.status).toBe(402);
+    expect(notYet.headers.get('payment-required')).toBeNull();
+    expect(notYet.headers.get('retry-after')).toBe('5');
+    expect(await notYet.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'note_not_found' });
+
     for (const garbage of ['not base64!', Buffer.from('{"x402Version":2}').toString('base64'), Buffer.from('[1,2').toString('base64')]) {
       const refused = await chat(first, { 'payment-signature': garbage });
       expect(refused.status, garbage).toBe(400);
@@ -151,5 +161,34 @@ describe('the x402 facilitator', () => {
     const paymentPayload = { x402Version: 2, accepted: required.accepts[0], payload: { noteBoxId: 'ab'.repeat(32) } };
     expect(await (await facilitator('verify', { x402Version: 2, paymentPayload, paymentRequirements: required.accepts[0] })).json()).toMatchObject({ isValid: false, invalidReason: 'note_not_found' });
     expect(await (await facilitator('settle', { x402Version: 2, paymentPayload, paymentRequirements: required.accepts[0] })).json()).toMatchObject({ success: false, errorReason: 'note_not_found', transaction: '' });
+  });
+});
+
+describe('x402 over MCP (ask_assistant)', () => {
+  it('answers an unpaid premium question with the PaymentRequired as an error result, and a call paid in _meta with the answer and the settlement', async () => {
+    const mcp = new Client({ name: 'x402-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.mcpUrl}/mcp`)));
+    try {
+      const text = question('mcp');
+      const unpaid = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text } });
+      expect(unpaid.isError).toBe(true);
+      const required = x402PaymentRequiredSchema.parse(unpaid.structuredContent);
+      expect(JSON.parse((unpaid.content as Array<{ text: string }>)[0]!.text)).toEqual(unpaid.structuredContent);
+      expect(required).toMatchObject({ error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:testnet' }] });
+
+      const paid: Array<{ noteBoxId: string; transactionId: string }> = [];
+      const payload = await x402(paid).createPaymentPayload(required);
+      const answered = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
+      expect(answered.isError, JSON.stringify(answered.content)).toBeFalsy();
+      expect(chatResponseSchema.parse(answered.structuredContent)).toMatchObject({ tier: 'premium' });
+      expect(x402SettleResponseSchema.parse(answered._meta?.['x402/payment-response'])).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:testnet' });
+
+      // The same payment again: refused, with a new PaymentRequired naming why.
+      const replay = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
+      expect(replay.isError).toBe(true);
+      expect(x402PaymentRequiredSchema.parse(replay.structuredContent).error).toBe('payment_already_answered');
+    } finally {
+      await mcp.close();
+    }
   });
 });

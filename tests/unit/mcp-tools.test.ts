@@ -5,6 +5,7 @@
  * host's configuration and the docs index behind search_docs.
  */
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { x402PaymentRequiredSchema } from '../../schemas/x402.ts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { economicMcpToolsSchema } from '../../schemas/mcp-tools.ts';
@@ -124,14 +125,17 @@ describe('tools run their domain functions in process', () => {
     expect(missing.structuredContent).toMatchObject({ error: { code: 'receipt_not_found' } });
   });
 
-  it('answers a free question, and returns the premium quote instead of a 402 for a long one', async () => {
+  it('answers a free question, and a long one with x402\'s PaymentRequired as its error result (one stored quote)', async () => {
     const deps = fakeDeps();
     const free = await run('ask_assistant', { question: 'What is the mainnet gate?' }, context(deps));
     expect(free.structuredContent).toMatchObject({ tier: 'free', receiptId: null });
     const premium = await run('ask_assistant', { question: 'why '.repeat(100) }, context(deps));
-    expect(premium.isError).toBeUndefined();
-    expect(premium.structuredContent).toMatchObject({ status: 'payment_required', quote: { tier: 'premium' } });
+    expect(premium.isError).toBe(true);
+    const required = x402PaymentRequiredSchema.parse(premium.structuredContent);
+    expect(required).toMatchObject({ x402Version: 2, error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG' }] });
+    expect(JSON.parse((premium.content as Array<{ text: string }>)[0]!.text)).toEqual(premium.structuredContent);
     expect(deps.store.quotes.size).toBe(1);
+    expect(deps.store.quotes.has(required.accepts[0]!.extra.quoteId)).toBe(true);
   });
 
   it('answers a bug as internal_error without its message', async () => {

@@ -5,35 +5,23 @@
  */
 import type { z } from 'zod';
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
+import { ergoNoteRequirements } from '../../../packages/x402-ergo/index.js';
 import {
-  X402_ASSET,
-  X402_NETWORK,
-  X402_SCHEME,
   X402_VERSION,
   x402PaymentPayloadSchema,
+  x402RequirementsSchema,
   type X402PaymentPayload,
   type X402PaymentRequired,
   type X402Requirements,
 } from '../../../schemas/x402.ts';
 
-/** The one way to pay `quote`: a Note of at least its price to its receiver, bound by its registers. */
+/**
+ * The one way to pay `quote`: a Note of at least its price to its receiver, bound by its registers.
+ * Built by the scheme package's server part (packages/x402-ergo), so the service offers exactly what
+ * that package's clients and facilitator read.
+ */
 export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: number): X402Requirements {
-  return {
-    scheme: X402_SCHEME,
-    network: X402_NETWORK,
-    asset: X402_ASSET,
-    amount: quote.priceNanoErg,
-    payTo: quote.receiverAddress,
-    maxTimeoutSeconds: lifetimeSeconds,
-    extra: {
-      paymentFlow: 'upfront',
-      quoteId: quote.quoteId,
-      taskHash: quote.taskHash,
-      reserveBoxId: quote.reserveBoxId,
-      noteExpiryMinHeight: quote.noteExpiryMinHeight,
-      minConfirmations: quote.minConfirmations,
-    },
-  };
+  return x402RequirementsSchema.parse(ergoNoteRequirements(quote, { maxTimeoutSeconds: lifetimeSeconds }));
 }
 
 export function x402PaymentRequired(error: string, resource: X402PaymentRequired['resource'], requirements: X402Requirements): X402PaymentRequired {

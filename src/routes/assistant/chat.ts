@@ -54,12 +54,21 @@ const chatResource = () => ({ url: routeUrl('assistant-chat'), description: 'One
 
 /**
  * The PAYMENT-REQUIRED header for this conversation: a premium quote issued and stored as the quote
- * endpoint does, as x402 v2 requirements, with `error` saying why payment is (still) required.
+ * endpoint does (and counted against the quote limit), as x402 v2 requirements, with `error` saying
+ * why payment is required. Empty when no quote can be offered now (no receiver configured, the chain
+ * or the store unreachable): the 402 then says why without an offer, rather than turning into a 503.
  */
-async function paymentRequiredHeader(deps: AssistantDeps, conversation: Conversation, error: string): Promise<Record<string, string>> {
+async function offerFor(deps: AssistantDeps, clientIp: string, conversation: Conversation, error: string): Promise<Record<string, string>> {
+  if (!deps.config.receiverAddress || !deps.config.reserveBoxId) return {};
+  await consumeRateLimit(deps.limiter, 'quote', clientIp, 'quote');
   const history = conversation.messages.slice(0, -1);
-  const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
-  return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds))) };
+  try {
+    const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
+    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds))) };
+  } catch (failure) {
+    if (failure instanceof ProblemError && failure.status === 503) return {};
+    throw failure;
+  }
 }
 
 interface Conversation {
@@ -68,9 +77,18 @@ interface Conversation {
 }
 
 /**
+ * Refusals that clear by themselves: the Note not yet seen by the chain source, or not yet
+ * confirmed; a concurrent retry of the same payment holding its turn. Offering a new quote there
+ * would make an x402 client pay a second Note, so these say "retry the same payment" instead.
+ */
+const CLEARS_BY_ITSELF = new Set(['note_not_found', 'note_unconfirmed', 'payment_in_progress']);
+const RETRY_SAME_PAYMENT_SECONDS = 5;
+
+/**
  * A premium turn paid over x402: the PAYMENT-SIGNATURE names a stored quote and the Note that pays
  * it; the Note is settled as verify-payment settles it (a retry after a lost answer included), the
- * model answers, and only then is the turn's token spent. Every refusal is a 402 with a new quote.
+ * model answers, and only then is the turn's token spent. A final refusal is a 402 with a new quote;
+ * one that clears by itself a 402 with Retry-After and no offer.
  */
 async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversation: Conversation, headers: Record<string, string>): Promise<ApiResponse> {
   const { store, model, clock } = deps;
@@ -80,8 +98,15 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
   }
   const { accepted, payload } = decoded.payload;
   const refused = async (code: string, detail: string): Promise<never> => {
-    throw new ProblemError(402, 'x402_payment_refused', 'Payment refused', `${code}: ${detail} The PAYMENT-REQUIRED header offers a new quote for this question.`, {
-      headers: await paymentRequiredHeader(deps, conversation, code),
+    if (CLEARS_BY_ITSELF.has(code)) {
+      throw new ProblemError(402, 'x402_payment_refused', 'Payment not settled yet', `${code}: ${detail} Send the same PAYMENT-SIGNATURE again in a few seconds; do not pay again.`, {
+        headers: { 'retry-after': String(RETRY_SAME_PAYMENT_SECONDS) },
+        extra: { payment_error: code },
+      });
+    }
+    const offer = await offerFor(deps, request.clientIp, conversation, code);
+    throw new ProblemError(402, 'x402_payment_refused', 'Payment refused', `${code}: ${detail}${'payment-required' in offer ? ' The PAYMENT-REQUIRED header offers a new quote for this question.' : ''}`, {
+      headers: offer,
       extra: { payment_error: code },
     });
   };
@@ -100,7 +125,12 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
   }
   const answer = await ask(model, conversation);
   const spent = await fromStore(() => store.spendToken(settlement.token.tokenHash, hashQuestion(conversation.question), clock()));
-  if (!spent.ok) return refused('payment_already_answered', 'another request with this payment was answered first: each payment answers once.');
+  if (!spent.ok) {
+    // `used`: another request with this payment was answered. Otherwise a concurrent retry replaced this turn's token and holds the turn now.
+    return spent.reason === 'used'
+      ? refused('payment_already_answered', 'another request with this payment was answered first: each payment answers once.')
+      : refused('payment_in_progress', 'another request with this payment is being answered.');
+  }
   const { receipt } = settlement;
   await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: receipt.receiptId, taskHash: receipt.taskHash });
   const settled: X402SettleResponse = { success: true, transaction: receipt.settlementTxId, network: X402_NETWORK, ...(settlement.payerAddress ? { payer: settlement.payerAddress } : {}) };
@@ -143,8 +173,7 @@ export function createChatHandler(deps: AssistantDeps): Handler {
 
     const { decision, clientKey, day } = await decideFreeTier({ store, config }, request.clientIp, question, clock());
     if (decision.tier === 'premium') {
-      // Without a receiver there is nothing to pay: the 402 then names the quote endpoint only, which says why.
-      const offered = config.receiverAddress && config.reserveBoxId ? await paymentRequiredHeader(deps, conversation, 'payment_required') : {};
+      const offered = await offerFor(deps, request.clientIp, conversation, 'payment_required');
       throw new ProblemError(
         402,
         'payment_required',

@@ -53,11 +53,12 @@ export function createX402VerifyHandler(deps: AssistantDeps): Handler {
       return answer({ isValid: false, invalidReason: 'quote_expired', invalidMessage: `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}.` });
     }
     const noteBoxId = body.paymentPayload.payload.noteBoxId.toLowerCase();
+    // A claimed Note never pays again, whatever the chain says of it now (spent, pruned).
+    if (await fromStore(() => deps.store.isNoteUsed(noteBoxId))) {
+      return answer({ isValid: false, invalidReason: 'note_already_used', invalidMessage: `Note ${noteBoxId} has already paid a quote.` });
+    }
     const [height, box] = await fromChain(() => Promise.all([deps.chain.height(), deps.chain.getBox(noteBoxId)]));
-    // A settled Note is found by its receipt, whose settlement transaction is the Note's own.
-    const settled = box ? await fromStore(() => deps.store.getReceipt(box.transactionId)) : undefined;
-    const used = settled?.noteBoxId === noteBoxId;
-    const result = checkNote(stored, box, height, used, deps.config.creationHeightToleranceBlocks);
+    const result = checkNote(stored, box, height, false, deps.config.creationHeightToleranceBlocks);
     if (result.failure) {
       const failed = result.checks.find((check) => !check.ok);
       return answer({ isValid: false, invalidReason: result.failure.toLowerCase(), invalidMessage: failed?.detail ?? 'The Note does not pay this quote.' });

@@ -284,6 +284,12 @@ export class SqlAssistantStore implements AssistantStore {
     }));
   }
 
+  async isNoteUsed(noteBoxId: string): Promise<boolean> {
+    const database = await this.ready();
+    const rows = await database.read('SELECT 1 AS used FROM used_notes WHERE note_box_id = $1', [normaliseId(noteBoxId)]);
+    return rows.length > 0;
+  }
+
   async recordProbeRun(run: ProbeRun, { keepRuns, everyMs }: { keepRuns: number; everyMs: number }): Promise<boolean> {
     if (run.results.length === 0) return false;
     const database = await this.ready();

@@ -1,0 +1,207 @@
+/**
+ * x402 v2 on the Ergo testnet: scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG, paid
+ * upfront with a Note whose registers bind it to one quote (R4 reserve box id, R5 expiry height,
+ * R6 task hash). The specification is docs/x402-ergo.md of the Agent Economy proof surface.
+ *
+ * - client: `ExactErgoScheme`, a SchemeNetworkClient for @x402/core's x402Client; it pays through
+ *   a wallet callback (`payNote`) and sends the Note's box id. `sandboxWallet` is such a callback
+ *   for the local sandbox chain.
+ * - server: `ergoNoteRequirements`, the PaymentRequirements a server offers for a premium quote.
+ * - facilitator: `ExactErgoFacilitator`, a SchemeNetworkFacilitator that verifies a Note through
+ *   the Explorer API v1 and claims it once (`claimNote`, in memory unless you give one).
+ *
+ * Nothing here signs, broadcasts or holds a key: the wallet behind `payNote` does.
+ */
+import { decode, SByteType, SCollType, SIntType } from '@fleet-sdk/serializer';
+
+export const SCHEME = 'exact';
+export const NETWORK = 'ergo:testnet';
+export const ASSET = 'ERG';
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The Note binding of a requirement, read strictly: what `payNote` must put on chain. */
+export function noteTerms(requirements) {
+  if (requirements.scheme !== SCHEME || requirements.network !== NETWORK || requirements.asset !== ASSET) {
+    throw new Error(`not an Ergo Note requirement: scheme ${requirements.scheme}, network ${requirements.network}, asset ${requirements.asset}`);
+  }
+  const extra = requirements.extra ?? {};
+  if (!/^[1-9][0-9]*$/.test(String(requirements.amount))) throw new Error('amount must be a positive integer count of nanoERG');
+  for (const key of ['taskHash', 'reserveBoxId']) if (!HEX64.test(String(extra[key]))) throw new Error(`extra.${key} must be 64 lower-case hex`);
+  for (const key of ['noteExpiryMinHeight', 'minConfirmations']) if (!Number.isInteger(extra[key]) || extra[key] < 1) throw new Error(`extra.${key} must be a positive integer`);
+  return {
+    quoteId: extra.quoteId,
+    amountNanoErg: BigInt(requirements.amount),
+    payTo: requirements.payTo,
+    reserveBoxId: extra.reserveBoxId,
+    taskHash: extra.taskHash,
+    noteExpiryMinHeight: extra.noteExpiryMinHeight,
+    minConfirmations: extra.minConfirmations,
+  };
+}
+
+/** Client part: pays the Note through `payNote(terms)` (a wallet), then names it. */
+export class ExactErgoScheme {
+  scheme = SCHEME;
+
+  constructor({ payNote }) {
+    if (typeof payNote !== 'function') throw new TypeError('ExactErgoScheme needs a payNote(terms) wallet callback');
+    this.payNote = payNote;
+  }
+
+  async createPaymentPayload(x402Version, requirements) {
+    const { noteBoxId } = await this.payNote(noteTerms(requirements));
+    if (!HEX64.test(String(noteBoxId))) throw new Error('payNote must resolve to { noteBoxId } (64 lower-case hex)');
+    return { x402Version, payload: { noteBoxId } };
+  }
+}
+
+async function getJson(url, init) {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 200)}`);
+  return { json: JSON.parse(text), text };
+}
+
+/**
+ * A `payNote` for the local sandbox chain (`npm run sandbox` of the proof surface): mints the Note
+ * with R5 far enough above the tip to be verified, and waits for its confirmations. Testnet and
+ * sandbox coins only; a real wallet takes its place for the Ergo testnet.
+ */
+export function sandboxWallet(sandboxUrl) {
+  const base = sandboxUrl.replace(/\/+$/, '');
+  return async (terms) => {
+    const { json: state } = await getJson(`${base}/api/v1/networkState`);
+    const expiryHeight = Math.max(terms.noteExpiryMinHeight, state.height + terms.minConfirmations + 30);
+    const { json: minted } = await getJson(`${base}/sandbox/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        value: terms.amountNanoErg.toString(),
+        receiver: terms.payTo,
+        reserveBoxId: terms.reserveBoxId,
+        expiryHeight,
+        taskHash: terms.taskHash,
+        confirmations: terms.minConfirmations,
+      }),
+    });
+    return { noteBoxId: minted.boxId, transactionId: minted.transactionId };
+  };
+}
+
+/** Server part: the one way to pay a premium quote (as POST /api/assistant/quote answers it). */
+export function ergoNoteRequirements(quote, { maxTimeoutSeconds }) {
+  return {
+    scheme: SCHEME,
+    network: NETWORK,
+    asset: ASSET,
+    amount: String(quote.priceNanoErg),
+    payTo: quote.receiverAddress,
+    maxTimeoutSeconds,
+    extra: {
+      paymentFlow: 'upfront',
+      quoteId: quote.quoteId,
+      taskHash: quote.taskHash,
+      reserveBoxId: quote.reserveBoxId,
+      noteExpiryMinHeight: quote.noteExpiryMinHeight,
+      minConfirmations: quote.minConfirmations,
+    },
+  };
+}
+
+function decodeRegister(serialized) {
+  try {
+    const constant = decode(String(serialized).toLowerCase());
+    return constant && constant.toHex() === String(serialized).toLowerCase() ? constant : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const bytesHex = (constant) =>
+  constant?.type instanceof SCollType && constant.type.elementsType instanceof SByteType ? Buffer.from(constant.data).toString('hex') : undefined;
+const intValue = (constant) => (constant?.type instanceof SIntType ? constant.data : undefined);
+const registerText = (register) => (typeof register === 'string' ? register : register?.serializedValue);
+
+/** In-memory single claim per replay key; give a shared store's claim for several instances. */
+function memoryClaims() {
+  const claimed = new Set();
+  return async (key) => {
+    if (claimed.has(key)) return false;
+    claimed.add(key);
+    return true;
+  };
+}
+
+/**
+ * Facilitator part: verifies a Note against the requirements through the Explorer API v1 (the
+ * box's value, receiver, R4/R5/R6, confirmations and expiry) and, on settle, claims it once under
+ * the replay key `ergo:testnet:<noteBoxId>`. Failure reasons are the proof surface's codes.
+ */
+export class ExactErgoFacilitator {
+  scheme = SCHEME;
+  caipFamily = 'ergo:*';
+
+  constructor({ explorerUrl, claimNote = memoryClaims() }) {
+    this.explorerUrl = explorerUrl.replace(/\/+$/, '');
+    this.claimNote = claimNote;
+  }
+
+  getExtra() {
+    return undefined;
+  }
+
+  getSigners() {
+    return [];
+  }
+
+  async #check(payload, requirements) {
+    let terms;
+    try {
+      terms = noteTerms(requirements);
+    } catch (error) {
+      return { reason: 'unsupported_scheme', message: error.message };
+    }
+    const noteBoxId = String(payload?.payload?.noteBoxId ?? '').toLowerCase();
+    if (!HEX64.test(noteBoxId)) return { reason: 'invalid_payload', message: 'payload.noteBoxId must be 64 hexadecimal characters' };
+    const [{ json: state }, box] = await Promise.all([
+      getJson(`${this.explorerUrl}/api/v1/networkState`),
+      fetch(`${this.explorerUrl}/api/v1/boxes/${noteBoxId}`, { signal: AbortSignal.timeout(10_000) }).then(async (response) => {
+        if (response.status === 404) return undefined;
+        const text = await response.text();
+        if (!response.ok) throw new Error(`the explorer answered ${response.status}`);
+        // The value as written: a JSON number above 2^53 would lose digits through JSON.parse.
+        const value = /"value"\s*:\s*"?(\d+)/.exec(text)?.[1];
+        return { ...JSON.parse(text), exactValue: value === undefined ? undefined : BigInt(value) };
+      }),
+    ]);
+    if (!box) return { reason: 'note_not_found', message: `the explorer knows no box ${noteBoxId}` };
+    const confirmations = state.height - box.settlementHeight + 1;
+    const registers = box.additionalRegisters ?? {};
+    const expiry = intValue(decodeRegister(registerText(registers.R5)));
+    const checks = [
+      [confirmations >= terms.minConfirmations, 'note_unconfirmed', `${confirmations} confirmations, ${terms.minConfirmations} needed`],
+      [box.exactValue !== undefined && box.exactValue >= terms.amountNanoErg, 'insufficient_value', `the Note holds ${box.exactValue} nanoERG, ${terms.amountNanoErg} needed`],
+      [box.address === terms.payTo, 'receiver_mismatch', `the Note pays ${box.address}, not ${terms.payTo}`],
+      [bytesHex(decodeRegister(registerText(registers.R4))) === terms.reserveBoxId, 'reserve_mismatch', 'R4 is not the reserve box id'],
+      [expiry !== undefined && expiry >= terms.noteExpiryMinHeight && expiry > state.height, 'note_expired', `R5 ${expiry} is below ${terms.noteExpiryMinHeight} or the height ${state.height}`],
+      [bytesHex(decodeRegister(registerText(registers.R6))) === terms.taskHash, 'task_hash_mismatch', 'R6 is not the task hash'],
+    ];
+    const failed = checks.find(([ok]) => !ok);
+    if (failed) return { reason: failed[1], message: failed[2] };
+    return { noteBoxId, transactionId: box.transactionId };
+  }
+
+  async verify(payload, requirements) {
+    const checked = await this.#check(payload, requirements);
+    return checked.reason ? { isValid: false, invalidReason: checked.reason, invalidMessage: checked.message } : { isValid: true };
+  }
+
+  async settle(payload, requirements) {
+    const checked = await this.#check(payload, requirements);
+    if (checked.reason) return { success: false, errorReason: checked.reason, errorMessage: checked.message, transaction: '', network: NETWORK };
+    if (!(await this.claimNote(`${NETWORK}:${checked.noteBoxId}`))) {
+      return { success: false, errorReason: 'note_already_used', errorMessage: `Note ${checked.noteBoxId} has already paid`, transaction: '', network: NETWORK };
+    }
+    return { success: true, transaction: checked.transactionId, network: NETWORK };
+  }
+}
