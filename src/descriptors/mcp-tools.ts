@@ -4,7 +4,7 @@
  * converter from the same zod schema, so the manifest shows exactly what `tools/list` answers. The
  * prose around the tools is `content/mcp-tools.json`.
  */
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { z } from 'zod';
 import mcpToolsJson from '../../content/mcp-tools.json' with { type: 'json' };
 import { mcpToolsContentSchema, type EconomicMcpTools, type McpTool, type McpToolsContent, type ToolInputJsonSchema } from '../../schemas/mcp-tools.ts';
 import { mcpUrl, schemaUrl } from '../config/site.ts';
@@ -34,7 +34,8 @@ function routeMethod(id: string): 'GET' | 'POST' {
  * its McpServer uses when listing tools.
  */
 export function toolInputJsonSchema(tool: McpToolEntry): ToolInputJsonSchema {
-  return toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as ToolInputJsonSchema;
+  // What the MCP SDK serves in tools/list for a zod 4 schema (its toJsonSchemaCompat calls this very function), without loading the SDK in the site's process.
+  return z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as ToolInputJsonSchema;
 }
 
 /**

@@ -130,26 +130,17 @@ export function staticBuild(): AstroIntegration {
         else logger.info(`schema conformance: ${conformance.checks.length} served descriptors validate against their published schemas`);
 
         // The production server, the MCP host (`npm run mcp`) and the `agent-economy` command.
-        const bundles = [
-          { entry: 'src/server/fast-entry.ts', outfile: join(serverDir, 'fast-entry.mjs') },
-          { entry: 'src/mcp/main.ts', outfile: join(serverDir, 'mcp.mjs') },
-          { entry: 'src/cli/main.ts', outfile: join(distDir, 'cli', 'agent-economy.mjs'), banner: '#!/usr/bin/env node' },
-        ];
-        for (const bundle of bundles) {
-          await esbuild({
-            entryPoints: [join(root, bundle.entry)],
-            outfile: bundle.outfile,
-            bundle: true,
-            platform: 'node',
-            format: 'esm',
-            target: 'node24',
-            packages: 'external',
-            sourcemap: 'linked',
-            logLevel: 'warning',
-            ...(bundle.banner ? { banner: { js: bundle.banner } } : {}),
-          });
-          const size = (await stat(bundle.outfile)).size;
-          logger.info(`bundled ${relative(root, bundle.outfile).split(sep).join('/')} (${Math.round(size / 1024)} KiB)`);
+        const shared = { bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external', sourcemap: 'linked', logLevel: 'warning' } as const;
+        // The site and the MCP host in one build with code splitting: what the site imports only
+        // when it runs the MCP host in process (MCP_WITH_SITE) stays in a chunk it never loads
+        // otherwise, and both share one copy of the runtime (store, limiter) when it does. Chunks
+        // sit beside the entries, where the build's own files are looked up from import.meta.url.
+        const serverEntries = { 'fast-entry': join(root, 'src/server/fast-entry.ts'), mcp: join(root, 'src/mcp/main.ts') };
+        await esbuild({ ...shared, entryPoints: serverEntries, outdir: serverDir, splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: 'bundle-chunk-[hash]' });
+        const cliFile = join(distDir, 'cli', 'agent-economy.mjs');
+        await esbuild({ ...shared, entryPoints: [join(root, 'src/cli/main.ts')], outfile: cliFile, banner: { js: '#!/usr/bin/env node' } });
+        for (const file of [...Object.keys(serverEntries).map((name) => join(serverDir, `${name}.mjs`)), cliFile]) {
+          logger.info(`bundled ${relative(root, file).split(sep).join('/')} (${Math.round((await stat(file)).size / 1024)} KiB)`);
         }
       },
     },

@@ -277,8 +277,10 @@ export async function main(): Promise<void> {
   if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
-  // The docs model provider's index is built from the route table once; build it before the first question.
-  setImmediate(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()));
+  // The docs model provider's index is built once, before the first question is likely: a second
+  // after listening, so it does not hold up the first requests of a restart (a question that comes
+  // sooner builds it itself).
+  setTimeout(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()), WARM_UP_DELAY_MS).unref();
 }
 
 /**
@@ -299,6 +301,8 @@ export function originMismatch(built: BuildOrigin | undefined, listening: string
 
 /** The MCP host when it runs in this process (MCP_WITH_SITE). */
 let mcpHost: { close: () => Promise<void> } | undefined;
+
+const WARM_UP_DELAY_MS = 1_000;
 
 /** Time in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;

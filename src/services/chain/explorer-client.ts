@@ -13,7 +13,8 @@
  * a double.
  */
 import { ErgoAddress, Network } from '@fleet-sdk/core';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../../lib/lazy-modules.ts';
 import { z } from 'zod';
 import { ChainUnavailableError, type ChainBox, type ChainClient } from '../../domain/ports.ts';
 import { parseJsonExact } from '../../lib/exact-json.ts';
@@ -150,7 +151,7 @@ export class ExplorerChainClient implements ChainClient {
     this.nodeUrl = options.nodeUrl?.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs;
     this.#retries = options.retries;
-    this.#agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 10_000, connections: 16 });
+    this.#agent = new (undici().Agent)({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 10_000, connections: 16 });
     this.recentHeight = recentHeight(() => this.height(), options.heightMaxAgeMs ?? 0);
   }
 
@@ -285,7 +286,7 @@ export class ExplorerChainClient implements ChainClient {
   }
 
   async #attempt(url: string, remaining: number): Promise<Answer> {
-    const response = await request(url, {
+    const response = await undici().request(url, {
       method: 'GET',
       dispatcher: this.#agent as Dispatcher,
       headers: { accept: 'application/json', 'user-agent': 'agent-economy-proof-surface' },

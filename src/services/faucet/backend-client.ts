@@ -4,7 +4,8 @@
  * maps each failure kind to its documented status. Credentials in FAUCET_BACKEND_URL are sent as
  * HTTP Basic authorization and never appear in logs or answers.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../lib/lazy-modules.ts';
 import { faucetBackendAnswerSchema, type FaucetBackendRequest } from '../../../schemas/faucet.ts';
 
 /** Largest backend answer read; a payout answer is a few hundred bytes. */
@@ -90,14 +91,14 @@ export function createFaucetBackend(backendUrl: URL, timeoutMs: number): FaucetB
     target.username = '';
     target.password = '';
   }
-  const agent = new Agent({ connect: { timeout: timeoutMs }, keepAliveTimeout: 10_000, connections: 8 });
+  const agent = new (undici().Agent)({ connect: { timeout: timeoutMs }, keepAliveTimeout: 10_000, connections: 8 });
 
   return {
     async requestPayout(payout) {
       const signal = AbortSignal.timeout(timeoutMs);
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(target, {
+        response = await undici().request(target, {
           method: 'POST',
           headers,
           body: JSON.stringify(payout),

@@ -3,7 +3,7 @@
  * a gateway) reached through undici. One call per turn, bounded by MODEL_TIMEOUT_MS from the first
  * byte sent to the last byte read, so a slow server turns into a 503 in time instead of a hung turn.
  */
-import { request } from 'undici';
+import { undici } from '../../lib/lazy-modules.ts';
 import { site } from '../../config/site.ts';
 import { ModelBadResponseError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from './provider.ts';
 
@@ -39,7 +39,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     let statusCode: number;
     let text: string;
     try {
-      const response = await request(url, {
+      const response = await undici().request(url, {
         method: 'POST',
         headers,
         body: JSON.stringify({ model: options.model, messages: [{ role: 'system', content: systemPrompt() }, ...messages] }),

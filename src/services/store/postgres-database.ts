@@ -7,7 +7,8 @@
  * An open transaction whose client vanished is ended by `idle_in_transaction_session_timeout`, so
  * it cannot hold the Note's row lock and block the next instance forever.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pg as loadPg } from '../../lib/lazy-modules.ts';
 import { logger } from '../logger.ts';
 import { StoreUnavailableError } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
@@ -89,7 +90,7 @@ export function openPostgres(options: PostgresOptions): Database {
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
     throw new Error(`store: schema "${options.schema}" is not a plain lower-case SQL identifier`);
   }
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
