@@ -14,6 +14,7 @@ import { json, type ApiResponse } from '../../lib/api.ts';
 import { readReceiptStore } from '../store-read.ts';
 import { buildMcpRegistryServer } from '../../descriptors/mcp-registry.ts';
 import type { Binding } from '../types.ts';
+import { runtimeModule } from '../lazy-runtime.ts';
 
 /**
  * The three validations answer one result document: 200 when it is accepted for operator review
@@ -25,7 +26,7 @@ function validationAnswer(result: { errors: unknown[] }): ApiResponse {
 
 /** Derived on every request from the receipts the runtime's store holds (imported then, so loading the table opens nothing). */
 async function reputationHandler(): Promise<ApiResponse> {
-  const { getStore } = await import('../../services/runtime.ts');
+  const { getStore } = await runtimeModule();
   const receipts = await readReceiptStore('the reputation graph cannot be derived', () => getStore().listReceiptSummaries());
   return json(200, buildReputationGraph(deriveReputationGraph(receipts), new Date()));
 }

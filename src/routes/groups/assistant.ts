@@ -17,6 +17,7 @@ import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } f
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
 import { createX402SettleHandler, createX402VerifyHandler, x402SupportedHandler } from '../assistant/x402-facilitator.ts';
 import type { Binding } from '../types.ts';
+import { modelModule, runtimeModule } from '../lazy-runtime.ts';
 
 /**
  * The signer-health handler: 200 with the health body when healthy, otherwise a 503 problem whose
@@ -41,7 +42,7 @@ export function createSignerHealthHandler(probe: () => Promise<SignerHealth>): H
  * back while it loads.
  */
 async function runtimeDeps(): Promise<AssistantDeps> {
-  const [runtime, { modelProvider }] = await Promise.all([import('../../services/runtime.ts'), import('../../services/model/index.ts')]);
+  const [runtime, { modelProvider }] = await Promise.all([runtimeModule(), modelModule()]);
   return {
     store: runtime.getStore(),
     chain: runtime.getChainClient(),

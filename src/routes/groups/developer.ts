@@ -13,6 +13,7 @@ import { ProblemError } from '../../lib/problem-error.ts';
 import { createFaucetBackend, type FaucetBackend } from '../../services/faucet/backend-client.ts';
 import { createFaucetPayoutHandler, faucetConfigOr503 } from '../faucet/payout.ts';
 import type { Binding } from '../types.ts';
+import { runtimeModule } from '../lazy-runtime.ts';
 
 /** GET faucet descriptor, from the configuration this process runs with. */
 export function handleFaucetDescriptor(): ApiResponse {
@@ -31,7 +32,7 @@ function faucetBackendFor(config: FaucetConfig): FaucetBackend {
 const handleFaucetPayout = createFaucetPayoutHandler({
   config: faucetConfig,
   // Imported when first needed, as the assistant does: the runtime module pulls in the store drivers.
-  limiter: async () => (await import('../../services/runtime.ts')).getRateLimiter(),
+  limiter: async () => (await runtimeModule()).getRateLimiter(),
   backend: faucetBackendFor,
   clock: () => new Date(),
 });

@@ -8,6 +8,7 @@ import { liveStatus } from '../../services/live-status.ts';
 import { createProofExplorer, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { readReceiptStore } from '../store-read.ts';
 import type { Binding } from '../types.ts';
+import { runtimeModule } from '../lazy-runtime.ts';
 
 let proofExplorer: ProofExplorerService | undefined;
 
@@ -17,7 +18,7 @@ let proofExplorer: ProofExplorerService | undefined;
  */
 async function proofsHandler() {
   proofExplorer ??= createProofExplorer(async () => {
-    const runtime = await import('../../services/runtime.ts');
+    const runtime = await runtimeModule();
     return { store: runtime.getStore(), chain: runtime.getChainClient() };
   });
   return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs()));
@@ -27,13 +28,13 @@ async function proofsHandler() {
 const GATES = Object.keys(liveStatusSchema.shape.probes.shape);
 
 async function liveTimelineHandler() {
-  const { getStore } = await import('../../services/runtime.ts');
+  const { getStore } = await runtimeModule();
   const runs = await readReceiptStore('the probe history cannot be drawn', () => getStore().listProbeRuns(PROBE_HISTORY_RUNS));
   return text(200, SVG_CONTENT_TYPE, probeTimelineSvg(runs, GATES, new Date()));
 }
 
 async function proofsTimelineHandler() {
-  const { getStore } = await import('../../services/runtime.ts');
+  const { getStore } = await runtimeModule();
   const receipts = await readReceiptStore('the receipts cannot be drawn', () => getStore().listReceiptSummaries());
   return text(200, SVG_CONTENT_TYPE, receiptTimelineSvg(receipts, new Date()));
 }
