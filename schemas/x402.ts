@@ -49,6 +49,7 @@ export const x402PaymentRequiredSchema = z
     error: z.string().describe('Why payment is required, or the code of the payment that was refused.'),
     resource: x402ResourceSchema,
     accepts: z.array(x402RequirementsSchema).min(1),
+    extensions: z.record(z.string(), z.unknown()).optional().describe('`bazaar`: x402\'s discovery info (how to call the resource, what it answers).'),
   })
   .describe('x402 v2 PaymentRequired, sent base64 JSON in the PAYMENT-REQUIRED header.');
 export type X402PaymentRequired = z.infer<typeof x402PaymentRequiredSchema>;

@@ -7225,7 +7225,7 @@ export interface operations {
             /** @description Premium payment required. `payment_required`: no token was sent for a premium question; the body's `quote_url` names the quote endpoint to ask first. `payment_token_invalid`: no such token was issued; `payment_token_expired`: past `paymentTokenExpiresAt`; `payment_token_used`: already spent; `payment_token_question_mismatch`: the token was issued for another question. `x402_payment_refused`: the `PAYMENT-SIGNATURE` did not pay, `payment_error` says why with verify-payment's code. */
             402: {
                 headers: {
-                    /** @description x402 v2, on `payment_required` and on a final `x402_payment_refused`: base64 JSON PaymentRequired offering a new stored quote; `error` names the reason. Absent when no quote can be offered now. */
+                    /** @description x402 v2, on `payment_required` and on a final `x402_payment_refused`: base64 JSON PaymentRequired offering a new stored quote, with Bazaar discovery info; `error` names the reason. Absent when no quote can be offered now. */
                     "PAYMENT-REQUIRED"?: string;
                     /** @description On an `x402_payment_refused` that clears by itself (`note_not_found`, `note_unconfirmed`, `payment_in_progress`): send the same payment again after this many seconds. */
                     "Retry-After"?: string;

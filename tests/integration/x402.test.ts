@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
+import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import type { PaymentRequired, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatResponseSchema } from '../../schemas/assistant.ts';
@@ -68,6 +69,9 @@ describe('x402 over HTTP on the chat', () => {
     expect(offer).toMatchObject({ x402Version: 2, error: 'payment_required', resource: { url: expect.stringMatching(/\/api\/assistant\/chat$/), mimeType: 'application/json' } });
     const [requirements] = offer.accepts;
     expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG', extra: { paymentFlow: 'upfront' } });
+    // Bazaar discovery info for facilitator catalogues, valid by x402's own validator; the header stays small.
+    expect(validateDiscoveryExtension(offer.extensions!.bazaar as Parameters<typeof validateDiscoveryExtension>[0])).toEqual({ valid: true });
+    expect(unpaid.headers.get('payment-required')!.length).toBeLessThan(8 * 1024);
     // The quote is stored as the quote endpoint stores one.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).json();
     expect(stored).toMatchObject({ quoteId: requirements!.extra.quoteId, priceNanoErg: requirements!.amount, taskHash: requirements!.extra.taskHash });

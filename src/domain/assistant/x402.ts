@@ -24,8 +24,45 @@ export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: n
   return x402RequirementsSchema.parse(ergoNoteRequirements(quote, { maxTimeoutSeconds: lifetimeSeconds }));
 }
 
-export function x402PaymentRequired(error: string, resource: X402PaymentRequired['resource'], requirements: X402Requirements): X402PaymentRequired {
-  return { x402Version: X402_VERSION, error, resource, accepts: [requirements] };
+export function x402PaymentRequired(
+  error: string,
+  resource: X402PaymentRequired['resource'],
+  requirements: X402Requirements,
+  extensions?: Record<string, unknown>,
+): X402PaymentRequired {
+  return { x402Version: X402_VERSION, error, resource, accepts: [requirements], ...(extensions ? { extensions } : {}) };
+}
+
+/**
+ * x402's Bazaar discovery extension for a JSON POST resource: how to call it (an example body and
+ * its JSON Schema) and what it answers, so a facilitator's catalogue can list it. The same object
+ * @x402/extensions' `declareDiscoveryExtension` builds (a test compares them).
+ */
+export function bazaarDiscovery(input: { body: Record<string, unknown>; bodySchema: Record<string, unknown>; outputExample: unknown; outputSchema: Record<string, unknown> }): Record<string, unknown> {
+  return {
+    bazaar: {
+      info: { input: { type: 'http', method: 'POST', bodyType: 'json', body: input.body }, output: { type: 'json', example: input.outputExample } },
+      schema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: {
+          input: {
+            type: 'object',
+            properties: {
+              type: { type: 'string', const: 'http' },
+              method: { type: 'string', enum: ['POST', 'PUT', 'PATCH'] },
+              bodyType: { type: 'string', enum: ['json', 'form-data', 'text'] },
+              body: input.bodySchema,
+            },
+            required: ['type', 'method', 'bodyType', 'body'],
+            additionalProperties: false,
+          },
+          output: { type: 'object', properties: { type: { type: 'string' }, example: input.outputSchema }, required: ['type'] },
+        },
+        required: ['input'],
+      },
+    },
+  };
 }
 
 /** A header value: base64 of the JSON text. */

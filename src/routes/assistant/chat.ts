@@ -4,7 +4,8 @@
  * costs the payer their turn; spending is the store's atomic single use, so of two requests racing
  * with one token exactly one is answered.
  */
-import { paymentToken as paymentTokenFormat, type ChatRequest, type ChatResponse } from '../../../schemas/assistant.ts';
+import { z } from 'zod';
+import { chatRequestSchema, paymentToken as paymentTokenFormat, type ChatRequest, type ChatResponse } from '../../../schemas/assistant.ts';
 import { typeName } from '../../config/site.ts';
 import { hashPaymentToken } from '../../domain/assistant/payment-token.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
@@ -16,7 +17,7 @@ import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 import { assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
-import { decodePaymentSignature, encodeX402Header, x402PaymentRequired, x402RequirementsOf } from '../../domain/assistant/x402.ts';
+import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, x402PaymentRequired, x402RequirementsOf } from '../../domain/assistant/x402.ts';
 import { X402_NETWORK, X402_SCHEME, type X402SettleResponse } from '../../../schemas/x402.ts';
 
 /** Asks the provider; each way it can fail becomes its documented status. */
@@ -49,6 +50,16 @@ const tokenRefused = (reason: keyof typeof TOKEN_REFUSALS): ProblemError => {
   return new ProblemError(402, refusal.code, refusal.title, refusal.detail, { extra: { quote_url: routeUrl('assistant-quote') } });
 };
 
+/** The chat in x402's Bazaar terms, for facilitators that catalogue paid resources; made once. */
+let chatDiscovery: Record<string, unknown> | undefined;
+const chatDiscoveryExtension = () =>
+  (chatDiscovery ??= bazaarDiscovery({
+    body: { messages: [{ role: 'user', content: 'Which registers must a Note carry?' }] },
+    bodySchema: z.toJSONSchema(chatRequestSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
+    outputExample: { tier: 'premium', answer: '> The Note must carry three registers: R4 the reserve box id, R5 the expiry height and R6 the task hash.', receiptId: '<64 hex>' },
+    outputSchema: { type: 'object', properties: { tier: { const: 'premium' }, answer: { type: 'string' }, receiptId: { type: 'string' } }, required: ['tier', 'answer', 'receiptId'] },
+  }));
+
 /** What an x402 payment buys here, as PAYMENT-REQUIRED names it. */
 const chatResource = () => ({ url: routeUrl('assistant-chat'), description: 'One premium answer from the hosted assistant, with a verifiable receipt.', mimeType: 'application/json' });
 
@@ -64,7 +75,7 @@ async function offerFor(deps: AssistantDeps, clientIp: string, conversation: Con
   const history = conversation.messages.slice(0, -1);
   try {
     const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
-    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds))) };
+    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds), chatDiscoveryExtension())) };
   } catch (failure) {
     if (failure instanceof ProblemError && failure.status === 503) return {};
     throw failure;
