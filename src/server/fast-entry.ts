@@ -87,26 +87,45 @@ function closeAfterDraining(req: http.IncomingMessage): void {
 /** Security and CORS headers as a flat raw-header list, prepended to every answer. */
 const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEADERS }).flat();
 
-/** Request id of each response in flight, echoed in `x-request-id` and logged. */
-const requestIds = new WeakMap<http.ServerResponse, string>();
+/** What a request log line says of a request, kept from its arrival to its answer. */
+interface RequestContext {
+  id: string;
+  started: number;
+  method: string;
+  /** Path only: query strings may carry ids a client considers private. */
+  path: string;
+}
 
 /**
- * One log line per answered request, when `level` is enabled: static file hits log at debug (they
- * are the CDN's to log; an info line per file hit cost a third of the static path's throughput),
- * everything else at info. Path only: query strings may carry ids a client considers private.
+ * The request in flight behind each response that this module answers itself: its id is echoed in
+ * `x-request-id`, and its log line is written as the head goes out (writeHead), with no `finish`
+ * listener per request.
  */
-function logWhenFinished(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, started: number, level: 'debug' | 'info'): void {
+const answering = new WeakMap<http.ServerResponse, RequestContext>();
+
+function logAnswer(context: RequestContext, status: number, level: 'debug' | 'info' = 'info'): void {
   if (!logger.isLevelEnabled(level)) return;
-  res.once('finish', () => {
-    logRequest(level, { reqId: requestId, method: req.method ?? 'GET', path: req.url?.split('?')[0] ?? '', status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 });
-  });
+  logRequest(level, { reqId: context.id, method: context.method, path: context.path, status, ms: Math.round((performance.now() - context.started) * 10) / 10 });
+}
+
+/**
+ * One log line once the response is finished, for answers written elsewhere (Astro's pages) or
+ * straight to the socket (static files). Static file hits log at debug: they are the CDN's to log;
+ * an info line per file hit cost a third of the static path's throughput.
+ */
+function logWhenFinished(res: http.ServerResponse, context: RequestContext, level: 'debug' | 'info'): void {
+  if (!logger.isLevelEnabled(level)) return;
+  res.once('finish', () => logAnswer(context, res.statusCode, level));
 }
 
 /** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
 function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
   const raw = BASE_HEADERS.slice();
-  const requestId = requestIds.get(res);
-  if (requestId) raw.push('x-request-id', requestId);
+  const context = answering.get(res);
+  if (context) {
+    raw.push('x-request-id', context.id);
+    logAnswer(context, status);
+  }
   for (const name in headers) raw.push(name, String(headers[name]));
   res.writeHead(status, raw);
 }
@@ -144,21 +163,23 @@ export function createRequestListener(options: ServerOptions) {
     const started = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const context: RequestContext = { id: requestId, started, method: req.method ?? 'GET', path: query === -1 ? url : url.slice(0, query) };
     let target: ReturnType<typeof parseTarget>;
     try {
-      target = parseTarget(req.url ?? '/');
+      target = parseTarget(url);
     } catch {
-      requestIds.set(res, requestId);
-      logWhenFinished(req, res, requestId, started, 'info');
+      answering.set(res, context);
       return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
     }
     const { path } = target;
     const method = req.method ?? 'GET';
     const onHubHost = hubHost !== baseHost && (req.headers.host ?? '').toLowerCase() === hubHost;
     const entry = !onHubHost && (method === 'GET' || method === 'HEAD') ? files.get(path) : undefined;
-    logWhenFinished(req, res, requestId, started, entry ? 'debug' : 'info');
 
     if (entry) {
+      logWhenFinished(res, context, 'debug');
       if (req.headers['if-none-match'] === entry.etag) {
         res.writeHead(304, [...entry.rawHeaders.notModified, 'x-request-id', requestId]);
         return void res.end();
@@ -167,8 +188,8 @@ export function createRequestListener(options: ServerOptions) {
       res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
       return void res.end(method === 'HEAD' ? undefined : variant.body);
     }
-    // Everything below answers through writeHead/send, which echo the id from here.
-    requestIds.set(res, requestId);
+    // Everything below answers through writeHead/send, which echo the id and log from here.
+    answering.set(res, context);
 
     if (onHubHost) {
       const canonical = resolveHubAlias(path);
@@ -210,7 +231,10 @@ export function createRequestListener(options: ServerOptions) {
       res.end(notFoundPage?.identity.body ?? 'Not found');
     };
     if (options.astroHandler) {
+      // Astro writes its own head: the id goes in as a header, the line is logged when it finishes.
+      answering.delete(res);
       res.setHeader('x-request-id', requestId);
+      logWhenFinished(res, context, 'info');
       return options.astroHandler(req, res, notFound);
     }
     notFound();

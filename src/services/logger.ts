@@ -6,7 +6,8 @@
 import { pino } from 'pino';
 
 const SERVICE = 'agent-economy';
-const destination = pino.destination({ sync: false, minLength: 4096 });
+// Asynchronous writes; request lines are batched below, so nothing waits in the destination's own buffer.
+const destination = pino.destination({ sync: false });
 
 export const logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
@@ -36,22 +37,26 @@ export function logRequest(level: 'debug' | 'info', fields: RequestLogFields): v
     `{"level":"${level}","time":${Date.now()},"service":"${SERVICE}","reqId":${JSON.stringify(fields.reqId)},"method":${JSON.stringify(fields.method)},` +
     `"path":${JSON.stringify(fields.path)},"status":${fields.status},"ms":${fields.ms},"msg":"request"}\n`;
   if (pendingLines.length >= BATCH_CHARACTERS) writePending();
-  else if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(writePending);
-  }
+  else if (!flushTimer) flushTimer = setTimeout(writePending, BATCH_MS).unref();
 }
 
 /**
- * Request lines of one event-loop turn go to the destination as one write: the destination measures
- * its buffer on every write it is given, which cost several microseconds a line under load.
+ * Request lines are gathered for up to BATCH_MS (or BATCH_CHARACTERS) and go to the destination as
+ * one write. Written a turn at a time they cost about 6 us of a 90 us policy check under load: a
+ * write of a few lines, its thread-pool hop and the reader's wake-up for every few requests. So a
+ * process killed outright loses at most the last BATCH_MS of request lines; other log lines, and
+ * an orderly exit (flushLogs), lose nothing.
  */
 let pendingLines = '';
-let flushScheduled = false;
-const BATCH_CHARACTERS = 8_192;
+let flushTimer: NodeJS.Timeout | undefined;
+const BATCH_CHARACTERS = 32_768;
+const BATCH_MS = 50;
 
 function writePending(): void {
-  flushScheduled = false;
+  if (flushTimer) {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+  }
   if (pendingLines === '') return;
   const lines = pendingLines;
   pendingLines = '';

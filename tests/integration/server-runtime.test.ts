@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { DIST_DIR, startBuiltServer } from '../helpers/built-server.ts';
@@ -68,8 +68,9 @@ describe('server runtime lifecycle', () => {
       });
       const response = await fetch(`${url}/api/dev/tools?secret=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-42' }, body: JSON.stringify({ action: 'hash', input: 'a' }) });
       expect(response.headers.get('x-request-id')).toBe('trace-42');
+      // Request lines are batched for a moment, not held until a buffer fills: the line shows while the server runs.
+      await vi.waitFor(() => expect(out).toContain('"reqId":"trace-42"'), { timeout: 5_000, interval: 20 });
     } finally {
-      // The log is buffered: a graceful stop flushes it.
       await new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
     }
     const lines = out.split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line) as Record<string, unknown>);
