@@ -1083,8 +1083,11 @@ export interface components {
             name: string;
             /** @description What the service does, its posture, and how to talk to it. */
             description: string;
-            /** @description The A2A endpoint: JSON-RPC `message/send`, answered by the assistant's free tier. */
-            url: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description The A2A endpoint: JSON-RPC `message/send`, answered by the assistant's free tier.
+             */
+            url: string;
             /**
              * @description The A2A JSON-RPC binding, the one served at `url`.
              * @constant
@@ -1092,8 +1095,11 @@ export interface components {
             preferredTransport: "JSONRPC";
             /** @description A2A 1.0: the interfaces served, newest first (A2A 0.3 clients read `url` and `preferredTransport`). */
             supportedInterfaces: {
-                /** @description The A2A endpoint. */
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description The A2A endpoint.
+                 */
+                url: string;
                 /**
                  * @description JSON-RPC 2.0 over HTTP.
                  * @constant
@@ -1108,12 +1114,19 @@ export interface components {
             /** @description Who runs the service. */
             provider: {
                 organization: string;
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                url: string;
             };
             /** @description Version of the API description (OpenAPI `info.version`). */
             version: string;
-            /** @description Human API reference generated from the OpenAPI document. */
-            documentationUrl: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Human API reference generated from the OpenAPI document.
+             */
+            documentationUrl: string;
             /** @description A2A capabilities. */
             capabilities: {
                 /**
@@ -1133,8 +1146,11 @@ export interface components {
                 stateTransitionHistory: false;
                 /** @description How to use the service: its OpenAPI document and discovery descriptor. */
                 extensions: {
-                    /** @description Where the extension is described. */
-                    uri: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description Where the extension is described.
+                     */
+                    uri: string;
                     /** @description What a client must know. */
                     description: string;
                     /** @description Whether a client must understand the extension to use the service. */
@@ -1377,7 +1393,11 @@ export interface components {
             recommended_path: {
                 step: number;
                 label: string;
-                href: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                href: string;
                 why: string;
             }[];
         };
@@ -1399,8 +1419,11 @@ export interface components {
             description: string;
             posture: components["schemas"]["Posture"];
             endpoint: components["schemas"]["ValidationEndpoint"];
-            /** @description The jobs board the job ids refer to. */
-            jobs_board: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description The jobs board the job ids refer to.
+             */
+            jobs_board: string;
             forbidden_claims: components["schemas"]["ForbiddenClaimsList"];
             operator_review: components["schemas"]["OperatorReview"];
             /** @description Checks in order: schema, job id, capability, output, receipt, posture, evidence, forbidden claims, each with every code it can report. */
@@ -1456,7 +1479,7 @@ export interface components {
             /** @description True when no check blocked the intent; nothing is assigned until the operator reviews it. */
             accepted_for_operator_review: boolean;
             /** @description Deterministic id of this acceptance, blake2b256(rfc8785({job_id, agent_id, content})) where content is the intent as validated: the same intent always gets the same id. Null when blocked. */
-            accepted_job_id: components["schemas"]["DigestHex"] | null;
+            accepted_job_id: string | null;
             /** @description The `job_id` of the submission when it is a string; null otherwise. */
             job_id: string | null;
             /** @description The `agent_id` of the submission when it is a string; null otherwise. */
@@ -1493,8 +1516,11 @@ export interface components {
             description: string;
             posture: components["schemas"]["Posture"];
             endpoint: components["schemas"]["ValidationEndpoint"];
-            /** @description The jobs board the job ids refer to. */
-            jobs_board: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description The jobs board the job ids refer to.
+             */
+            jobs_board: string;
             forbidden_claims: components["schemas"]["ForbiddenClaimsList"];
             operator_review: components["schemas"]["OperatorReview"];
             /** @description Checks in order: schema, job id, quote terms, receipt, settlement, posture, evidence, forbidden claims, each with every code it can report. */
@@ -1521,7 +1547,7 @@ export interface components {
             /** @description The terms offered. */
             quote_terms: {
                 /** @description Price asked, in testnet ERG; at most the job reward. */
-                amount: components["schemas"]["ErgDecimal"];
+                amount: string;
                 /**
                  * @description Constant `ERG_testnet`.
                  * @constant
@@ -1559,7 +1585,7 @@ export interface components {
             /** @description True when no check blocked the request; no work is assigned and no value escrowed. */
             quote_scaffold_ready: boolean;
             /** @description Deterministic id of this quote, blake2b256(rfc8785({job_id, agent_id, content})) where content is the quote request as validated; also the `quoteId` of the agreement draft. Null when blocked. */
-            accepted_job_id: components["schemas"]["DigestHex"] | null;
+            accepted_job_id: string | null;
             /** @description The `job_id` of the submission when it is a string; null otherwise. */
             job_id: string | null;
             /** @description The `agent_id` of the submission when it is a string; null otherwise. */
@@ -1578,13 +1604,13 @@ export interface components {
                     /** @description Id of the quote the draft comes from: the `accepted_job_id` of the quote result. */
                     quoteId: components["schemas"]["QuoteId"];
                     /** @description Task hash the settlement Note must carry in a register: blake2b256(rfc8785({job_id, agent_id, deliverable, acceptance_predicates, delivery_deadline, receipt})). */
-                    taskHash: components["schemas"]["DigestHex"];
+                    taskHash: string;
                     /** @description Agreed price in testnet ERG, nine fraction digits (the quoted amount). */
-                    price: components["schemas"]["ErgDecimal"];
+                    price: string;
                     /** @description The same price in nanoERG. */
                     priceNanoErg: components["schemas"]["NanoErgString"];
                     /** @description Testnet address the Note pays (the agent’s payee address). */
-                    receiverAddress: components["schemas"]["ErgoAddress"];
+                    receiverAddress: string;
                     /**
                      * Format: date-time
                      * @description Until when the quote stands (`quote_terms.valid_until`).
@@ -1638,7 +1664,7 @@ export interface components {
                     /** @description Minimum value of the Note box. */
                     amount_nanoerg: components["schemas"]["NanoErgString"];
                     /** @description Task hash a register of the Note box must hold (the agreement draft’s `taskHash`). */
-                    task_hash: components["schemas"]["DigestHex"];
+                    task_hash: string;
                     /** @description Conditions the Note box must meet to settle the agreement. */
                     note_requirements: string[];
                     /**
@@ -1646,8 +1672,11 @@ export interface components {
                      * @constant
                      */
                     signer: "host_wallet";
-                    /** @description Run the payment through the policy check before the host signs. */
-                    policy_check: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description Run the payment through the policy check before the host signs.
+                     */
+                    policy_check: string;
                     /**
                      * @description Constant false: no value is held by this service.
                      * @constant
@@ -1690,18 +1719,36 @@ export interface components {
             };
             /** @description The path from reading a job to a quote scaffold. */
             how_to_take_a_job: {
-                /** @description Acceptance guide with an example intent. */
-                acceptance_guide: components["schemas"]["AbsoluteUrl"];
-                /** @description POST an acceptance intent here. */
-                acceptance_validate: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the acceptance intent. */
-                acceptance_intent_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Quote guide with an example request. */
-                quote_guide: components["schemas"]["AbsoluteUrl"];
-                /** @description POST a quote request here. */
-                quote_validate: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the quote request. */
-                quote_request_schema: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Acceptance guide with an example intent.
+                 */
+                acceptance_guide: string;
+                /**
+                 * Format: uri
+                 * @description POST an acceptance intent here.
+                 */
+                acceptance_validate: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the acceptance intent.
+                 */
+                acceptance_intent_schema: string;
+                /**
+                 * Format: uri
+                 * @description Quote guide with an example request.
+                 */
+                quote_guide: string;
+                /**
+                 * Format: uri
+                 * @description POST a quote request here.
+                 */
+                quote_validate: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the quote request.
+                 */
+                quote_request_schema: string;
                 /** @description What the validations do and do not do. */
                 operator_review: string;
             };
@@ -1727,7 +1774,7 @@ export interface components {
                     /** @description Reward in nanoERG as an integer string. */
                     nanoerg: components["schemas"]["NanoErgString"];
                     /** @description The same reward in testnet ERG with nine fraction digits. */
-                    erg: components["schemas"]["ErgDecimal"];
+                    erg: string;
                     /**
                      * @description Constant: rewards are testnet ERG, which has no market value.
                      * @constant
@@ -1742,7 +1789,7 @@ export interface components {
                 /** @description Capabilities an accepting agent must declare. */
                 required_capabilities: components["schemas"]["CapabilityId"][];
                 /** @description Public inputs of the job; `{name}` marks a path parameter. */
-                inputs: components["schemas"]["UrlTemplate"][];
+                inputs: string[];
                 /** @description The output the job pays for. */
                 deliverable: {
                     /**
@@ -1808,8 +1855,11 @@ export interface components {
                 excludes: string[];
                 /** @description Receipt API; `{id}` is a receipt id. */
                 receipt_api: string;
-                /** @description Proof explorer listing the same receipts. */
-                proofs_api: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Proof explorer listing the same receipts.
+                 */
+                proofs_api: string;
             };
             /** @description Totals over the graph. */
             summary: {
@@ -1842,7 +1892,7 @@ export interface components {
                 /** @description Total settled value in nanoERG. */
                 settled_nanoerg: components["schemas"]["NanoErgString"];
                 /** @description The same total in testnet ERG. */
-                settled_erg: components["schemas"]["ErgDecimal"];
+                settled_erg: string;
                 /** @description Earliest counted settlement. */
                 first_settled_at: components["schemas"]["IsoDateTime"];
                 /** @description Latest counted settlement. */
@@ -1851,8 +1901,11 @@ export interface components {
                 evidence: {
                     /** @description Receipt id. */
                     receipt_id: string;
-                    /** @description Receipt API URL; the bundle re-verifies against the chain. */
-                    receipt_url: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description Receipt API URL; the bundle re-verifies against the chain.
+                     */
+                    receipt_url: string;
                     /** @description Settlement transaction id on the Ergo testnet. */
                     settlement_tx_id: components["schemas"]["Hex64"];
                     /** @description When the settlement was verified. */
@@ -1935,12 +1988,21 @@ export interface components {
             forbidden_claims: components["schemas"]["ForbiddenClaimsList"];
             /** @description Schema links. */
             schemas: {
-                /** @description JSON Schema of the request body. */
-                service_manifest: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the result. */
-                publish_result: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the registry the service is listed in after review. */
-                registry: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the request body.
+                 */
+                service_manifest: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the result.
+                 */
+                publish_result: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the registry the service is listed in after review.
+                 */
+                registry: string;
             };
             operator_review: components["schemas"]["OperatorReview"];
         };
@@ -1990,16 +2052,28 @@ export interface components {
             /** @description What the registry lists and how listings get in. */
             description: string;
             posture: components["schemas"]["Posture"];
-            /** @description JSON Schema of a service manifest (`agent-service-manifest.schema.v0.json`); every entry satisfies it. */
-            service_manifest_schema: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description JSON Schema of a service manifest (`agent-service-manifest.schema.v0.json`); every entry satisfies it.
+             */
+            service_manifest_schema: string;
             /** @description How a provider gets listed. */
             publish: {
-                /** @description Publish guide: example manifest, example result, forbidden claims. */
-                guide: components["schemas"]["AbsoluteUrl"];
-                /** @description POST a manifest here to validate it for operator review. */
-                validate: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the publish validation result. */
-                result_schema: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Publish guide: example manifest, example result, forbidden claims.
+                 */
+                guide: string;
+                /**
+                 * Format: uri
+                 * @description POST a manifest here to validate it for operator review.
+                 */
+                validate: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the publish validation result.
+                 */
+                result_schema: string;
             };
             /** @description Entry counts. */
             counts: {
@@ -2074,9 +2148,9 @@ export interface components {
                 /** @description Amount quoted or paid, in nanoERG; absent for free turns. */
                 amountNanoErg?: components["schemas"]["NanoErgString"];
                 /** @description Task hash of the quote concerned; absent for free turns. */
-                taskHash?: components["schemas"]["DigestHex"];
+                taskHash?: string;
                 /** @description Receipt id, once a payment is verified. */
-                receiptId?: components["schemas"]["DigestHex"];
+                receiptId?: string;
             }[];
         };
         /**
@@ -2111,11 +2185,14 @@ export interface components {
             citations: {
                 /** @description Title of the page the answer drew on. */
                 title: string;
-                /** @description Where that page lives. */
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Where that page lives.
+                 */
+                url: string;
             }[];
             /** @description Receipt id of the paid turn this answer settles (fetch it at the receipt endpoint); null for a free turn. */
-            receiptId: components["schemas"]["DigestHex"] | null;
+            receiptId: string | null;
             /** @description Which model provider produced the answer. */
             model: {
                 /**
@@ -2145,15 +2222,15 @@ export interface components {
             tier: "premium";
             quoteId: components["schemas"]["QuoteId"];
             /** @description blake2b256 of the RFC 8785 canonical JSON of {quoteId, question, history} (history `[]` when omitted); the Note carries it in R6. */
-            taskHash: components["schemas"]["DigestHex"];
+            taskHash: string;
             /** @description Price in ERG with exactly nine fraction digits; equal to `priceNanoErg`. */
-            price: components["schemas"]["ErgDecimal"];
+            price: string;
             /** @description Price in nanoERG as an integer string; the Note value must be at least this. */
             priceNanoErg: components["schemas"]["NanoErgString"];
             /** @description Testnet address of the assistant operator that the payment is made out to. */
-            receiverAddress: components["schemas"]["ErgoAddress"];
+            receiverAddress: string;
             /** @description Box id of the reserve the Note draws on; the Note carries it in R4. */
-            reserveBoxId: components["schemas"]["DigestHex"];
+            reserveBoxId: string;
             /** @description The Note's expiry height (R5) must be at least this block height. */
             noteExpiryMinHeight: components["schemas"]["BlockHeight"];
             /** @description Confirmations the block including the Note needs before verify-payment accepts it. */
@@ -2194,8 +2271,11 @@ export interface components {
             reason: string;
             /** @description Free turns this client has left today (UTC calendar day), counting the one this decision allows; a free turn is spent when chat answers it. */
             free_questions_remaining_today: number;
-            /** @description The chat endpoint to send the question to, as `messages` ending with this question. */
-            next: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description The chat endpoint to send the question to, as `messages` ending with this question.
+             */
+            next: string;
         } | components["schemas"]["AssistantPremiumQuote"];
         /**
          * Assistant receipt bundle
@@ -2203,7 +2283,7 @@ export interface components {
          */
         AssistantReceipt: {
             /** @description blake2b256 of the RFC 8785 canonical JSON of this bundle without `receiptId`. */
-            receiptId: components["schemas"]["DigestHex"];
+            receiptId: string;
             version: components["schemas"]["VersionV0"];
             /**
              * @description Constant `full_receipt_bundle`.
@@ -2222,24 +2302,24 @@ export interface components {
             status: "settled_on_chain";
             chain: components["schemas"]["ChainSource"];
             /** @description Box id of the Note that paid. */
-            noteBoxId: components["schemas"]["DigestHex"];
+            noteBoxId: string;
             /** @description Id of the transaction that created the Note. */
-            settlementTxId: components["schemas"]["DigestHex"];
+            settlementTxId: string;
             /** @description Task hash the Note carries in R6. */
-            taskHash: components["schemas"]["DigestHex"];
+            taskHash: string;
             /** @description Agreement JSON: what was quoted and agreed, copied from the stored quote. */
             agreement: {
                 quoteId: components["schemas"]["QuoteId"];
                 /** @description Task hash of the quote. */
-                taskHash: components["schemas"]["DigestHex"];
+                taskHash: string;
                 /** @description Agreed price in ERG, nine fraction digits. */
-                price: components["schemas"]["ErgDecimal"];
+                price: string;
                 /** @description Agreed price in nanoERG. */
                 priceNanoErg: components["schemas"]["NanoErgString"];
                 /** @description Testnet address the payment was made out to. */
-                receiverAddress: components["schemas"]["ErgoAddress"];
+                receiverAddress: string;
                 /** @description Reserve box id the Note had to carry in R4. */
-                reserveBoxId: components["schemas"]["DigestHex"];
+                reserveBoxId: string;
                 /** @description Lowest expiry height (R5) the Note could carry. */
                 noteExpiryMinHeight: components["schemas"]["BlockHeight"];
                 /** @description Confirmations the Note needed. */
@@ -2269,7 +2349,7 @@ export interface components {
             /** @description Verification Receipt JSON: how the Note was checked against the agreement. */
             verification_receipt: {
                 /** @description The Note box that was checked. */
-                noteBoxId: components["schemas"]["DigestHex"];
+                noteBoxId: string;
                 /** @description Every rule, checked in order: the question against the quote, then each Note rule. */
                 checks: {
                     /**
@@ -2292,8 +2372,11 @@ export interface components {
                      * @enum {unknown}
                      */
                     via: "explorer_api_v1" | "node_api";
-                    /** @description Base URL of the API the Note was read from. */
-                    explorer: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description Base URL of the API the Note was read from.
+                     */
+                    explorer: string;
                     /** @description Chain height at the time of the checks. */
                     height: components["schemas"]["BlockHeight"];
                 };
@@ -2301,9 +2384,9 @@ export interface components {
             /** @description Settlement Receipt JSON: the Note box as found on chain. */
             settlement_receipt: {
                 /** @description Id of the transaction that created the Note. */
-                settlementTxId: components["schemas"]["DigestHex"];
+                settlementTxId: string;
                 /** @description Box id of the Note. */
-                noteBoxId: components["schemas"]["DigestHex"];
+                noteBoxId: string;
                 /** @description Value of the Note box in nanoERG. */
                 valueNanoErg: components["schemas"]["NanoErgString"];
                 /** @description Creation height written in the Note box. */
@@ -2319,7 +2402,7 @@ export interface components {
                         /** @description The register constant exactly as serialized on chain, hex. */
                         serializedValue: string;
                         /** @description Reserve box id. */
-                        value: components["schemas"]["DigestHex"];
+                        value: string;
                     };
                     /** @description R5 `Int`. */
                     R5: {
@@ -2333,7 +2416,7 @@ export interface components {
                         /** @description The register constant exactly as serialized on chain, hex. */
                         serializedValue: string;
                         /** @description Task hash. */
-                        value: components["schemas"]["DigestHex"];
+                        value: string;
                     };
                 };
             };
@@ -2354,15 +2437,15 @@ export interface components {
                     tier: "premium";
                     quoteId: components["schemas"]["QuoteId"];
                     /** @description blake2b256 of the RFC 8785 canonical JSON of {quoteId, question, history} (history `[]` when omitted); the Note carries it in R6. */
-                    taskHash: components["schemas"]["DigestHex"];
+                    taskHash: string;
                     /** @description Price in ERG with exactly nine fraction digits; equal to `priceNanoErg`. */
-                    price: components["schemas"]["ErgDecimal"];
+                    price: string;
                     /** @description Price in nanoERG as an integer string; the Note value must be at least this. */
                     priceNanoErg: components["schemas"]["NanoErgString"];
                     /** @description Testnet address of the assistant operator that the payment is made out to. */
-                    receiverAddress: components["schemas"]["ErgoAddress"];
+                    receiverAddress: string;
                     /** @description Box id of the reserve the Note draws on; the Note carries it in R4. */
-                    reserveBoxId: components["schemas"]["DigestHex"];
+                    reserveBoxId: string;
                     /** @description The Note's expiry height (R5) must be at least this block height. */
                     noteExpiryMinHeight: components["schemas"]["BlockHeight"];
                     /** @description Confirmations the block including the Note needs before verify-payment accepts it. */
@@ -2444,7 +2527,7 @@ export interface components {
                 /** @description Whether premium quotes are issued now: false while no receiver address and reserve box are configured (quotes then answer 503 `payment_unconfigured`). */
                 payable: boolean;
                 /** @description Price of one premium turn, in testnet ERG. */
-                price: components["schemas"]["ErgDecimal"];
+                price: string;
                 /** @description The same price in nanoERG. */
                 price_nanoerg: components["schemas"]["NanoErgString"];
                 /** @description Testnet address a Note must pay; null while unconfigured. */
@@ -2474,14 +2557,26 @@ export interface components {
             }[];
             /** @description Where the turn happens. */
             links: {
-                /** @description Ask for a quote. */
-                quote: components["schemas"]["AbsoluteUrl"];
-                /** @description Verify a Note against a quote. */
-                verify_payment: components["schemas"]["AbsoluteUrl"];
-                /** @description Ask the question, with the payment token when premium. */
-                chat: components["schemas"]["AbsoluteUrl"];
-                /** @description The assistant page. */
-                page: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Ask for a quote.
+                 */
+                quote: string;
+                /**
+                 * Format: uri
+                 * @description Verify a Note against a quote.
+                 */
+                verify_payment: string;
+                /**
+                 * Format: uri
+                 * @description Ask the question, with the payment token when premium.
+                 */
+                chat: string;
+                /**
+                 * Format: uri
+                 * @description The assistant page.
+                 */
+                page: string;
             };
         };
         /**
@@ -2517,11 +2612,14 @@ export interface components {
             /** @description After this instant chat answers 402 for the token. */
             paymentTokenExpiresAt: components["schemas"]["IsoDateTime"];
             /** @description Id of the stored receipt bundle. */
-            receiptId: components["schemas"]["DigestHex"];
-            /** @description Where the stored bundle can be fetched by anyone. */
-            receiptUrl: components["schemas"]["AbsoluteUrl"];
+            receiptId: string;
+            /**
+             * Format: uri
+             * @description Where the stored bundle can be fetched by anyone.
+             */
+            receiptUrl: string;
             /** @description Id of the transaction that created the Note; the receipt can be fetched by it too. */
-            settlementTxId: components["schemas"]["DigestHex"];
+            settlementTxId: string;
             receipt: components["schemas"]["AssistantReceipt"];
         };
         /**
@@ -2549,8 +2647,11 @@ export interface components {
                  * @enum {unknown}
                  */
                 commit_source: "env:SITE_COMMIT" | "git" | "unavailable";
-                /** @description Base URL of the deployment that serves this build. */
-                deployment_url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Base URL of the deployment that serves this build.
+                 */
+                deployment_url: string;
                 /** @description The source of this build. */
                 built_from: {
                     /** @description Repository the build was made from. */
@@ -2560,8 +2661,11 @@ export interface components {
                     /** @description Package name in that repository. */
                     package: string;
                 };
-                /** @description OpenAPI description served by this build. */
-                openapi: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description OpenAPI description served by this build.
+                 */
+                openapi: string;
                 /** @description Number of JSON Schema documents this build publishes. */
                 schema_count: number;
                 /** @description Number of endpoints in this build's route table. */
@@ -2581,17 +2685,29 @@ export interface components {
                 mainnet_ready: false;
                 /** @description What must exist before mainnet. */
                 pending_blockers: components["schemas"]["PendingBlocker"][];
-                /** @description Mainnet gate status. */
-                href: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Mainnet gate status.
+                 */
+                href: string;
             };
             /** @description Related documents. */
             links: {
-                /** @description Release watchlist: what is checked before each release. */
-                watchlist: components["schemas"]["AbsoluteUrl"];
-                /** @description Roadmap. */
-                roadmap: components["schemas"]["AbsoluteUrl"];
-                /** @description External review pack for this release. */
-                review_pack: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Release watchlist: what is checked before each release.
+                 */
+                watchlist: string;
+                /**
+                 * Format: uri
+                 * @description Roadmap.
+                 */
+                roadmap: string;
+                /**
+                 * Format: uri
+                 * @description External review pack for this release.
+                 */
+                review_pack: string;
             };
             posture: components["schemas"]["Posture"];
         };
@@ -2656,12 +2772,12 @@ export interface components {
                     /** @description Where the JSON is (the endpoint itself). */
                     url: string;
                     /** @description JSON Schema of the body a client meets first: the response of a GET, the request of a POST; null for the OpenAPI document, which the OpenAPI 3.1 specification governs. */
-                    schema: components["schemas"]["AbsoluteUrl"] | null;
+                    schema: string | null;
                     /** @description JSON Schema of the 200 answer of a runtime endpoint; null for static files (their `schema` is the answer). */
-                    response_schema: components["schemas"]["AbsoluteUrl"] | null;
+                    response_schema: string | null;
                 };
                 /** @description Human page that shows the same data, or null. */
-                page: components["schemas"]["AbsoluteUrl"] | null;
+                page: string | null;
             }[];
             /** @description Where to probe what is live; links, not results (this index is a static file). */
             probes: {
@@ -2674,8 +2790,11 @@ export interface components {
                 /** @description Faucet descriptor: whether testnet payouts are enabled. */
                 faucet: components["schemas"]["DevServicesProbe"];
             };
-            /** @description OpenAPI description of every service listed. */
-            openapi: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description OpenAPI description of every service listed.
+             */
+            openapi: string;
             posture: components["schemas"]["Posture"];
         };
         /**
@@ -3087,17 +3206,26 @@ export interface components {
             version: components["schemas"]["VersionV0"];
             status: components["schemas"]["DescriptorStatus"];
             last_updated: components["schemas"]["IsoDate"];
-            /** @description POST a request here. */
-            endpoint: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description POST a request here.
+             */
+            endpoint: string;
             /**
              * @description HTTP method of `endpoint`.
              * @constant
              */
             method: "POST";
-            /** @description JSON Schema of the request body. */
-            request_schema: components["schemas"]["AbsoluteUrl"];
-            /** @description JSON Schema of a 200 answer. */
-            result_schema: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description JSON Schema of the request body.
+             */
+            request_schema: string;
+            /**
+             * Format: uri
+             * @description JSON Schema of a 200 answer.
+             */
+            result_schema: string;
             /** @description Limits of every request. */
             limits: {
                 /**
@@ -3221,142 +3349,343 @@ export interface components {
             recommended_summary: string;
             /** @description The claim this service makes in public, and its limits. */
             public_claim: string;
-            /** @description The first document an agent reads: the discovery descriptor. */
-            agent_entrypoint: components["schemas"]["AbsoluteUrl"];
-            /** @description The capability manifest. */
-            agent_capabilities: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description The first document an agent reads: the discovery descriptor.
+             */
+            agent_entrypoint: string;
+            /**
+             * Format: uri
+             * @description The capability manifest.
+             */
+            agent_capabilities: string;
             /** @description Every entrypoint by name. Suffix `_page`: human page; `_api`: JSON; `_schema`: JSON Schema of that JSON. */
             entrypoints: {
-                /** @description Start page of the site. */
-                start_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Roadmap, human page. */
-                roadmap_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Roadmap JSON. */
-                roadmap_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the roadmap. */
-                roadmap_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description This launch kit, human page. */
-                launch_kit_page: components["schemas"]["AbsoluteUrl"];
-                /** @description This launch kit as JSON. */
-                launch_kit_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of this launch kit. */
-                launch_kit_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description First-receipt flow, human page. */
-                first_receipt_page: components["schemas"]["AbsoluteUrl"];
-                /** @description First-receipt flow JSON. */
-                first_receipt_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the first-receipt flow. */
-                first_receipt_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Policy-check contract, human page. */
-                policy_check_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Policy-check contract (GET): schemas, example request and verdict. */
-                policy_check_contract_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Policy-check endpoint (POST). */
-                policy_check_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the policy-check request body. */
-                policy_check_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Wallet boundary manifest, human page. */
-                wallet_boundary_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Wallet boundary manifest JSON. */
-                wallet_boundary_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the wallet boundary manifest. */
-                wallet_boundary_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Service publish guide, human page. */
-                service_publish_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Service publish guide (GET) with an example manifest. */
-                service_publish_guide_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Service publish validation (POST). */
-                service_publish_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the service manifest accepted by the publish validation. */
-                service_publish_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Provider onboarding path, human page. */
-                onboarding_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Provider onboarding path JSON. */
-                onboarding_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the onboarding path. */
-                onboarding_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Reputation graph, human page. */
-                reputation_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Reputation graph JSON. */
-                reputation_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the reputation graph. */
-                reputation_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Economic MCP tools manifest, human page. */
-                mcp_tools_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Economic MCP tools manifest JSON. */
-                mcp_tools_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the MCP tools manifest. */
-                mcp_tools_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Job acceptance guide, human page. */
-                job_acceptance_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Job acceptance guide (GET) with an example intent. */
-                job_acceptance_guide_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Job acceptance validation (POST). */
-                job_acceptance_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the job acceptance intent. */
-                job_acceptance_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Job quote guide, human page. */
-                job_quote_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Job quote guide (GET) with an example request. */
-                job_quote_guide_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Job quote scaffold (POST). */
-                job_quote_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the job quote request. */
-                job_quote_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Discovery descriptor, human page. */
-                discovery_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Discovery descriptor JSON (`/.well-known` form). */
-                discovery_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the discovery descriptor. */
-                discovery_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description OpenAPI 3.1.0 description of the whole API. */
-                openapi: components["schemas"]["AbsoluteUrl"];
-                /** @description Human API reference generated from the same OpenAPI document. */
-                api_reference_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Proof explorer, human page. */
-                proof_explorer_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Proof explorer JSON. */
-                proof_explorer_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the proof explorer. */
-                proof_explorer_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Developer services index, human page. */
-                developer_services_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Developer services index JSON. */
-                developer_services_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the developer services index. */
-                developer_services_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Developer tools, human page. */
-                developer_tools_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Developer tools catalogue (GET) with example request bodies. */
-                developer_tools_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of a developer tool request (POST body). */
-                developer_tools_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description External review pack, human page. */
-                review_pack_page: components["schemas"]["AbsoluteUrl"];
-                /** @description External review pack JSON. */
-                review_pack_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the review pack. */
-                review_pack_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Release watchlist, human page. */
-                release_watchlist_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Release watchlist JSON. */
-                release_watchlist_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the release watchlist. */
-                release_watchlist_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Current release, human page. */
-                current_release_page: components["schemas"]["AbsoluteUrl"];
-                /** @description Current release JSON (commit, deployment URL, gate). */
-                current_release_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the current release. */
-                current_release_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description Mainnet gate status JSON. */
-                mainnet_gate_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Live status JSON. */
-                live_status_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Health of the MCP host; check it before connecting to `mcp_endpoint`. */
-                mcp_health: components["schemas"]["AbsoluteUrl"];
-                /** @description The MCP endpoint (Streamable HTTP). */
-                mcp_endpoint: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Start page of the site.
+                 */
+                start_page: string;
+                /**
+                 * Format: uri
+                 * @description Roadmap, human page.
+                 */
+                roadmap_page: string;
+                /**
+                 * Format: uri
+                 * @description Roadmap JSON.
+                 */
+                roadmap_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the roadmap.
+                 */
+                roadmap_schema: string;
+                /**
+                 * Format: uri
+                 * @description This launch kit, human page.
+                 */
+                launch_kit_page: string;
+                /**
+                 * Format: uri
+                 * @description This launch kit as JSON.
+                 */
+                launch_kit_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of this launch kit.
+                 */
+                launch_kit_schema: string;
+                /**
+                 * Format: uri
+                 * @description First-receipt flow, human page.
+                 */
+                first_receipt_page: string;
+                /**
+                 * Format: uri
+                 * @description First-receipt flow JSON.
+                 */
+                first_receipt_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the first-receipt flow.
+                 */
+                first_receipt_schema: string;
+                /**
+                 * Format: uri
+                 * @description Policy-check contract, human page.
+                 */
+                policy_check_page: string;
+                /**
+                 * Format: uri
+                 * @description Policy-check contract (GET): schemas, example request and verdict.
+                 */
+                policy_check_contract_api: string;
+                /**
+                 * Format: uri
+                 * @description Policy-check endpoint (POST).
+                 */
+                policy_check_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the policy-check request body.
+                 */
+                policy_check_schema: string;
+                /**
+                 * Format: uri
+                 * @description Wallet boundary manifest, human page.
+                 */
+                wallet_boundary_page: string;
+                /**
+                 * Format: uri
+                 * @description Wallet boundary manifest JSON.
+                 */
+                wallet_boundary_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the wallet boundary manifest.
+                 */
+                wallet_boundary_schema: string;
+                /**
+                 * Format: uri
+                 * @description Service publish guide, human page.
+                 */
+                service_publish_page: string;
+                /**
+                 * Format: uri
+                 * @description Service publish guide (GET) with an example manifest.
+                 */
+                service_publish_guide_api: string;
+                /**
+                 * Format: uri
+                 * @description Service publish validation (POST).
+                 */
+                service_publish_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the service manifest accepted by the publish validation.
+                 */
+                service_publish_schema: string;
+                /**
+                 * Format: uri
+                 * @description Provider onboarding path, human page.
+                 */
+                onboarding_page: string;
+                /**
+                 * Format: uri
+                 * @description Provider onboarding path JSON.
+                 */
+                onboarding_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the onboarding path.
+                 */
+                onboarding_schema: string;
+                /**
+                 * Format: uri
+                 * @description Reputation graph, human page.
+                 */
+                reputation_page: string;
+                /**
+                 * Format: uri
+                 * @description Reputation graph JSON.
+                 */
+                reputation_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the reputation graph.
+                 */
+                reputation_schema: string;
+                /**
+                 * Format: uri
+                 * @description Economic MCP tools manifest, human page.
+                 */
+                mcp_tools_page: string;
+                /**
+                 * Format: uri
+                 * @description Economic MCP tools manifest JSON.
+                 */
+                mcp_tools_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the MCP tools manifest.
+                 */
+                mcp_tools_schema: string;
+                /**
+                 * Format: uri
+                 * @description Job acceptance guide, human page.
+                 */
+                job_acceptance_page: string;
+                /**
+                 * Format: uri
+                 * @description Job acceptance guide (GET) with an example intent.
+                 */
+                job_acceptance_guide_api: string;
+                /**
+                 * Format: uri
+                 * @description Job acceptance validation (POST).
+                 */
+                job_acceptance_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the job acceptance intent.
+                 */
+                job_acceptance_schema: string;
+                /**
+                 * Format: uri
+                 * @description Job quote guide, human page.
+                 */
+                job_quote_page: string;
+                /**
+                 * Format: uri
+                 * @description Job quote guide (GET) with an example request.
+                 */
+                job_quote_guide_api: string;
+                /**
+                 * Format: uri
+                 * @description Job quote scaffold (POST).
+                 */
+                job_quote_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the job quote request.
+                 */
+                job_quote_schema: string;
+                /**
+                 * Format: uri
+                 * @description Discovery descriptor, human page.
+                 */
+                discovery_page: string;
+                /**
+                 * Format: uri
+                 * @description Discovery descriptor JSON (`/.well-known` form).
+                 */
+                discovery_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the discovery descriptor.
+                 */
+                discovery_schema: string;
+                /**
+                 * Format: uri
+                 * @description OpenAPI 3.1.0 description of the whole API.
+                 */
+                openapi: string;
+                /**
+                 * Format: uri
+                 * @description Human API reference generated from the same OpenAPI document.
+                 */
+                api_reference_page: string;
+                /**
+                 * Format: uri
+                 * @description Proof explorer, human page.
+                 */
+                proof_explorer_page: string;
+                /**
+                 * Format: uri
+                 * @description Proof explorer JSON.
+                 */
+                proof_explorer_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the proof explorer.
+                 */
+                proof_explorer_schema: string;
+                /**
+                 * Format: uri
+                 * @description Developer services index, human page.
+                 */
+                developer_services_page: string;
+                /**
+                 * Format: uri
+                 * @description Developer services index JSON.
+                 */
+                developer_services_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the developer services index.
+                 */
+                developer_services_schema: string;
+                /**
+                 * Format: uri
+                 * @description Developer tools, human page.
+                 */
+                developer_tools_page: string;
+                /**
+                 * Format: uri
+                 * @description Developer tools catalogue (GET) with example request bodies.
+                 */
+                developer_tools_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of a developer tool request (POST body).
+                 */
+                developer_tools_schema: string;
+                /**
+                 * Format: uri
+                 * @description External review pack, human page.
+                 */
+                review_pack_page: string;
+                /**
+                 * Format: uri
+                 * @description External review pack JSON.
+                 */
+                review_pack_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the review pack.
+                 */
+                review_pack_schema: string;
+                /**
+                 * Format: uri
+                 * @description Release watchlist, human page.
+                 */
+                release_watchlist_page: string;
+                /**
+                 * Format: uri
+                 * @description Release watchlist JSON.
+                 */
+                release_watchlist_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the release watchlist.
+                 */
+                release_watchlist_schema: string;
+                /**
+                 * Format: uri
+                 * @description Current release, human page.
+                 */
+                current_release_page: string;
+                /**
+                 * Format: uri
+                 * @description Current release JSON (commit, deployment URL, gate).
+                 */
+                current_release_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the current release.
+                 */
+                current_release_schema: string;
+                /**
+                 * Format: uri
+                 * @description Mainnet gate status JSON.
+                 */
+                mainnet_gate_api: string;
+                /**
+                 * Format: uri
+                 * @description Live status JSON.
+                 */
+                live_status_api: string;
+                /**
+                 * Format: uri
+                 * @description Health of the MCP host; check it before connecting to `mcp_endpoint`.
+                 */
+                mcp_health: string;
+                /**
+                 * Format: uri
+                 * @description The MCP endpoint (Streamable HTTP).
+                 */
+                mcp_endpoint: string;
             };
             /** @description Seven steps, in order, from live state to the mainnet gate. */
             five_minute_path: {
@@ -3385,8 +3714,11 @@ export interface components {
                  * @enum {unknown}
                  */
                 method: "GET" | "POST";
-                /** @description Endpoint the recipe calls. */
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Endpoint the recipe calls.
+                 */
+                url: string;
                 /** @description A complete shell command (POSIX shell quoting); POST recipes carry a real JSON body that the endpoint accepts. */
                 curl: string;
                 /** @description What to verify in the answer, field by field. */
@@ -3441,8 +3773,11 @@ export interface components {
                 label: string;
                 /** @description Who has to produce it. */
                 owner: string;
-                /** @description Mainnet gate status, where the blocker is tracked. */
-                href: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Mainnet gate status, where the blocker is tracked.
+                 */
+                href: string;
             }[];
         };
         /**
@@ -3464,37 +3799,124 @@ export interface components {
             description: string;
             posture: components["schemas"]["Posture"];
             hosts: {
-                /** @description Canonical site. */
-                base_url: components["schemas"]["AbsoluteUrl"];
-                /** @description Schema documents live under `{schema_base}/agent-economy/`. */
-                schema_base: components["schemas"]["AbsoluteUrl"];
-                /** @description Host of the short aliases. */
-                agent_hub_url: components["schemas"]["AbsoluteUrl"];
-                /** @description Host of the MCP server. */
-                mcp_url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Canonical site.
+                 */
+                base_url: string;
+                /**
+                 * Format: uri
+                 * @description Schema documents live under `{schema_base}/agent-economy/`.
+                 */
+                schema_base: string;
+                /**
+                 * Format: uri
+                 * @description Host of the short aliases.
+                 */
+                agent_hub_url: string;
+                /**
+                 * Format: uri
+                 * @description Host of the MCP server.
+                 */
+                mcp_url: string;
             };
             /** @description Where each surface lives. */
             surfaces: {
-                start_page: components["schemas"]["AbsoluteUrl"];
-                capabilities: components["schemas"]["AbsoluteUrl"];
-                registry_api: components["schemas"]["AbsoluteUrl"];
-                jobs_api: components["schemas"]["AbsoluteUrl"];
-                reputation_api: components["schemas"]["AbsoluteUrl"];
-                mcp_tools_api: components["schemas"]["AbsoluteUrl"];
-                onboarding_api: components["schemas"]["AbsoluteUrl"];
-                wallet_boundary: components["schemas"]["AbsoluteUrl"];
-                live_status_api: components["schemas"]["AbsoluteUrl"];
-                /** @description Evidence board of receipts and conformance proofs. */
-                proof_explorer_api: components["schemas"]["AbsoluteUrl"];
-                launch_kit_api: components["schemas"]["AbsoluteUrl"];
-                first_receipt_api: components["schemas"]["AbsoluteUrl"];
-                policy_check_api: components["schemas"]["AbsoluteUrl"];
-                developer_services_api: components["schemas"]["AbsoluteUrl"];
-                mainnet_gate_api: components["schemas"]["AbsoluteUrl"];
-                review_pack_api: components["schemas"]["AbsoluteUrl"];
-                openapi: components["schemas"]["AbsoluteUrl"];
-                mcp_health: components["schemas"]["AbsoluteUrl"];
-                mcp_endpoint: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                start_page: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                capabilities: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                registry_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                jobs_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                reputation_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                mcp_tools_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                onboarding_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                wallet_boundary: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                live_status_api: string;
+                /**
+                 * Format: uri
+                 * @description Evidence board of receipts and conformance proofs.
+                 */
+                proof_explorer_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                launch_kit_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                first_receipt_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                policy_check_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                developer_services_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                mainnet_gate_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                review_pack_api: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                openapi: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                mcp_health: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                mcp_endpoint: string;
             };
             /** @description Every endpoint of the contract, from the route table. */
             endpoints: components["schemas"]["EndpointEntry"][];
@@ -3502,7 +3924,11 @@ export interface components {
             schemas: {
                 name: string;
                 title: string;
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                url: string;
             }[];
             /** @description Short aliases on the agent hub host; each answers 308 to its canonical URL. */
             short_aliases: {
@@ -3516,7 +3942,11 @@ export interface components {
                 proof_reconciliation: {
                     /** @description Command that re-verifies every proof of the proof explorer. */
                     command: string;
-                    proofs_api: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description Absolute http(s) URL.
+                     */
+                    proofs_api: string;
                     description: string;
                 };
                 receipt_verification: {
@@ -3545,10 +3975,16 @@ export interface components {
             posture: components["schemas"]["Posture"];
             /** @description Where the MCP server lives. */
             mcp: {
-                /** @description Streamable HTTP endpoint of the MCP server (`/mcp` on the MCP host). */
-                endpoint: components["schemas"]["AbsoluteUrl"];
-                /** @description Health endpoint of the MCP host; check it before connecting. */
-                health: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Streamable HTTP endpoint of the MCP server (`/mcp` on the MCP host).
+                 */
+                endpoint: string;
+                /**
+                 * Format: uri
+                 * @description Health endpoint of the MCP host; check it before connecting.
+                 */
+                health: string;
                 /**
                  * @description MCP transport.
                  * @constant
@@ -3608,8 +4044,11 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
-                /** @description Published JSON Schema of the arguments, for tools whose arguments are a whole request body of an HTTP endpoint (`tools/list` shows the same schema). Exactly one of `input_schema` and `input_schema_url` is present. */
-                input_schema_url?: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Published JSON Schema of the arguments, for tools whose arguments are a whole request body of an HTTP endpoint (`tools/list` shows the same schema). Exactly one of `input_schema` and `input_schema_url` is present.
+                 */
+                input_schema_url?: string;
                 /** @description The HTTP endpoint that gives the same result to an agent without MCP; null only for tools with no HTTP twin (search over the site’s own pages). The tool itself calls the same function in process, not this endpoint. */
                 http_backed_endpoint: {
                     /** @description Route id in the OpenAPI document. */
@@ -3647,8 +4086,11 @@ export interface components {
                 static: {
                     /** @description Resource name: the route id, or the schema file name. */
                     name: string;
-                    /** @description The public URL; `resources/read` answers the bytes served there. */
-                    uri: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description The public URL; `resources/read` answers the bytes served there.
+                     */
+                    uri: string;
                     /** @description Media type of the contents. */
                     mime_type: string;
                 }[];
@@ -3675,8 +4117,11 @@ export interface components {
                 method: "GET" | "POST";
                 /** @description Absolute URL; `{id}` marks a path parameter. */
                 url: string;
-                /** @description Published JSON Schema of the body (request body for POST). */
-                schema?: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Published JSON Schema of the body (request body for POST).
+                 */
+                schema?: string;
                 /** @description Tools that call it. */
                 tools: string[];
             }[];
@@ -3695,8 +4140,11 @@ export interface components {
                 id: string;
                 /** @description What to do. */
                 label: string;
-                /** @description Where. */
-                href: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Where.
+                 */
+                href: string;
             }[];
         };
         /**
@@ -3735,15 +4183,21 @@ export interface components {
             amount: components["schemas"]["PayoutAmount"];
             /** @description How to ask for a payout. */
             request: {
-                /** @description POST a payout request here. */
-                endpoint: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description POST a payout request here.
+                 */
+                endpoint: string;
                 /**
                  * @description HTTP method.
                  * @constant
                  */
                 method: "POST";
-                /** @description JSON Schema of the request body. */
-                schema: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the request body.
+                 */
+                schema: string;
             };
             /** @description Anti-abuse posture. */
             anti_abuse: {
@@ -3758,8 +4212,11 @@ export interface components {
                 required: boolean;
                 /** @description How to compute `challengeToken`. */
                 challenge: {
-                    /** @description Where the current parameters are published: this descriptor. */
-                    endpoint: components["schemas"]["AbsoluteUrl"];
+                    /**
+                     * Format: uri
+                     * @description Where the current parameters are published: this descriptor.
+                     */
+                    endpoint: string;
                     /** @description Length of one epoch; epoch = floor(unix seconds / epoch_seconds). */
                     epoch_seconds: number;
                     /** @description The epoch when this descriptor was produced. */
@@ -3807,8 +4264,11 @@ export interface components {
                 /** @description The order of checks a payout request goes through. */
                 order: string[];
             };
-            /** @description Public Ergo testnet faucet to use when payouts here are guarded. */
-            public_fallback_url: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Public Ergo testnet faucet to use when payouts here are guarded.
+             */
+            public_fallback_url: string;
             /** @description The payout backend, without its secrets. */
             backend: {
                 /** @description Whether a payout backend URL is set. */
@@ -3906,22 +4366,37 @@ export interface components {
              * @constant
              */
             production_custody: false;
-            /** @description Human page of this flow. */
-            canonical: components["schemas"]["AbsoluteUrl"];
-            /** @description This JSON. */
-            api: components["schemas"]["AbsoluteUrl"];
-            /** @description JSON Schema of this JSON. */
-            schema: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Human page of this flow.
+             */
+            canonical: string;
+            /**
+             * Format: uri
+             * @description This JSON.
+             */
+            api: string;
+            /**
+             * Format: uri
+             * @description JSON Schema of this JSON.
+             */
+            schema: string;
             /** @description What the flow produces. */
             outcome: {
                 /** @description What the flow ends with. */
                 goal: string;
                 /** @description Id of the first full receipt bundle settled on the testnet. Null until the first paid turn has settled and its id is recorded in the content of this flow; until then `receipt_api` and `receipt_page` point at the live status, which reports `latest_full_receipt_id`. */
                 receipt_id: components["schemas"]["Hex64"] | null;
-                /** @description Human page where the receipt is shown (the live status page while `receipt_id` is null). */
-                receipt_page: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON of the receipt bundle, or the live status (whose `latest_full_receipt_id` names it) while `receipt_id` is null. */
-                receipt_api: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Human page where the receipt is shown (the live status page while `receipt_id` is null).
+                 */
+                receipt_page: string;
+                /**
+                 * Format: uri
+                 * @description JSON of the receipt bundle, or the live status (whose `latest_full_receipt_id` names it) while `receipt_id` is null.
+                 */
+                receipt_api: string;
                 /**
                  * @description A paid turn yields a full receipt bundle.
                  * @constant
@@ -3972,17 +4447,26 @@ export interface components {
             }[];
             /** @description Check the wallet action before anything is signed. */
             policy_check: {
-                /** @description Policy-check endpoint (POST). */
-                endpoint: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Policy-check endpoint (POST).
+                 */
+                endpoint: string;
                 /**
                  * @description HTTP method.
                  * @constant
                  */
                 method: "POST";
-                /** @description Policy-check contract (GET): schemas, example request, example verdict. */
-                contract: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the request body. */
-                request_schema: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Policy-check contract (GET): schemas, example request, example verdict.
+                 */
+                contract: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the request body.
+                 */
+                request_schema: string;
                 /** @description A safe testnet request that the policy allows; POST it as is. */
                 example_request: components["schemas"]["WalletAgentPolicyCheckRequest"];
                 /** @description The verdict the endpoint gives for `example_request` (only `checked_at` differs between runs). */
@@ -3998,8 +4482,11 @@ export interface components {
                 id: string;
                 /** @description What to do next. */
                 label: string;
-                /** @description Where to do it. */
-                href: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Where to do it.
+                 */
+                href: string;
                 /** @description Why it is the next thing to do. */
                 reason: string;
             }[];
@@ -4106,9 +4593,21 @@ export interface components {
                 mainnet_gate: components["schemas"]["Probe"];
             };
             links: {
-                proofs: components["schemas"]["AbsoluteUrl"];
-                mainnet_gate: components["schemas"]["AbsoluteUrl"];
-                openapi: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                proofs: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                mainnet_gate: string;
+                /**
+                 * Format: uri
+                 * @description Absolute http(s) URL.
+                 */
+                openapi: string;
             };
             posture: components["schemas"]["Posture"];
         };
@@ -4171,14 +4670,26 @@ export interface components {
             opening_procedure: string[];
             /** @description Related documents. */
             links: {
-                /** @description What an external reviewer receives. */
-                review_pack: components["schemas"]["AbsoluteUrl"];
-                /** @description Where trust-gated work is listed. */
-                roadmap: components["schemas"]["AbsoluteUrl"];
-                /** @description The release this gate status belongs to. */
-                current_release: components["schemas"]["AbsoluteUrl"];
-                /** @description Invariants checked before each release. */
-                release_watchlist: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description What an external reviewer receives.
+                 */
+                review_pack: string;
+                /**
+                 * Format: uri
+                 * @description Where trust-gated work is listed.
+                 */
+                roadmap: string;
+                /**
+                 * Format: uri
+                 * @description The release this gate status belongs to.
+                 */
+                current_release: string;
+                /**
+                 * Format: uri
+                 * @description Invariants checked before each release.
+                 */
+                release_watchlist: string;
             };
             posture: components["schemas"]["Posture"];
         };
@@ -4200,8 +4711,11 @@ export interface components {
             description: string;
             /** @description The version of this entry: the project's version, one exact release. */
             version: string;
-            /** @description The proof surface whose tools the server carries. */
-            websiteUrl: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description The proof surface whose tools the server carries.
+             */
+            websiteUrl: string;
             /** @description Where the server runs. */
             remotes: {
                 /**
@@ -4209,8 +4723,11 @@ export interface components {
                  * @constant
                  */
                 type: "streamable-http";
-                /** @description The MCP endpoint: `{SITE_MCP_URL}/mcp`. */
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description The MCP endpoint: `{SITE_MCP_URL}/mcp`.
+                 */
+                url: string;
             }[];
         };
         /**
@@ -4280,10 +4797,16 @@ export interface components {
                 label: string;
                 /** @description What to do in this step. */
                 description: string;
-                /** @description Where the step is done or documented. */
-                href: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of what the step produces or sends, when there is one. */
-                schema?: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Where the step is done or documented.
+                 */
+                href: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of what the step produces or sends, when there is one.
+                 */
+                schema?: string;
                 /** @description How a provider knows the step is complete. */
                 done_when: string;
             }[];
@@ -4383,15 +4906,21 @@ export interface components {
                 in_use: boolean;
                 /** @description Version this release pins (from package.json for npm dependencies), or null when not yet a dependency. */
                 pinned: string | null;
-                /** @description Where its releases and advisories are published. */
-                source: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Where its releases and advisories are published.
+                 */
+                source: string;
                 /** @description Why it is watched: what in this service depends on it. */
                 why: string;
                 /** @description Changes that would require action. */
                 watch_for: string[];
             }[];
-            /** @description Current release. */
-            current_release: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Current release.
+             */
+            current_release: string;
             posture: components["schemas"]["Posture"];
         };
         /**
@@ -4416,8 +4945,11 @@ export interface components {
                 in_scope: string[];
                 /** @description What it does not cover, and why. */
                 out_of_scope: string[];
-                /** @description Current release: the commit under review. */
-                release: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Current release: the commit under review.
+                 */
+                release: string;
             };
             /** @description Everything the reviewer needs: the OpenAPI document, every published schema, the policy-check contract, receipts and proofs. */
             artifacts: {
@@ -4430,8 +4962,11 @@ export interface components {
                 kind: "openapi" | "schema" | "contract" | "receipts" | "descriptor" | "source";
                 /** @description What it is. */
                 label: string;
-                /** @description Where to fetch it. */
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Where to fetch it.
+                 */
+                url: string;
             }[];
             /** @description Threats the design addresses, each with its mitigation. */
             threat_model: {
@@ -4479,8 +5014,11 @@ export interface components {
             }[];
             /** @description What the review must hand back to clear the external-review blocker. */
             deliverables: string[];
-            /** @description Mainnet gate status. */
-            mainnet_gate: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Mainnet gate status.
+             */
+            mainnet_gate: string;
             posture: components["schemas"]["Posture"];
         };
         /**
@@ -4520,7 +5058,7 @@ export interface components {
                     /** @description What it is and why it matters to an agent builder. */
                     description: string;
                     /** @description Where a live item can be checked right now (APIs, schemas); empty for items not yet live. */
-                    evidence: components["schemas"]["AbsoluteUrl"][];
+                    evidence: string[];
                     /** @description Mainnet gate blockers this item waits for; empty when it does not depend on the gate. */
                     gated_by: components["schemas"]["MainnetBlockerId"][];
                 }[];
@@ -4539,8 +5077,11 @@ export interface components {
                 mainnet_ready: false;
                 /** @description What must exist before mainnet. */
                 pending_blockers: components["schemas"]["PendingBlocker"][];
-                /** @description Mainnet gate status. */
-                href: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Mainnet gate status.
+                 */
+                href: string;
             };
         };
         /**
@@ -4588,7 +5129,7 @@ export interface components {
                 /** @description Chains this boundary refuses, mainnet first. */
                 excluded_chain_ids: string[];
                 /** @description The CAIP documents the identifiers follow. */
-                specifications: components["schemas"]["AbsoluteUrl"][];
+                specifications: string[];
             };
             /** @description Who holds keys and who signs. */
             security_boundary: {
@@ -4650,19 +5191,34 @@ export interface components {
                  * @enum {unknown}
                  */
                 owner: "agent" | "host_wallet" | "service";
-                /** @description Endpoint or document of the step. */
-                href?: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Endpoint or document of the step.
+                 */
+                href?: string;
             }[];
             /** @description Related surfaces. */
             links: {
-                /** @description Policy-check contract. */
-                policy_check_contract: components["schemas"]["AbsoluteUrl"];
-                /** @description Policy-check endpoint. */
-                policy_check: components["schemas"]["AbsoluteUrl"];
-                /** @description Wallet-agent reference flow. */
-                reference_flow: components["schemas"]["AbsoluteUrl"];
-                /** @description MCP tools manifest and its runtime boundary. */
-                mcp_tools: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Policy-check contract.
+                 */
+                policy_check_contract: string;
+                /**
+                 * Format: uri
+                 * @description Policy-check endpoint.
+                 */
+                policy_check: string;
+                /**
+                 * Format: uri
+                 * @description Wallet-agent reference flow.
+                 */
+                reference_flow: string;
+                /**
+                 * Format: uri
+                 * @description MCP tools manifest and its runtime boundary.
+                 */
+                mcp_tools: string;
             };
         };
         /**
@@ -4677,11 +5233,11 @@ export interface components {
                 network: string;
                 action: components["schemas"]["PolicyAction"];
                 /** @description Value this action moves (the payment it belongs to). Must be above zero. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-                amount: components["schemas"]["ErgDecimal"];
+                amount: string;
                 /** @description What the agent has already spent today, before this action. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-                spent_today: components["schemas"]["ErgDecimal"];
+                spent_today: string;
                 /** @description Transaction fee of this action. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-                fee: components["schemas"]["ErgDecimal"];
+                fee: string;
                 /** @description Who is paid: a testnet address or payment endpoint; must be in `allowed_recipients`. */
                 recipient: string;
                 /** @description Reserve box id or alias the value comes from; must be in `allowed_reserves`. */
@@ -4720,22 +5276,37 @@ export interface components {
                  * @constant
                  */
                 method: "POST";
-                /** @description Endpoint of the check. */
-                url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Endpoint of the check.
+                 */
+                url: string;
                 /**
                  * @description Media type of the request body.
                  * @constant
                  */
                 content_type: "application/json";
             };
-            /** @description JSON Schema of the policy profile (spec 2.6). */
-            schema: components["schemas"]["AbsoluteUrl"];
-            /** @description JSON Schema of the request body `{profile, proposed_action}`. */
-            request_schema: components["schemas"]["AbsoluteUrl"];
-            /** @description JSON Schema of the verdict (spec 2.8). */
-            verdict_schema: components["schemas"]["AbsoluteUrl"];
-            /** @description A valid policy profile to copy and adapt. */
-            template: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description JSON Schema of the policy profile (spec 2.6).
+             */
+            schema: string;
+            /**
+             * Format: uri
+             * @description JSON Schema of the request body `{profile, proposed_action}`.
+             */
+            request_schema: string;
+            /**
+             * Format: uri
+             * @description JSON Schema of the verdict (spec 2.8).
+             */
+            verdict_schema: string;
+            /**
+             * Format: uri
+             * @description A valid policy profile to copy and adapt.
+             */
+            template: string;
             /** @description A safe testnet request that the check allows. */
             example_request: components["schemas"]["WalletAgentPolicyCheckRequest"];
             /** @description How the example task hash was made, so a client can reproduce it. */
@@ -4882,11 +5453,11 @@ export interface components {
             /** @description Network of the profile. Only `testnet` can be allowed; any other value (e.g. `mainnet`) is accepted by the schema and denied by the check while the mainnet gate is closed. */
             network: string;
             /** @description Most the agent may spend in one day: `spent_today + amount` must not exceed it. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-            daily_spend_cap: components["schemas"]["ErgDecimal"];
+            daily_spend_cap: string;
             /** @description Most one action may move: `amount` must not exceed it. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-            per_action_spend_cap: components["schemas"]["ErgDecimal"];
+            per_action_spend_cap: string;
             /** @description Highest transaction fee the agent may pay for one action. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-            max_fee: components["schemas"]["ErgDecimal"];
+            max_fee: string;
             /** @description Recipients the agent may pay; anything else is denied. An empty list denies every action. */
             allowed_recipients: string[];
             /** @description Reserves (funding boxes or their aliases) the agent may spend from; anything else is denied. */
@@ -4894,7 +5465,7 @@ export interface components {
             /** @description Actions this agent may take; anything else is denied. */
             allowed_actions: components["schemas"]["PolicyAction"][];
             /** @description Amounts strictly above this need `human_confirmed: true`. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
-            requires_human_confirmation_above: components["schemas"]["ErgDecimal"];
+            requires_human_confirmation_above: string;
             /** @description Furthest expiry, in blocks ahead of the current height, an action may carry (about two minutes per testnet block). */
             expiry_height_limit: number;
             /** @description What the host keeps as evidence of each paid action. */
@@ -4996,16 +5567,31 @@ export interface components {
             };
             /** @description Where the contract of this verdict is published. */
             policy_contract: {
-                /** @description JSON Schema of the policy profile. */
-                schema: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the policy-check request body. */
-                request_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of this verdict. */
-                verdict_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description A valid policy profile to copy and adapt. */
-                template: components["schemas"]["AbsoluteUrl"];
-                /** @description The policy-check endpoint (POST the request, GET the contract). */
-                check_api: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the policy profile.
+                 */
+                schema: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the policy-check request body.
+                 */
+                request_schema: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of this verdict.
+                 */
+                verdict_schema: string;
+                /**
+                 * Format: uri
+                 * @description A valid policy profile to copy and adapt.
+                 */
+                template: string;
+                /**
+                 * Format: uri
+                 * @description The policy-check endpoint (POST the request, GET the contract).
+                 */
+                check_api: string;
             };
             /** @description What the policy check never does: sign, broadcast, store private keys or grant wallet authority. */
             signing_boundary: string;
@@ -5084,14 +5670,26 @@ export interface components {
             }[];
             /** @description Where the pieces of the flow are specified. */
             links: {
-                /** @description Safety specification. */
-                wallet_agent: components["schemas"]["AbsoluteUrl"];
-                /** @description Policy-check endpoint and contract. */
-                policy_check: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the check request. */
-                request_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description A valid policy profile to copy. */
-                profile_template: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Safety specification.
+                 */
+                wallet_agent: string;
+                /**
+                 * Format: uri
+                 * @description Policy-check endpoint and contract.
+                 */
+                policy_check: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the check request.
+                 */
+                request_schema: string;
+                /**
+                 * Format: uri
+                 * @description A valid policy profile to copy.
+                 */
+                profile_template: string;
             };
         };
         /**
@@ -5181,29 +5779,59 @@ export interface components {
             policy_checks: components["schemas"]["PolicyCheckEntry"][];
             /** @description Policy links. */
             policy: {
-                /** @description POST a request here for a verdict. */
-                check_api: components["schemas"]["AbsoluteUrl"];
-                /** @description GET the contract: schemas, example, codes. */
-                contract_api: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the policy profile. */
-                profile_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the check request. */
-                request_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description JSON Schema of the verdict. */
-                verdict_schema: components["schemas"]["AbsoluteUrl"];
-                /** @description A valid policy profile to copy. */
-                profile_template: components["schemas"]["AbsoluteUrl"];
-                /** @description The reference flow from quote to retained receipt. */
-                reference_flow: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description POST a request here for a verdict.
+                 */
+                check_api: string;
+                /**
+                 * Format: uri
+                 * @description GET the contract: schemas, example, codes.
+                 */
+                contract_api: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the policy profile.
+                 */
+                profile_schema: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the check request.
+                 */
+                request_schema: string;
+                /**
+                 * Format: uri
+                 * @description JSON Schema of the verdict.
+                 */
+                verdict_schema: string;
+                /**
+                 * Format: uri
+                 * @description A valid policy profile to copy.
+                 */
+                profile_template: string;
+                /**
+                 * Format: uri
+                 * @description The reference flow from quote to retained receipt.
+                 */
+                reference_flow: string;
             };
             /** @description Neighbouring surfaces. */
             related: {
-                /** @description Wallet boundary manifest (CAIP). */
-                wallet_boundary: components["schemas"]["AbsoluteUrl"];
-                /** @description Mainnet gate status. */
-                mainnet_gate: components["schemas"]["AbsoluteUrl"];
-                /** @description First-receipt flow, which runs a policy check. */
-                first_receipt: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Wallet boundary manifest (CAIP).
+                 */
+                wallet_boundary: string;
+                /**
+                 * Format: uri
+                 * @description Mainnet gate status.
+                 */
+                mainnet_gate: string;
+                /**
+                 * Format: uri
+                 * @description First-receipt flow, which runs a policy check.
+                 */
+                first_receipt: string;
             };
             /** @description Why mainnet is denied. */
             mainnet_gate: {
@@ -5271,7 +5899,7 @@ export interface components {
             errorReason?: string;
             errorMessage?: string;
             /** @description Address of the Note transaction's first input, when the chain says. */
-            payer?: components["schemas"]["ErgoAddress"];
+            payer?: string;
             /** @description Id of the transaction that created the Note; empty when nothing settled. */
             transaction: string;
             /** @constant */
@@ -5304,7 +5932,7 @@ export interface components {
             /** @description Why the Note does not pay the requirements, with verify-payment's code. */
             invalidReason?: string;
             invalidMessage?: string;
-            payer?: components["schemas"]["ErgoAddress"];
+            payer?: string;
         };
         /**
          * Problem details (RFC 9457)
@@ -5341,11 +5969,6 @@ export interface components {
         A2aMetadataInput: {
             [key: string]: unknown;
         };
-        /**
-         * Format: uri
-         * @description Absolute http(s) URL.
-         */
-        AbsoluteUrl: string;
         /** @description Machine-checkable acceptance predicate over the delivered output. */
         AcceptancePredicate: {
             /** @description Stable id; an acceptance intent lists the ids it addresses. */
@@ -5406,8 +6029,11 @@ export interface components {
          */
         DescriptorStatus: "testnet_live_proof";
         DevServicesProbe: {
-            /** @description URL to GET. */
-            url: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description URL to GET.
+             */
+            url: string;
             /**
              * @description HTTP method.
              * @constant
@@ -5432,7 +6058,6 @@ export interface components {
             /** @description What is unusual, with the values involved. */
             message: string;
         }[];
-        DigestHex: string;
         EndpointEntry: {
             /** @description Route id, stable across versions. */
             id: string;
@@ -5451,14 +6076,17 @@ export interface components {
              * @enum {unknown}
              */
             delivery: "static" | "runtime";
-            /** @description Published JSON Schema of the body (request body for POST). */
-            schema?: components["schemas"]["AbsoluteUrl"];
-            /** @description Human page showing the same data. */
-            page?: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Published JSON Schema of the body (request body for POST).
+             */
+            schema?: string;
+            /**
+             * Format: uri
+             * @description Human page showing the same data.
+             */
+            page?: string;
         };
-        /** @description ERG amount as a decimal string with exactly nine fraction digits (nanoERG precision). */
-        ErgDecimal: string;
-        ErgoAddress: string;
         /** @description The ErgoTree header and what was checked of the tree. */
         ErgoTreeHeader: {
             /** @description The header byte, hex. */
@@ -5479,8 +6107,11 @@ export interface components {
              * @enum {unknown}
              */
             kind: "receipt" | "proof_explorer" | "live_status" | "schema" | "openapi" | "source" | "conformance_report" | "documentation";
-            /** @description Where anyone can fetch and re-check the evidence. */
-            url: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Where anyone can fetch and re-check the evidence.
+             */
+            url: string;
         };
         /**
          * @description Stage of the flow: policy, simulation, host_owned_signing, broadcast or receipt_retention.
@@ -5541,8 +6172,11 @@ export interface components {
             id: components["schemas"]["Slug"];
             /** @description What to do. */
             label: string;
-            /** @description Where to do it, when it is a URL. */
-            href?: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Where to do it, when it is a URL.
+             */
+            href?: string;
         }[];
         /** @description The registers the Note box must carry, spelled out for a wallet (Accord v0 Note layout). */
         NoteRequirements: {
@@ -5556,7 +6190,7 @@ export interface components {
                 /** @description What the register binds the Note to, in words a wallet author can act on. */
                 meaning: string;
                 /** @description The 32 bytes of the quote's `reserveBoxId`, as hex. */
-                value: components["schemas"]["DigestHex"];
+                value: string;
             };
             /** @description R5: the Note expiry height; at least this value, and above the chain height when the payment is verified. */
             R5: {
@@ -5580,7 +6214,7 @@ export interface components {
                 /** @description What the register binds the Note to, in words a wallet author can act on. */
                 meaning: string;
                 /** @description The 32 bytes of the quote's `taskHash`, as hex. */
-                value: components["schemas"]["DigestHex"];
+                value: string;
             };
         };
         /**
@@ -5602,8 +6236,11 @@ export interface components {
             automatic_effect: "none";
             /** @description How accepted material reaches the operator. */
             how_to_submit: string;
-            /** @description Reviewer handoff pack: who reviews and what they check. */
-            review_pack: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Reviewer handoff pack: who reviews and what they check.
+             */
+            review_pack: string;
         };
         /**
          * @description `ergo_testnet_note`: paid with a Note box on the Ergo testnet, bound to the task; `free`: no payment.
@@ -5615,14 +6252,17 @@ export interface components {
             /** @description Payout per request in nanoERG. */
             nanoerg: components["schemas"]["NanoErgString"];
             /** @description The same amount in ERG. */
-            erg: components["schemas"]["ErgDecimal"];
+            erg: string;
         };
         PendingBlocker: {
             id: components["schemas"]["MainnetBlockerId"];
             /** @description What is missing. */
             label: string;
-            /** @description Mainnet gate status, where the evidence that closes it will be linked. */
-            href: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Mainnet gate status, where the evidence that closes it will be linked.
+             */
+            href: string;
         };
         /**
          * @description One of the six wallet-agent actions: quote, simulate, sign_specific_transaction, broadcast_simulated_transaction, verify_note, fetch_receipt.
@@ -5707,7 +6347,7 @@ export interface components {
             verified_at: components["schemas"]["IsoDateTime"];
             /** @description Where to inspect it. */
             links: {
-                [key: string]: components["schemas"]["AbsoluteUrl"];
+                [key: string]: string;
             };
         };
         /** @description Quote id issued by this service; the server looks its own stored quote up by it. */
@@ -5731,14 +6371,14 @@ export interface components {
              */
             method: "GET" | "POST";
             /** @description Absolute URL of the endpoint; `{name}` marks a path parameter. */
-            url: components["schemas"]["UrlTemplate"];
+            url: string;
             /** @description What a caller gets from this endpoint. */
             purpose: string;
         }[];
         /** @description Price of the service. */
         ServicePricing: {
             /** @description Price per unit in testnet ERG, a decimal with exactly nine fraction digits; `0.000000000` for free services. */
-            amount: components["schemas"]["ErgDecimal"];
+            amount: string;
             /**
              * @description What one payment of `amount` buys.
              * @enum {unknown}
@@ -5756,8 +6396,11 @@ export interface components {
             name: string;
             /** @description E-mail address or URL where the provider answers users of the service. */
             contact: string;
-            /** @description Home page of the provider. */
-            url: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Home page of the provider.
+             */
+            url: string;
         };
         /** @description Submit draft: the accepted manifest and the commitments a provider hands to the operator for review. */
         ServiceSubmitDraft: {
@@ -5780,8 +6423,11 @@ export interface components {
             service_manifest: components["schemas"]["AgentServiceManifest"];
             /** @description Proof that the manifest passed validation. */
             validation: {
-                /** @description The publish validation endpoint the manifest passed. */
-                validated_with: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description The publish validation endpoint the manifest passed.
+                 */
+                validated_with: string;
                 /**
                  * @description A draft is only sent after acceptance.
                  * @constant
@@ -5799,8 +6445,11 @@ export interface components {
                  * @constant
                  */
                 tools_sign_transactions: false;
-                /** @description The MCP tools manifest whose runtime boundary the tools follow. */
-                contract: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description The MCP tools manifest whose runtime boundary the tools follow.
+                 */
+                contract: string;
             };
             /** @description The wallet boundary the provider accepts. */
             wallet_boundary: {
@@ -5809,8 +6458,11 @@ export interface components {
                  * @constant
                  */
                 agents_do_not_hold_private_keys: true;
-                /** @description The wallet boundary manifest the provider follows. */
-                boundary: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description The wallet boundary manifest the provider follows.
+                 */
+                boundary: string;
             };
             submit_to: components["schemas"]["OperatorReview"];
         };
@@ -5822,8 +6474,6 @@ export interface components {
             /** @description Ids of receipts the agent earned before, re-checkable at the receipt API. */
             receipt_ids: string[];
         };
-        /** @description Absolute http(s) URL; `{name}` marks a path parameter. */
-        UrlTemplate: string;
         /** @description One check that the validation endpoint runs. */
         ValidationCheck: {
             /** @description Check id; errors it raises carry codes starting with the same words. */
@@ -5852,12 +6502,21 @@ export interface components {
              * @constant
              */
             method: "POST";
-            /** @description Validation endpoint. */
-            url: components["schemas"]["AbsoluteUrl"];
-            /** @description JSON Schema of the request body. */
-            request_schema: components["schemas"]["AbsoluteUrl"];
-            /** @description JSON Schema of the result, for 200 (accepted for review) and 400 (blocked) alike. */
-            result_schema: components["schemas"]["AbsoluteUrl"];
+            /**
+             * Format: uri
+             * @description Validation endpoint.
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description JSON Schema of the request body.
+             */
+            request_schema: string;
+            /**
+             * Format: uri
+             * @description JSON Schema of the result, for 200 (accepted for review) and 400 (blocked) alike.
+             */
+            result_schema: string;
             /**
              * @description Media type of the request body.
              * @constant
@@ -5914,12 +6573,51 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The receipt store cannot be read (code `receipt_storage_unavailable`). */
+        ReceiptStoreUnreadable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Verification rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
+        VerificationRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field). */
+        X402FacilitatorInvalidRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: never;
-    requestBodies: never;
+    requestBodies: {
+        X402FacilitatorRequest: {
+            content: {
+                "application/json": components["schemas"]["X402FacilitatorRequest"];
+            };
+        };
+    };
     headers: {
         /** @description The schema of this body: `<schema URL>; rel="describedby"`. */
         DescribedBy: string;
+        /** @description Seconds until the client may retry. */
+        RetryAfter: string;
+        /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
+        RateLimit: string;
     };
     pathItems: never;
 }
@@ -6506,15 +7204,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description The receipt store cannot be read (code `receipt_storage_unavailable`). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["ReceiptStoreUnreadable"];
             "4XX": components["responses"]["Problem"];
         };
     };
@@ -6566,15 +7256,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description The receipt store cannot be read (code `receipt_storage_unavailable`). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["ReceiptStoreUnreadable"];
             "4XX": components["responses"]["Problem"];
         };
     };
@@ -7110,10 +7792,8 @@ export interface operations {
             /** @description Quote rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
             429: {
                 headers: {
-                    /** @description Seconds until the client may retry. */
-                    "Retry-After"?: string;
-                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
-                    RateLimit?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7240,10 +7920,8 @@ export interface operations {
             /** @description Question rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
             429: {
                 headers: {
-                    /** @description Seconds until the client may retry. */
-                    "Retry-After"?: string;
-                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
-                    RateLimit?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,19 +8008,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Verification rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
-            429: {
-                headers: {
-                    /** @description Seconds until the client may retry. */
-                    "Retry-After"?: string;
-                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["VerificationRateLimited"];
             /** @description Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written. */
             503: {
                 headers: {
@@ -7382,11 +8048,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["X402FacilitatorRequest"];
-            };
-        };
+        requestBody: components["requestBodies"]["X402FacilitatorRequest"];
         responses: {
             /** @description The verdict. */
             200: {
@@ -7397,30 +8059,10 @@ export interface operations {
                     "application/json": components["schemas"]["X402Verify"];
                 };
             };
-            /** @description The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["X402FacilitatorInvalidRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Verification rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
-            429: {
-                headers: {
-                    /** @description Seconds until the client may retry. */
-                    "Retry-After"?: string;
-                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["VerificationRateLimited"];
             /** @description The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). */
             503: {
                 headers: {
@@ -7439,11 +8081,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["X402FacilitatorRequest"];
-            };
-        };
+        requestBody: components["requestBodies"]["X402FacilitatorRequest"];
         responses: {
             /** @description The settlement; `transaction` is the Note's transaction id. */
             200: {
@@ -7454,30 +8092,10 @@ export interface operations {
                     "application/json": components["schemas"]["X402Settle"];
                 };
             };
-            /** @description The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["X402FacilitatorInvalidRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Verification rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
-            429: {
-                headers: {
-                    /** @description Seconds until the client may retry. */
-                    "Retry-After"?: string;
-                    /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["VerificationRateLimited"];
             /** @description The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). Nothing is written. */
             503: {
                 headers: {

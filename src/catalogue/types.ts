@@ -38,6 +38,8 @@ export interface ResponseDoc {
   headers?: Record<string, string>;
   /** Media type of a 2xx body that is not JSON (an SVG picture); its body is text of that type. */
   contentType?: string;
+  /** The OpenAPI component this answer is written once under when several operations give it. */
+  name?: string;
 }
 
 /** A GET whose body is known at build time: written to `dist/client` and served from memory. */

@@ -168,23 +168,43 @@ export function openApiComponents(used: ReadonlySet<string>, published: readonly
     .filter(([name]) => !merged.has(componentRef(name).$ref))
     .toSorted(([a], [b]) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
   const components = Object.fromEntries(kept.map(([name, schema]) => [name, { ...(titles.has(name) ? { title: titles.get(name) } : {}), ...(renamed(schema, merged) as JsonSchema) }]));
-  return withSingleUsesInlined(components, new Set(titles.keys()));
+  return inlinedWhereNoLarger(components, new Set(titles.keys()));
 }
 
-/** A component that is not a root and is referenced once (a request shape inside one response) is written where it is used. */
-function withSingleUsesInlined(components: Record<string, JsonSchema>, roots: ReadonlySet<string>): Record<string, JsonSchema> {
-  const counts = new Map<string, number>();
-  for (const [, ref] of JSON.stringify(components).matchAll(/"\$ref":"([^"]+)"/g)) counts.set(ref!, (counts.get(ref!) ?? 0) + 1);
-  const once = new Map(Object.keys(components).filter((name) => !roots.has(name) && counts.get(componentRef(name).$ref) === 1).map((name) => [componentRef(name).$ref, name]));
-  if (once.size === 0) return components;
+/**
+ * A component that is not a root is written where it is used when that makes the document no
+ * larger: when it is referenced once (a request shape inside one response), or when it is shorter
+ * than a reference to it (a URL or a digest format, whose uses carry their own description).
+ */
+function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roots: ReadonlySet<string>): Record<string, JsonSchema> {
+  const uses = new Map<string, JsonSchema[]>();
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(collect);
+    if (value === null || typeof value !== 'object') return;
+    const { $ref } = value as JsonSchema;
+    if (typeof $ref === 'string') uses.set($ref, [...(uses.get($ref) ?? []), value as JsonSchema]);
+    Object.values(value).forEach(collect);
+  };
+  collect(components);
+  const size = (value: unknown) => JSON.stringify(value).length;
+  const noLargerInlined = (name: string): boolean => {
+    const sites = uses.get(componentRef(name).$ref) ?? [];
+    if (sites.length === 1) return true;
+    // The component's entry (`"Name":{...},`) goes; each use grows from its reference to the shape itself.
+    const saved = size(name) + size(components[name]) + 2;
+    const grown = sites.reduce((sum, { $ref: _ref, ...siblings }) => sum + size({ ...components[name], ...siblings }) - size({ $ref: _ref, ...siblings }), 0);
+    return sites.length > 0 && grown <= saved;
+  };
+  const inlined = new Map(Object.keys(components).filter((name) => !roots.has(name) && noLargerInlined(name)).map((name) => [componentRef(name).$ref, name]));
+  if (inlined.size === 0) return components;
   const inline = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(inline);
     if (value === null || typeof value !== 'object') return value;
     const { $ref, ...siblings } = value as JsonSchema;
-    const name = typeof $ref === 'string' ? once.get($ref) : undefined;
+    const name = typeof $ref === 'string' ? inlined.get($ref) : undefined;
     if (name) return inline({ ...components[name], ...siblings });
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inline(item)]));
   };
-  const names = new Set(once.values());
+  const names = new Set(inlined.values());
   return Object.fromEntries(Object.entries(components).filter(([name]) => !names.has(name)).map(([name, schema]) => [name, inline(schema) as JsonSchema]));
 }

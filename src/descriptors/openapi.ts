@@ -11,6 +11,7 @@ import { catalogue } from '../catalogue/index.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import type { DynamicEntry, Entry, ResponseDoc, Tag } from '../catalogue/types.ts';
 import { componentRef, openApiComponents } from './openapi-components.ts';
+import { withSharedParts } from './openapi-shared-parts.ts';
 import { openApiRequestExample } from './request-examples.ts';
 import { routeUrl as siteUrlOf } from '../catalogue/lookup.ts';
 
@@ -78,7 +79,10 @@ function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {
   };
 }
 
-function operation(route: Entry) {
+/** Response objects' JSON text -> the component name their catalogue entry gives them (ResponseDoc.name). */
+type ResponseNames = Map<string, string>;
+
+function operation(route: Entry, responseNames: ResponseNames) {
   const common = {
     operationId: route.id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
     summary: route.summary,
@@ -100,10 +104,10 @@ function operation(route: Entry) {
     };
     return { ...common, responses: { 200: okObject, 304: responseRef('NotModified'), '4XX': responseRef('Problem') } };
   }
-  return { ...common, ...dynamicParts(route) };
+  return { ...common, ...dynamicParts(route, responseNames) };
 }
 
-function dynamicParts(route: DynamicEntry) {
+function dynamicParts(route: DynamicEntry, responseNames: ResponseNames) {
   const responses: Record<number, ResponseDoc | { $ref: string }> = { ...route.responses };
   if (route.method === 'POST') {
     for (const [status, { name }] of Object.entries(BODY_READER_RESPONSES)) responses[Number(status)] ??= responseRef(name);
@@ -111,7 +115,12 @@ function dynamicParts(route: DynamicEntry) {
   const example = openApiRequestExample(route.id);
   const documented = Object.entries(responses)
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([status, doc]) => [status, '$ref' in doc ? doc : responseObject(Number(status), doc, route.validatesOwnBody && status === '400')] as const);
+    .map(([status, doc]) => {
+      if ('$ref' in doc) return [status, doc] as const;
+      const object = responseObject(Number(status), doc, route.validatesOwnBody && status === '400');
+      if (doc.name) responseNames.set(JSON.stringify(object), doc.name);
+      return [status, object] as const;
+    });
   const namesA4xx = documented.some(([status]) => status.startsWith('4'));
   return {
     ...(route.request
@@ -146,8 +155,10 @@ const componentSchemas = (entries: readonly Entry[], withProblem: boolean) => op
 /** The site's operations; the MCP host's own routes are in its own description (buildMcpHostOpenApiDocument). */
 export function buildOpenApiDocument() {
   const entries = catalogue().filter((route) => route.host !== 'mcp');
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of entries) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  const written: Record<string, Record<string, ReturnType<typeof operation>>> = {};
+  const responseNames: ResponseNames = new Map();
+  for (const route of entries) (written[route.path] ??= {})[route.method.toLowerCase()] = operation(route, responseNames);
+  const { paths, components: shared } = withSharedParts(written, responseNames);
   const schemas = componentSchemas(entries, true);
 
   return {
@@ -175,8 +186,10 @@ export function buildOpenApiDocument() {
         Problem: responseObject(400, ANY_PROBLEM),
         NotModified: NOT_MODIFIED,
         ...Object.fromEntries(Object.values(BODY_READER_RESPONSES).map(({ name, doc }) => [name, responseObject(400, doc)])),
+        ...shared.responses,
       },
-      headers: { DescribedBy: { description: 'The schema of this body: `<schema URL>; rel="describedby"`.', schema: { type: 'string' } } },
+      headers: { DescribedBy: { description: 'The schema of this body: `<schema URL>; rel="describedby"`.', schema: { type: 'string' } }, ...shared.headers },
+      ...(Object.keys(shared.requestBodies).length ? { requestBodies: shared.requestBodies } : {}),
     },
     'x-ergo-posture': {
       network: POSTURE.network,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryById } from '../../src/catalogue/index.ts';
 import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
+import { requestBodyOf } from '../helpers/openapi-components.ts';
 
 const source = readFileSync(join(DIST_DIR, 'client/agent-economy/openapi.v0.json'), 'utf8');
 const document = JSON.parse(source) as { paths: Record<string, Record<string, any>> };
@@ -30,7 +31,7 @@ describe('OpenAPI document', () => {
     const posts = operations.filter(({ method }) => method === 'post');
     expect(posts.length).toBeGreaterThanOrEqual(9);
     for (const { path, operation } of posts) {
-      const examples = operation.requestBody?.content?.['application/json']?.examples as Record<string, { summary: string; value: unknown }> | undefined;
+      const examples = requestBodyOf(document, operation)?.content?.['application/json']?.examples;
       expect(examples, path).toBeDefined();
       const route = entryById().get(operation.operationId.replace(/[A-Z]/g, (c: string) => `-${c.toLowerCase()}`));
       expect(route?.kind === 'dynamic' && route.request, path).toBeTruthy();

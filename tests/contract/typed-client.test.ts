@@ -13,6 +13,7 @@ import { clientTypes } from '../../scripts/client-types.mjs';
 import { createAgentEconomyClient } from '../../packages/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { requestBodyOf } from '../helpers/openapi-components.ts';
 
 const document = JSON.parse(readFileSync(join(DIST_DIR, 'client/agent-economy/openapi.v0.json'), 'utf8')) as {
   paths: Record<string, Record<string, any> & { servers?: unknown }>;
@@ -39,7 +40,7 @@ function calls(): Call[] {
       list.push({ method: 'GET', path, options: params ? `{ params: { path: ${JSON.stringify(params)} } }` : '{}', ...(params ? { params } : {}) });
     }
     if (item.post) {
-      const example = item.post.requestBody?.content?.['application/json']?.examples?.published?.value;
+      const example = requestBodyOf(document, item.post)?.content?.['application/json']?.examples?.published?.value;
       // The dev tool call relies on the defaults of `encoding` and `network`: the generated type must not require them.
       const body = path === '/api/dev/tools' ? { action: 'hash', input: 'abc' } : example;
       list.push({ method: 'POST', path, options: `{ body: ${JSON.stringify(body)} }`, body });

@@ -18,3 +18,12 @@ export function componentValidators(document: unknown): (nameOrRef: string) => V
     return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
   };
 }
+
+type RequestBody = { $ref?: string; content?: Record<string, { examples?: Record<string, { summary: string; value: unknown }> }> };
+
+/** An operation's request body, its `#/components/requestBodies/...` reference followed (bodies several operations share). */
+export function requestBodyOf(document: unknown, operation: { requestBody?: RequestBody }): RequestBody | undefined {
+  const body = operation.requestBody;
+  if (!body?.$ref) return body;
+  return (document as { components: { requestBodies?: Record<string, RequestBody> } }).components.requestBodies?.[body.$ref.split('/').pop()!];
+}

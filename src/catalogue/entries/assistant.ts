@@ -41,12 +41,18 @@ const a2aErrorCodes = Object.entries(A2A_ERROR_CODES)
   .join(', ');
 
 const rateLimited = (limit: string): ResponseDoc => ({
+  name: `${limit}RateLimited`,
   description: `${limit} rate limit exceeded (code \`rate_limited\`); \`retry_after_seconds\` and the \`Retry-After\` header say when to retry. Limits are per client.`,
   headers: {
     'Retry-After': 'Seconds until the client may retry.',
     RateLimit: 'Remaining quota and seconds until it resets (IETF RateLimit header fields).',
   },
 });
+
+const facilitatorInvalidRequest: ResponseDoc = {
+  name: 'X402FacilitatorInvalidRequest',
+  description: 'The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field).',
+};
 
 const noteCodes = NOTE_FAILURE_CODES.map((code) => `\`${problemCodeOfNoteFailure(code)}\` (${code}) unless ${NOTE_CHECKS[code].rule}`).join('; ');
 
@@ -223,7 +229,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       request: x402Request,
       responses: {
         200: { description: 'The verdict.', schema: x402Verify },
-        400: { description: 'The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field).' },
+        400: facilitatorInvalidRequest,
         429: rateLimited('Verification'),
         503: { description: 'The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`).' },
       },
@@ -242,7 +248,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       request: x402Request,
       responses: {
         200: { description: 'The settlement; `transaction` is the Note\'s transaction id.', schema: x402Settle },
-        400: { description: 'The body is not an x402 v2 facilitator request for an Ergo Note (code `invalid_request`, naming each field).' },
+        400: facilitatorInvalidRequest,
         429: rateLimited('Verification'),
         503: { description: 'The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). Nothing is written.' },
       },

@@ -2,11 +2,13 @@
 import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
 import { PROBE_CACHE_SECONDS, PROBE_HISTORY_INTERVAL_SECONDS, PROBE_HISTORY_RUNS, PROBE_TIMEOUT_MS, RECEIPT_TIMELINE_DAYS, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../../config/limits.ts';
 import { publish } from '../published.ts';
-import type { Entry } from '../types.ts';
+import type { Entry, ResponseDoc } from '../types.ts';
 
 const liveSchema = publish('live-status.schema.v0.json', 'LiveStatus', 'Live status', liveStatusSchema);
 const proofsSchema = publish('proof-explorer.schema.v0.json', 'ProofExplorer', 'Proof explorer', proofExplorerSchema);
 const healthSchema = publish('mcp-health.schema.v0.json', 'McpHealth', 'MCP host health', mcpHealthSchema);
+
+const receiptStoreUnreadable: ResponseDoc = { name: 'ReceiptStoreUnreadable', description: 'The receipt store cannot be read (code `receipt_storage_unavailable`).' };
 
 /** The pictures of the live proof are SVG documents drawn per request. */
 export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
@@ -38,7 +40,7 @@ export const LIVE_ENTRIES: readonly Entry[] = [
         `A reading of live status is kept at most once every ${PROBE_HISTORY_INTERVAL_SECONDS} s, the newest ${PROBE_HISTORY_RUNS} runs. The image's \`<desc>\` says the same in words.`,
       responses: {
         200: { description: 'The timeline, drawn now from the stored history.', contentType: SVG_CONTENT_TYPE },
-        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`).' },
+        503: receiptStoreUnreadable,
       },
       page: '/live/',
     },
@@ -69,7 +71,7 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       description: `Settled receipts per UTC day over the last ${RECEIPT_TIMELINE_DAYS} days, testnet and sandbox in separate rows. The image's \`<desc>\` says the same in words.`,
       responses: {
         200: { description: 'The chart, drawn now from the stored receipts.', contentType: SVG_CONTENT_TYPE },
-        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`).' },
+        503: receiptStoreUnreadable,
       },
       page: '/proofs/',
     },
