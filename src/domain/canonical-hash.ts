@@ -3,7 +3,8 @@
  * (task hashes, receipt ids). Canonical JSON fixes key order, number form and string escaping, so
  * anyone holding the same value computes the same hash in any language.
  */
-import { blake2b256, hex, utf8 } from '@fleet-sdk/crypto';
+import { hex } from '@fleet-sdk/crypto';
+import { blake2b256 } from './blake2b.ts';
 import canonicalize from 'canonicalize';
 
 /** RFC 8785 text of a JSON value. Throws on values JSON cannot carry (undefined, functions, BigInt). */
@@ -15,7 +16,7 @@ export function canonicalJson(value: unknown): string {
 
 /** blake2b256 of UTF-8 text or of bytes, as 64 lower-case hex characters. */
 export function blake2b256Hex(input: string | Uint8Array): string {
-  return hex.encode(blake2b256(typeof input === 'string' ? utf8.decode(input) : input));
+  return hex.encode(blake2b256(input));
 }
 
 /** blake2b256 of the canonical JSON of `value`. */

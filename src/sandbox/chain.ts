@@ -9,7 +9,8 @@
  * public key whose secret is 1, the opposite of a secret, to make that plain.
  */
 import { ErgoAddress, Network } from '@fleet-sdk/core';
-import { blake2b256, hex } from '@fleet-sdk/crypto';
+import { hex } from '@fleet-sdk/crypto';
+import { blake2b256 } from '../domain/blake2b.ts';
 import { decode, SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import {
   BoxId,

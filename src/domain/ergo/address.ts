@@ -9,7 +9,8 @@
  * 2 P2SH, 3 P2S) ++ content ++ first 4 bytes of blake2b256(prefix ++ content).
  */
 import { AddressType, ErgoAddress, Network } from '@fleet-sdk/core';
-import { base58, blake2b256, hex, validateEcPoint } from '@fleet-sdk/crypto';
+import { base58, hex, validateEcPoint } from '@fleet-sdk/crypto';
+import { blake2b256 } from '../blake2b.ts';
 import type { ADDRESS_INVALID_REASONS } from '../../../schemas/dev-tool-results.ts';
 import { readErgoTree, type ErgoTreeHeader, type ErgoTreeReading } from './ergo-tree-header.ts';
 

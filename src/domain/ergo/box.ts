@@ -3,7 +3,8 @@
  * its id recomputed as blake2b256 of the serialized box (candidate ++ transaction id ++ index), and
  * its fields reported with registers decoded. A declared `boxId` is compared, never trusted.
  */
-import { blake2b256, hex } from '@fleet-sdk/crypto';
+import { hex } from '@fleet-sdk/crypto';
+import { blake2b256 } from '../blake2b.ts';
 import type { ErgoBox } from 'ergo-lib-wasm-nodejs';
 import { ergoBoxJsonSchema, REGISTER_NAMES, type RegisterName } from '../../../schemas/ergo-json.ts';
 import { formatNanoErg } from '../money.ts';

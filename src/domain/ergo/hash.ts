@@ -3,7 +3,8 @@
  * task hashes and receipt ids. The bytes hashed are exactly the UTF-8 encoding of the text or the
  * decoded hex, so anyone can reproduce the digest with any blake2b implementation.
  */
-import { blake2b256, hex, utf8 } from '@fleet-sdk/crypto';
+import { hex, utf8 } from '@fleet-sdk/crypto';
+import { blake2b256 } from '../blake2b.ts';
 
 export interface HashResult {
   algorithm: 'blake2b256';

@@ -11,7 +11,7 @@
  * the node recognises is the hash of those bytes, whatever order the transaction arrived in.
  * sigma-rust keeps the order it was given, so its id differs exactly then.
  */
-import { blake2b256 } from '@fleet-sdk/crypto';
+import { blake2b256 } from '../blake2b.ts';
 import { readVlq as readVlqOrUndefined, writeVlq as vlq } from './vlq.ts';
 
 function readVlq(bytes: Uint8Array, offset: number): { value: number; next: number } {

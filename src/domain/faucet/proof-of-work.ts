@@ -5,7 +5,9 @@
  * (the address is in the preimage), valid for the current and the previous epoch, and needs no
  * third party and no server state to check: only its single use is remembered (services/faucet).
  * The faucet descriptor publishes these parameters; this module is the one implementation the
- * server and the solver share.
+ * server and the solver share. It hashes with Fleet SDK's JavaScript blake2b256, not the faster
+ * WebAssembly one (domain/blake2b.ts): the default difficulty (config/faucet.ts) was chosen for a
+ * few seconds of this solver, and the server checks one hash per request.
  */
 import { blake2b256, hex, utf8 } from '@fleet-sdk/crypto';
 
