@@ -31,6 +31,10 @@ describe('docs provider', () => {
 
   it('reads a question with the domain\'s vocabulary: registers are R4, R5 and R6; words that say nothing are left out', () => {
     expect(questionConcepts('What is a Note, and which registers does it need?')).toEqual([['note'], ['register', 'r4', 'r5', 'r6']]);
+    // "How long" asks for a length when the question ends on "be", for a time otherwise.
+    expect(questionConcepts('How long may a question be?')[0]).toEqual(['character', 'length', 'max*', 'long']);
+    expect(questionConcepts('How long can my message be')[0]).toEqual(['character', 'length', 'max*', 'long']);
+    expect(questionConcepts('How long does a quote stay valid?')[0]).toEqual(['lifetime', 'valid', 'second', 'minute', 'expir*']);
     expect(questionConcepts('what is it?')).toEqual([]);
     expect(stem('signing')).toBe('sign');
     expect(stem('registers')).toBe('register');

@@ -99,6 +99,10 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   step: ['step', 'then', 'first'],
 };
 
+/** "How long may a question be?" asks for a length, where "how long does a quote stay valid?" asks for a time. */
+const ASKS_FOR_LENGTH = /\bhow long (?:may|can|could|should|must|is|are)\b[^?]*\bbe\s*\??\s*$/i;
+const LENGTH = ['character', 'length', 'max*', 'long'];
+
 /** The stems a question's word stands for. */
 export function alternativesOf(stemmed: string): readonly string[] {
   return VOCABULARY[stemmed] ?? [stemmed];
@@ -108,12 +112,13 @@ export function alternativesOf(stemmed: string): readonly string[] {
 export function questionConcepts(question: string): string[][] {
   const seen = new Set<string>();
   const concepts: string[][] = [];
+  const length = ASKS_FOR_LENGTH.test(question);
   for (const word of wordsAndPartsOf(question)) {
     if (word.length < 2 || STOP_WORDS.has(word.toLowerCase())) continue;
     const stemmed = stem(word);
     if (seen.has(stemmed)) continue;
     seen.add(stemmed);
-    concepts.push([...new Set(alternativesOf(stemmed))]);
+    concepts.push([...new Set(length && stemmed === 'long' ? LENGTH : alternativesOf(stemmed))]);
   }
   return concepts;
 }
