@@ -4,13 +4,12 @@
  * answered by our `node:http` entry, which sends the same headers from the same constants.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { CORS_HEADERS, SECURITY_HEADERS } from './lib/response-headers.ts';
-
-const HEADERS = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEADERS });
+import { CORS_HEADERS, securityHeadersFor } from './lib/response-headers.ts';
 
 export const onRequest = defineMiddleware(async (_context, next) => {
   const response = await next();
-  const missing = HEADERS.filter(([name]) => !response.headers.has(name));
+  const headers = Object.entries({ ...securityHeadersFor(response.headers.get('content-type') ?? undefined), ...CORS_HEADERS });
+  const missing = headers.filter(([name]) => !response.headers.has(name));
   if (missing.length === 0) return response;
   try {
     for (const [name, value] of missing) response.headers.set(name, value);

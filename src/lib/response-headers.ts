@@ -1,17 +1,32 @@
 /**
  * Headers every response carries, in one place: security headers for browsers and CORS so browser
  * agents can read the public JSON. The API is public and credential-free, so `*` is safe here.
- * Scripts come only from this origin, never inline; `'wasm-unsafe-eval'` lets the site search
- * (Pagefind) compile its WebAssembly index reader and allows no JavaScript eval.
+ * Pages, pictures and assets get the page policy: scripts only from this origin, never inline;
+ * `'wasm-unsafe-eval'` lets the site search (Pagefind) and the receipt page compile their
+ * WebAssembly, and allows no JavaScript eval. A JSON answer is data, never a document: its policy
+ * lets it load nothing and be framed nowhere (OWASP's headers for REST answers), in 41 characters
+ * where the page policy takes 230 on every answer.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'";
+const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+const securityHeaders = (csp: string): Readonly<Record<string, string>> => ({
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-frame-options': 'DENY',
-  'content-security-policy':
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'",
+  'content-security-policy': csp,
   'cross-origin-opener-policy': 'same-origin',
-};
+});
+
+export const SECURITY_HEADERS = securityHeaders(PAGE_CSP);
+export const DATA_SECURITY_HEADERS = securityHeaders(DATA_CSP);
+
+/** JSON and problem+JSON answers, and answers without a body (204, 304, redirects). */
+const isData = (contentType: string | undefined) => contentType === undefined || /^application\/(?:[\w.-]+\+)?json\b/i.test(contentType);
+
+/** The security headers of an answer of `contentType`. */
+export const securityHeadersFor = (contentType: string | undefined): Readonly<Record<string, string>> => (isData(contentType) ? DATA_SECURITY_HEADERS : SECURITY_HEADERS);
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',

@@ -17,7 +17,7 @@ import { dispatchApi, problemResponse, type SerializedResponse } from './dispatc
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { ProblemError } from '../lib/problem-error.ts';
-import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, SECURITY_HEADERS } from '../lib/response-headers.ts';
+import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, securityHeadersFor } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
@@ -84,8 +84,14 @@ function closeAfterDraining(req: http.IncomingMessage): void {
   socket.end();
 }
 
-/** Security and CORS headers as a flat raw-header list, prepended to every answer. */
-const BASE_HEADERS: string[] = Object.entries({ ...SECURITY_HEADERS, ...CORS_HEADERS }).flat();
+/** Security and CORS headers of an answer of `contentType`, as a flat raw-header list made once per policy. */
+const baseHeaderLists = new Map<Readonly<Record<string, string>>, string[]>();
+function baseHeadersFor(contentType: string | undefined): string[] {
+  const security = securityHeadersFor(contentType);
+  let list = baseHeaderLists.get(security);
+  if (!list) baseHeaderLists.set(security, (list = Object.entries({ ...security, ...CORS_HEADERS }).flat()));
+  return list;
+}
 
 /** What a request log line says of a request, kept from its arrival to its answer. */
 interface RequestContext {
@@ -120,7 +126,8 @@ function logWhenFinished(res: http.ServerResponse, context: RequestContext, leve
 
 /** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
 function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
-  const raw = BASE_HEADERS.slice();
+  const contentType = headers['content-type'];
+  const raw = baseHeadersFor(contentType === undefined ? undefined : String(contentType)).slice();
   const context = answering.get(res);
   if (context) {
     raw.push('x-request-id', context.id);
@@ -156,7 +163,7 @@ function parseTarget(target: string): { path: string; search: string } {
 
 export function createRequestListener(options: ServerOptions) {
   const manifest = JSON.parse(readFileSync(`${options.distDir}/server/static-manifest.json`, 'utf8')) as StaticManifestEntry[];
-  const files = loadStaticFiles(`${options.distDir}/client`, manifest, BASE_HEADERS);
+  const files = loadStaticFiles(`${options.distDir}/client`, manifest, baseHeadersFor);
   const notFoundPage = files.get('/404.html');
 
   return async function listener(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -68,7 +68,7 @@ function readVariant(file: string, suffix: string): Buffer | undefined {
  * Loads every file of `clientDir`. Descriptor files come from the manifest (their URL has no
  * extension); pages map `x/index.html` to `/x/` and `/x`; other files answer at their own path.
  */
-export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry[], baseHeaders: string[] = []): Map<string, StaticEntry> {
+export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry[], baseHeadersFor: (contentType: string) => string[] = () => []): Map<string, StaticEntry> {
   const files = new Map<string, StaticEntry>();
   const fromManifest = new Map(manifest.map((entry) => [entry.file, entry]));
   for (const absolute of walk(clientDir)) {
@@ -79,7 +79,7 @@ export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry
     const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
     const contentType = described?.contentType ?? CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const common = [
-      ...baseHeaders,
+      ...baseHeadersFor(contentType),
       'content-type', contentType,
       'etag', etag,
       'cache-control', cacheControlFor('/' + file),

@@ -26,10 +26,20 @@ afterAll(async () => server?.stop());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers });
 
+/** Pages, assets and pictures: the page policy (scripts from this origin only). */
 function expectSecurityHeaders(response: Response, what: string): void {
   const csp = response.headers.get('content-security-policy') ?? '';
   expect(csp, what).toContain("frame-ancestors 'none'");
   expect(csp, what).toMatch(/script-src 'self'( 'wasm-unsafe-eval')?;/);
+  expect(response.headers.get('x-content-type-options'), what).toBe('nosniff');
+  expect(response.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
+}
+
+/** JSON answers are data: a policy that loads nothing and is framed nowhere. */
+function expectDataSecurityHeaders(response: Response, what: string): void {
+  expect(response.headers.get('content-type'), what).toMatch(/^application\/(problem\+)?json/);
+  expect(response.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(response.headers.get('x-frame-options'), what).toBe('DENY');
   expect(response.headers.get('x-content-type-options'), what).toBe('nosniff');
   expect(response.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
 }
@@ -73,16 +83,18 @@ describe('headers on every kind of response', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('cache-control')).toBe('public, max-age=300, must-revalidate');
     expect(response.headers.get('etag')).toBeTruthy();
-    expectSecurityHeaders(response, 'descriptor');
+    expectDataSecurityHeaders(response, 'descriptor');
   });
 
   it('API answers and problems: security headers, CORS, no-store', async () => {
     const live = await get('/api/agent-economy/live');
-    expectSecurityHeaders(live, 'live');
+    expectDataSecurityHeaders(live, 'live');
     expect(live.headers.get('access-control-allow-origin')).toBe('*');
+    // A picture the API draws is not data: opened on its own it is a document, under the page policy.
+    expectSecurityHeaders(await get('/api/agent-economy/live/timeline.svg'), 'live timeline');
     const problem = await get('/api/assistant/receipt/no-such-receipt');
     expect(problem.status).toBe(404);
-    expectSecurityHeaders(problem, 'problem');
+    expectDataSecurityHeaders(problem, 'problem');
     expect(problem.headers.get('cache-control')).toBe('no-store');
   });
 
