@@ -12,7 +12,7 @@ import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assist
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError } from '../../src/services/model/provider.ts';
-import { indexSentences, useCorpus } from '../../src/services/docs-index.ts';
+import { indexSentences, sentencesOf, useCorpus } from '../../src/services/docs-index.ts';
 import { siteDocuments } from '../../src/build/site-documents.ts';
 
 // As the server and the MCP host do at start: the index reads the site's own documents.
@@ -40,6 +40,15 @@ describe('docs provider', () => {
     expect(stem('registers')).toBe('register');
     // Identifiers read as their parts too, so plain words meet the sentence that names the code.
     expect(wordsAndPartsOf('`payment_token_used` and minConfirmations')).toEqual(['payment_token_used', 'payment', 'token', 'used', 'and', 'minConfirmations', 'min', 'Confirmations']);
+  });
+
+  it('cuts long passages into sentences, a short lead-in kept with the sentence that says what it means', () => {
+    expect(sentencesOf('Step 2 of the paid turn. The server looks up its own stored quote by its id and checks the question. Then it reads the Note.')).toEqual([
+      'Step 2 of the paid turn. The server looks up its own stored quote by its id and checks the question.',
+      'Then it reads the Note.',
+    ]);
+    // "How is it computed?" meets the sentence naming the hash.
+    expect(questionConcepts('How is the task hash computed?').at(-1)).toEqual(['comput*', 'calculat*', 'deriv*', 'blake2b256']);
   });
 
   it('quotes the sentence that answers, with its page, then links to read more', async () => {

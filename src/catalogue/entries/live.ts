@@ -1,6 +1,7 @@
 /** Spec 4.2: live status, the proof explorer, and the MCP host's health (served by the MCP host). */
 import { liveStatusSchema, mcpHealthSchema, proofExplorerSchema } from '../../../schemas/live.ts';
 import { PROBE_CACHE_SECONDS, PROBE_HISTORY_INTERVAL_SECONDS, PROBE_HISTORY_RUNS, PROBE_TIMEOUT_MS, RECEIPT_TIMELINE_DAYS, PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../../config/limits.ts';
+import { site } from '../../config/site.ts';
 import { publish } from '../published.ts';
 import type { Entry, ResponseDoc } from '../types.ts';
 
@@ -83,7 +84,7 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       host: 'mcp',
       tag: 'MCP',
       summary: 'MCP host health',
-      description: 'Served by the MCP host at `{mcp_url}/health`; a client checks it before connecting to `{mcp_url}/mcp`.',
+      description: `Served by the MCP host at \`${site.mcp_url}/health\`; a client checks it before connecting to \`${site.mcp_url}/mcp\`.`,
       responses: { 200: { description: 'The MCP host is up.', schema: healthSchema } },
     },
 ];

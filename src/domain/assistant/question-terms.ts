@@ -50,6 +50,8 @@ export function wordsAndPartsOf(text: string): string[] {
  */
 const PRICE = ['price', 'cost', 'amount'];
 const SIZE = ['max*', 'largest', 'limit', 'size', 'kib', 'larger'];
+/** "How is it computed?" is answered by the sentence that names the hash or the derivation. */
+const COMPUTE = ['comput*', 'calculat*', 'deriv*', 'blake2b256'];
 
 const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   register: ['register', 'r4', 'r5', 'r6'],
@@ -94,6 +96,10 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   format: ['format', 'json', 'rfc'],
   send: ['send', 'request', 'body', 'post'],
   genuine: ['genuine', 'recompute*', 'verif*'],
+  comput: COMPUTE,
+  compute: COMPUTE,
+  calculat: COMPUTE,
+  calculate: COMPUTE,
   connect: ['connect', 'client', 'endpoint', 'url'],
   download: ['download', 'path', 'url'],
   step: ['step', 'then', 'first'],
