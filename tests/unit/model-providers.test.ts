@@ -47,6 +47,8 @@ describe('docs provider', () => {
       'Step 2 of the paid turn. The server looks up its own stored quote by its id and checks the question.',
       'Then it reads the Note.',
     ]);
+    // "How must amounts be written?" asks for their format.
+    expect(questionConcepts('How must amounts be written?').at(-1)).toEqual(['writ*', 'format*', 'decimal*', 'digit', 'string']);
     // "How is it computed?" meets the sentence naming the hash.
     expect(questionConcepts('How is the task hash computed?').at(-1)).toEqual(['comput*', 'calculat*', 'deriv*', 'blake2b256']);
   });

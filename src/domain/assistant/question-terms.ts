@@ -50,6 +50,8 @@ export function wordsAndPartsOf(text: string): string[] {
  */
 const PRICE = ['price', 'cost', 'amount'];
 const SIZE = ['max*', 'largest', 'limit', 'size', 'kib', 'larger'];
+/** "How must amounts be written?" asks for their format. */
+const WRITTEN = ['writ*', 'format*', 'decimal*', 'digit', 'string'];
 /** "How is it computed?" is answered by the sentence that names the hash or the derivation. */
 const COMPUTE = ['comput*', 'calculat*', 'deriv*', 'blake2b256'];
 
@@ -96,6 +98,8 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   format: ['format', 'json', 'rfc'],
   send: ['send', 'request', 'body', 'post'],
   genuine: ['genuine', 'recompute*', 'verif*'],
+  write: WRITTEN,
+  written: WRITTEN,
   comput: COMPUTE,
   compute: COMPUTE,
   calculat: COMPUTE,
