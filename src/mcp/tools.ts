@@ -31,7 +31,7 @@ import { ProblemError } from '../lib/problem-error.ts';
 import { createChatHandler } from '../routes/assistant/chat.ts';
 import type { AssistantDeps } from '../routes/assistant/deps.ts';
 import type { X402PaymentRequired, X402SettleResponse } from '../../schemas/x402.ts';
-import { encodeX402Header } from '../domain/assistant/x402.ts';
+import { decodeX402Header, encodeX402Header } from '../domain/assistant/x402.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';
 import { routePath, routeUrl } from '../catalogue/lookup.ts';
 import { searchDocs } from '../services/docs-index.ts';
@@ -97,15 +97,16 @@ export class SettledToolResult {
   }
 }
 
+/** What a tool answers: its result, or a paid result with its settlement. */
+type ToolOutcome = Record<string, unknown> | SettledToolResult;
+
 export interface McpToolDefinition extends McpToolEntry {
-  run: (args: unknown, context: ToolContext) => Promise<Record<string, unknown> | SettledToolResult>;
+  run: (args: unknown, context: ToolContext) => Promise<ToolOutcome>;
 }
 
 type Runner = McpToolDefinition['run'];
 
 /** A run function typed by the tool's own argument schema (the SDK has validated the arguments against it). */
-type ToolOutcome = Record<string, unknown> | SettledToolResult;
-
 function runner<S extends z.ZodObject>(_input: S, run: (args: z.output<S>, context: ToolContext) => Promise<ToolOutcome> | ToolOutcome): Runner {
   return async (args, context) => run(args as z.output<S>, context);
 }
@@ -183,16 +184,13 @@ async function callHandler(
   return { status: response.status, body: response.body as Record<string, unknown>, headers: response.headers ?? {} };
 }
 
-/** The JSON in an x402 header (base64), as this server wrote it. */
-const readX402Header = <T>(value: string): T => JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as T;
-
 /**
  * ask_assistant: the chat handler with the question as the last user turn. Paid with the payment
  * token from verify-payment, or with x402 (the call's `_meta["x402/payment"]`, sent to the chat as
  * its PAYMENT-SIGNATURE). A premium question without either is answered, as x402's MCP convention
  * has it, with an error result carrying the PaymentRequired the chat offers (a stored quote).
  */
-async function askAssistant(args: z.output<typeof askAssistantArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown> | SettledToolResult> {
+async function askAssistant(args: z.output<typeof askAssistantArgumentsSchema>, context: ToolContext): Promise<ToolOutcome> {
   const deps = await context.services.assistant();
   const messages = [...(args.history ?? []), { role: 'user' as const, content: args.question }];
   const payment: Record<string, string> = context.payment === undefined ? {} : { 'payment-signature': encodeX402Header(context.payment) };
@@ -202,11 +200,11 @@ async function askAssistant(args: z.output<typeof askAssistantArgumentsSchema>, 
       headers: payment,
     });
     const settled = chat.headers['payment-response'];
-    return settled ? new SettledToolResult(chat.body, readX402Header<X402SettleResponse>(settled)) : chat.body;
+    return settled ? new SettledToolResult(chat.body, decodeX402Header<X402SettleResponse>(settled)) : chat.body;
   } catch (error) {
     const offered = error instanceof ProblemError ? error.headers['payment-required'] : undefined;
     if (!offered) throw error;
-    throw new PaymentRequiredToolError(readX402Header<X402PaymentRequired>(offered), (error as ProblemError).message);
+    throw new PaymentRequiredToolError(decodeX402Header<X402PaymentRequired>(offered), (error as ProblemError).message);
   }
 }
 

@@ -7,12 +7,15 @@ import type { z } from 'zod';
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { ergoNoteRequirements } from '../../../packages/x402-ergo/index.js';
 import {
+  X402_NETWORK,
+  X402_SCHEME,
   X402_VERSION,
   x402PaymentPayloadSchema,
   x402RequirementsSchema,
   type X402PaymentPayload,
   type X402PaymentRequired,
   type X402Requirements,
+  type X402SettleResponse,
 } from '../../../schemas/x402.ts';
 
 /**
@@ -68,13 +71,27 @@ export function bazaarDiscovery(input: { body: Record<string, unknown>; bodySche
 /** A header value: base64 of the JSON text. */
 export const encodeX402Header = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
+/** The JSON a header value carries (throws when it is not base64 of JSON). */
+export const decodeX402Header = <T>(value: string): T => JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as T;
+
+/** The SettlementResponse of a Note settled by `transaction` (its id), naming the payer when the chain said. */
+export function x402Settled(transaction: string, payer: string | null): X402SettleResponse {
+  return { success: true, transaction, network: X402_NETWORK, ...(payer ? { payer } : {}) };
+}
+
+/** Why requirements a payment accepted are not the kind this service settles, or undefined when they are. */
+export function unsupportedKind(accepted: { scheme: string; network: string }): string | undefined {
+  if (accepted.scheme === X402_SCHEME && accepted.network === X402_NETWORK) return undefined;
+  return `this service is paid with scheme "${X402_SCHEME}" on "${X402_NETWORK}", not "${accepted.scheme}" on "${accepted.network}".`;
+}
+
 /** A PAYMENT-SIGNATURE header read, or why it cannot be. */
 export function decodePaymentSignature(header: string): { ok: true; payload: X402PaymentPayload } | { ok: false; reason: string } {
   const text = header.trim();
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return { ok: false, reason: 'is not base64' };
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+    json = decodeX402Header(text);
   } catch {
     return { ok: false, reason: 'is not base64 of JSON' };
   }

@@ -17,8 +17,7 @@ import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 import { assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
-import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, x402PaymentRequired, x402RequirementsOf } from '../../domain/assistant/x402.ts';
-import { X402_NETWORK, X402_SCHEME, type X402SettleResponse } from '../../../schemas/x402.ts';
+import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
 
 /** Asks the provider; each way it can fail becomes its documented status. */
 async function ask(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
@@ -121,9 +120,8 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
       extra: { payment_error: code },
     });
   };
-  if (accepted.scheme !== X402_SCHEME || accepted.network !== X402_NETWORK) {
-    return refused('unsupported_scheme', `this service is paid with scheme "${X402_SCHEME}" on "${X402_NETWORK}", not "${accepted.scheme}" on "${accepted.network}".`);
-  }
+  const unsupported = unsupportedKind(accepted);
+  if (unsupported) return refused('unsupported_scheme', unsupported);
   await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
   let settlement: Settlement;
   try {
@@ -144,7 +142,7 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
   }
   const { receipt } = settlement;
   await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: receipt.receiptId, taskHash: receipt.taskHash });
-  const settled: X402SettleResponse = { success: true, transaction: receipt.settlementTxId, network: X402_NETWORK, ...(settlement.payerAddress ? { payer: settlement.payerAddress } : {}) };
+  const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress);
   const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...answer, receiptId: receipt.receiptId };
   return json(200, body, { ...headers, 'payment-response': encodeX402Header(settled) });
 }

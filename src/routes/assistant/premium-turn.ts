@@ -49,11 +49,22 @@ export async function issuePremiumQuote({ store, chain, clock, config }: Deps, q
   return quote;
 }
 
+/** The Note read from the chain at its current height, and judged by every rule of `stored`. */
+export async function judgeNote({ chain, config }: Pick<Deps, 'chain' | 'config'>, stored: StoredQuote, noteBoxId: string) {
+  const [height, box] = await fromChain(() => Promise.all([chain.height(), chain.getBox(noteBoxId)]));
+  return { height, box, result: checkNote(stored, box, height, false, config.creationHeightToleranceBlocks) };
+}
+
+/** The first Note rule that failed, as its problem code and the words of its check. */
+export function noteRefusal(result: NoteCheckResult): { code: string; detail: string } {
+  const failed = result.checks.find((check) => !check.ok);
+  return { code: problemCodeOfNoteFailure(result.failure!), detail: failed?.detail ?? 'the Note does not pay this quote.' };
+}
+
 /** The 402 naming the first Note rule that failed, with every check for the payer to read. */
 function noteRefused(result: NoteCheckResult): ProblemError {
   const code = result.failure!;
-  const failed = result.checks.find((check) => !check.ok);
-  return new ProblemError(402, problemCodeOfNoteFailure(code), 'Payment not verifiable against the quote', `${code}: ${failed?.detail ?? 'the Note does not pay this quote.'}`, {
+  return new ProblemError(402, problemCodeOfNoteFailure(code), 'Payment not verifiable against the quote', `${code}: ${noteRefusal(result).detail}`, {
     extra: { note_code: code, checks: result.checks },
   });
 }
@@ -97,9 +108,8 @@ export async function settleNote({ store, chain, clock, config }: Deps, stored: 
     throw new ProblemError(410, 'quote_expired', 'Quote expired', `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}; ask for a new quote.`);
   }
 
-  const [height, box] = await fromChain(() => Promise.all([chain.height(), chain.getBox(noteBoxId)]));
+  const { height, box, result } = await judgeNote({ chain, config }, stored, noteBoxId);
   const checkedAt = clock();
-  const result = checkNote(stored, box, height, false, config.creationHeightToleranceBlocks);
   if (result.failure) {
     const recovered = await settledBefore();
     if (recovered) return recovered;

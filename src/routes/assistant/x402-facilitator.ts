@@ -5,12 +5,12 @@
  * a 200 naming verify-payment's code, as x402 facilitators answer.
  */
 import { X402_NETWORK, X402_SCHEME, X402_VERSION, type X402FacilitatorRequest, type X402SettleResponse, type X402VerifyResponse } from '../../../schemas/x402.ts';
-import { checkNote } from '../../domain/assistant/note-rules.ts';
+import { unsupportedKind, x402Settled } from '../../domain/assistant/x402.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { StoredQuote } from '../../domain/ports.ts';
 import { consumeRateLimit, fromChain, fromStore, type AssistantDeps } from './deps.ts';
-import { settleNote, storedQuote } from './premium-turn.ts';
+import { judgeNote, noteRefusal, settleNote, storedQuote } from './premium-turn.ts';
 
 export function x402SupportedHandler(): ApiResponse {
   return json(200, { kinds: [{ x402Version: X402_VERSION, scheme: X402_SCHEME, network: X402_NETWORK }], extensions: [], signers: {} });
@@ -25,9 +25,8 @@ interface Refusal {
 /** The stored quote the payment names, or why the payment cannot be for one of ours. */
 async function quoteOf(deps: AssistantDeps, body: X402FacilitatorRequest): Promise<StoredQuote | Refusal> {
   const { accepted } = body.paymentPayload;
-  if (accepted.scheme !== X402_SCHEME || accepted.network !== X402_NETWORK) {
-    return { reason: 'unsupported_scheme', message: `This facilitator settles scheme "${X402_SCHEME}" on "${X402_NETWORK}" only.` };
-  }
+  const unsupported = unsupportedKind(accepted);
+  if (unsupported) return { reason: 'unsupported_scheme', message: unsupported };
   const offered = (body.paymentRequirements.extra as { quoteId?: unknown } | undefined)?.quoteId;
   if (offered !== undefined && offered !== accepted.extra.quoteId) {
     return { reason: 'requirements_mismatch', message: 'paymentRequirements and the payload name different quotes.' };
@@ -57,11 +56,10 @@ export function createX402VerifyHandler(deps: AssistantDeps): Handler {
     if (await fromStore(() => deps.store.isNoteUsed(noteBoxId))) {
       return answer({ isValid: false, invalidReason: 'note_already_used', invalidMessage: `Note ${noteBoxId} has already paid a quote.` });
     }
-    const [height, box] = await fromChain(() => Promise.all([deps.chain.height(), deps.chain.getBox(noteBoxId)]));
-    const result = checkNote(stored, box, height, false, deps.config.creationHeightToleranceBlocks);
+    const { box, result } = await judgeNote(deps, stored, noteBoxId);
     if (result.failure) {
-      const failed = result.checks.find((check) => !check.ok);
-      return answer({ isValid: false, invalidReason: result.failure.toLowerCase(), invalidMessage: failed?.detail ?? 'The Note does not pay this quote.' });
+      const { code, detail } = noteRefusal(result);
+      return answer({ isValid: false, invalidReason: code, invalidMessage: detail });
     }
     const payer = await fromChain(() => deps.chain.getTransactionPayer(box!.transactionId));
     return answer({ isValid: true, ...(payer ? { payer } : {}) });
@@ -78,7 +76,7 @@ export function createX402SettleHandler(deps: AssistantDeps): Handler {
     if (isRefusal(stored)) return refused(stored);
     try {
       const { receipt, payerAddress } = await settleNote(deps, stored, body.paymentPayload.payload.noteBoxId.toLowerCase(), { recoverSettled: false });
-      return answer({ success: true, transaction: receipt.settlementTxId, network: X402_NETWORK, ...(payerAddress ? { payer: payerAddress } : {}) });
+      return answer(x402Settled(receipt.settlementTxId, payerAddress));
     } catch (error) {
       if (error instanceof ProblemError && [402, 409, 410].includes(error.status)) return refused({ reason: error.code, message: error.message });
       throw error;
