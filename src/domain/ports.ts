@@ -23,8 +23,6 @@ export interface StoredQuote {
   issuedHeight: number;
   issuedAt: Date;
   expiresAt: Date;
-  /** The quote body exactly as returned to the client. */
-  quote: Record<string, unknown>;
 }
 
 export interface ActivityEvent {
@@ -34,6 +32,9 @@ export interface ActivityEvent {
   taskHash?: string;
   receiptId?: string;
 }
+
+/** The events recorded as such; a `quote_issued` event is the stored quote itself. */
+export type RecordedActivityEvent = ActivityEvent & { kind: 'payment_verified' | 'turn_answered' };
 
 export interface SettlePaymentInput {
   quoteId: string;
@@ -104,8 +105,8 @@ export interface AssistantStore {
   readonly kind: 'sqlite' | 'postgres';
   /** A real round trip (SELECT 1). */
   ping(): Promise<void>;
-  /** Stores a quote; with `issued`, also its activity event, in the same single statement (one round trip). */
-  insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void>;
+  /** Stores a quote. It is its own `quote_issued` activity event: listActivity reads that from the quote. */
+  insertQuote(quote: StoredQuote): Promise<void>;
   getQuote(quoteId: string): Promise<StoredQuote | undefined>;
   /**
    * ONE transaction: mark the Note used (unique on noteBoxId), store the receipt bundle, store the
@@ -128,8 +129,8 @@ export interface AssistantStore {
   listReceipts(limit: number): Promise<ReceiptBundle[]>;
   /** Every stored receipt as the reputation derivation reads it, oldest first. */
   listReceiptSummaries(): Promise<ReceiptSummary[]>;
-  recordActivity(event: ActivityEvent): Promise<void>;
-  /** Newest first. */
+  recordActivity(event: RecordedActivityEvent): Promise<void>;
+  /** Newest first: the recorded events and every quote's `quote_issued`. */
   listActivity(limit: number): Promise<ActivityEvent[]>;
   /**
    * Keeps one run of the live status's probes unless a kept run (any instance's) is less than

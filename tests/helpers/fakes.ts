@@ -18,6 +18,7 @@ import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
   type ActivityEvent,
+  type RecordedActivityEvent,
   type AssistantStore,
   type ChainBox,
   type ChainClient,
@@ -48,10 +49,11 @@ export class FakeStore implements AssistantStore {
   async ping(): Promise<void> {
     this.#check();
   }
-  async insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void> {
+  async insertQuote(quote: StoredQuote): Promise<void> {
     this.#check();
     this.quotes.set(quote.quoteId, structuredClone(quote));
-    if (issued) this.activity.push(issued);
+    // As the SQL store lists it: the quote is its own quote_issued event.
+    this.activity.push({ kind: 'quote_issued', at: quote.issuedAt, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash });
   }
   async getQuote(quoteId: string): Promise<StoredQuote | undefined> {
     this.#check();
@@ -115,7 +117,7 @@ export class FakeStore implements AssistantStore {
       payerAddress: this.payers.get(receipt.receiptId) ?? null,
     }));
   }
-  async recordActivity(event: ActivityEvent): Promise<void> {
+  async recordActivity(event: RecordedActivityEvent): Promise<void> {
     this.#check();
     this.activity.push(event);
   }

@@ -6,9 +6,8 @@ import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.ts';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, VERIFICATION_CHECKS, type ReceiptBundle } from '../../schemas/receipt.ts';
-import { typeName } from '../../src/config/site.ts';
+import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 import type { StoredQuote } from '../../src/domain/ports.ts';
 import { createStore } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
@@ -27,27 +26,6 @@ export function makeQuote(overrides: Partial<StoredQuote> = {}): StoredQuote {
   const minConfirmations = overrides.minConfirmations ?? 1;
   const issuedAt = overrides.issuedAt ?? new Date('2026-01-02T03:04:05.678Z');
   const expiresAt = overrides.expiresAt ?? new Date(issuedAt.getTime() + 15 * 60_000);
-  const erg = `${priceNanoErg / 1_000_000_000n}.${(priceNanoErg % 1_000_000_000n).toString().padStart(9, '0')}`;
-  const quote: PremiumQuote = premiumQuoteSchema.parse({
-    type: typeName('agent_economy.assistant_quote.v0'),
-    version: 'v0',
-    tier: 'premium',
-    quoteId,
-    taskHash,
-    price: erg,
-    priceNanoErg: priceNanoErg.toString(),
-    receiverAddress: RECEIVER,
-    reserveBoxId,
-    noteExpiryMinHeight,
-    minConfirmations,
-    issuedHeight,
-    expiresAt: expiresAt.toISOString(),
-    noteRequirements: {
-      R4: { type: 'Coll[Byte]', meaning: 'reserve box id', value: reserveBoxId },
-      R5: { type: 'Int', meaning: 'expiry height', value: noteExpiryMinHeight },
-      R6: { type: 'Coll[Byte]', meaning: 'task hash', value: taskHash },
-    },
-  });
   return {
     quoteId,
     taskHash,
@@ -60,14 +38,13 @@ export function makeQuote(overrides: Partial<StoredQuote> = {}): StoredQuote {
     issuedHeight,
     issuedAt,
     expiresAt,
-    quote: overrides.quote ?? (quote as unknown as Record<string, unknown>),
   };
 }
 
 export function makeReceipt(quote: StoredQuote, noteBoxId: string, options: { settlementTxId?: string; chain?: 'testnet' | 'sandbox' } = {}): ReceiptBundle {
   const settlementTxId = options.settlementTxId ?? hex32();
   const chain = options.chain ?? 'sandbox';
-  const premium = quote.quote as unknown as PremiumQuote;
+  const premium = premiumQuoteBody(quote);
   return receiptBundleSchema.parse({
     receiptId: hex32(),
     version: 'v0',

@@ -15,6 +15,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { ROOT } from '../helpers/built-server.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
 import { makeQuote } from '../helpers/store-fixtures.ts';
+import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 
 const RECEIVER = '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt';
 const RESERVE = '5a'.repeat(32);
@@ -143,7 +144,7 @@ describe('sandbox chain', () => {
 describe('paying a quote on the sandbox', () => {
   it('mints the Note a premium quote asks for, with the confirmations it needs', async () => {
     const quote = makeQuote({ issuedHeight: sandbox.chain.height, minConfirmations: 2 });
-    const payment = await payQuote(quote.quote, { sandboxUrl: sandbox.url });
+    const payment = await payQuote(premiumQuoteBody(quote), { sandboxUrl: sandbox.url });
     expect(payment).toMatchObject({ quoteId: quote.quoteId, valueNanoErg: quote.priceNanoErg.toString(), confirmations: 2 });
 
     const chain = createChainClient({ explorerUrl: sandbox.url, timeoutMs: 2_000, retries: 0, source: 'sandbox' });
@@ -167,7 +168,7 @@ describe('paying a quote on the sandbox', () => {
     const impostor = await startFakeServer();
     try {
       impostor.set('/api/v1/networkState', { status: 200, body: '{"height": 10}' });
-      await expect(payQuote(makeQuote().quote, { sandboxUrl: impostor.url })).rejects.toThrow(/not the sandbox chain/);
+      await expect(payQuote(premiumQuoteBody(makeQuote()), { sandboxUrl: impostor.url })).rejects.toThrow(/not the sandbox chain/);
       expect(impostor.hits('/sandbox/notes')).toBe(0);
     } finally {
       await impostor.close();
@@ -204,7 +205,7 @@ describe('sandbox commands', () => {
       expect(server.output().stdout).toContain('height 9000');
 
       const quote = makeQuote({ issuedHeight: 9000 });
-      const pay = run('src/sandbox/pay-command.ts', ['-'], { SANDBOX_URL: url }, JSON.stringify(quote.quote));
+      const pay = run('src/sandbox/pay-command.ts', ['-'], { SANDBOX_URL: url }, JSON.stringify(premiumQuoteBody(quote)));
       expect(await pay.exited).toBe(0);
       const noteBoxId = pay.output().stdout.trim();
       expect(noteBoxId).toMatch(/^[0-9a-f]{64}$/);
@@ -217,7 +218,7 @@ describe('sandbox commands', () => {
       try {
         // A quote id: the quote is read back from the service (GET /api/assistant/quote/{id}).
         const stored = makeQuote({ issuedHeight: 9000 });
-        api.set(`/api/assistant/quote/${stored.quoteId}`, { status: 200, body: JSON.stringify(stored.quote) });
+        api.set(`/api/assistant/quote/${stored.quoteId}`, { status: 200, body: JSON.stringify(premiumQuoteBody(stored)) });
         const byId = run('src/sandbox/pay-command.ts', [stored.quoteId, '--base', api.url], { SANDBOX_URL: url });
         expect(await byId.exited).toBe(0);
         expect(byId.output().stderr).toContain(`paid quote ${stored.quoteId}`);
@@ -225,7 +226,7 @@ describe('sandbox commands', () => {
         expect(await unknown.exited).toBe(1);
         expect(unknown.output().stderr).toMatch(/no-such-quote answered HTTP 404/);
 
-        const premium = makeQuote({ issuedHeight: 9000 }).quote;
+        const premium = premiumQuoteBody(makeQuote({ issuedHeight: 9000 }));
         api.set('/api/assistant/quote', { status: 200, body: JSON.stringify(premium) });
         const asked = run('src/sandbox/pay-command.ts', ['--question', 'What does a receipt prove?', '--base', api.url], { SANDBOX_URL: url });
         expect(await asked.exited).toBe(0);

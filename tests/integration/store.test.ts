@@ -16,6 +16,7 @@ import type { StoreConfig } from '../../src/config/store.ts';
 import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore } from '../../src/domain/ports.ts';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { openPostgres } from '../../src/services/store/postgres-database.ts';
+import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 import { hex32, makeQuote, makeReceipt, storeFromNewerBuild } from '../helpers/store-fixtures.ts';
@@ -299,11 +300,12 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     if (other !== store) await other.close();
   });
 
-  test('records activity and lists it newest first with exact amounts up to the largest box value', async () => {
+  test('records activity and lists it newest first with the quotes as their quote_issued events, exact amounts up to the largest box value', async () => {
     const base = Date.now() + 10_000_000;
-    const taskHash = hex32();
+    const quote = makeQuote({ issuedAt: new Date(base), priceNanoErg: 9_223_372_036_854_775_807n });
+    const { taskHash } = quote;
     const receiptId = hex32();
-    await store.recordActivity({ kind: 'quote_issued', at: new Date(base), amountNanoErg: 9_223_372_036_854_775_807n, taskHash });
+    await store.insertQuote(quote);
     await store.recordActivity({ kind: 'payment_verified', at: new Date(base + 1), amountNanoErg: 10_000_000n, taskHash, receiptId });
     await store.recordActivity({ kind: 'turn_answered', at: new Date(base + 2) });
     expect(await store.listActivity(3)).toEqual([
@@ -311,19 +313,19 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       { kind: 'payment_verified', at: new Date(base + 1), amountNanoErg: 10_000_000n, taskHash, receiptId },
       { kind: 'quote_issued', at: new Date(base), amountNanoErg: 9_223_372_036_854_775_807n, taskHash },
     ]);
+    expect(await store.listActivity(2)).toHaveLength(2);
   });
 
-  test('stores a quote with its activity event in one statement: both or neither', async () => {
+  test('lists a quote with what followed it in the same millisecond after those events, and each quote once', async () => {
     const at = new Date(Date.now() + 20_000_000);
-    const quote = makeQuote();
-    const issued = { kind: 'quote_issued' as const, at, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash };
-    await store.insertQuote(quote, issued);
-    expect(await store.getQuote(quote.quoteId)).toEqual(quote);
-    expect((await store.listActivity(1))[0]).toEqual(issued);
-    // The same quote id again: the quote insert fails, so the event is not written either.
-    const later = { ...issued, at: new Date(at.getTime() + 1) };
-    await expect(store.insertQuote(quote, later)).rejects.toThrow();
-    expect((await store.listActivity(1))[0]).toEqual(issued);
+    const quote = makeQuote({ issuedAt: at });
+    await store.insertQuote(quote);
+    await store.recordActivity({ kind: 'payment_verified', at, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash, receiptId: hex32() });
+    await store.recordActivity({ kind: 'turn_answered', at });
+    expect((await store.listActivity(3)).map((event) => event.kind)).toEqual(['turn_answered', 'payment_verified', 'quote_issued']);
+    // The same quote id again is refused, and lists nothing more.
+    await expect(store.insertQuote({ ...quote, issuedAt: new Date(at.getTime() + 1) })).rejects.toThrow();
+    expect((await store.listActivity(4)).filter((event) => event.kind === 'quote_issued' && event.taskHash === quote.taskHash)).toHaveLength(1);
   });
 
   test('lists receipt summaries for the reputation graph: receiver, payer (or null), exact value, settlement time, oldest first', async () => {
@@ -446,11 +448,41 @@ describe('embedded store specifics', () => {
     check.close();
   });
 
+
+  it('migrates a store that kept each quote body and event: the quote is rendered byte for byte as issued, and listed once', async () => {
+    const before = sqlite(dataDir);
+    const quote = makeQuote({ issuedAt: new Date(Date.now() + 30_000_000) });
+    await before.insertQuote(quote);
+    await before.close();
+    // Back to schema version 3, whose rows carried the body as the quote endpoint returned it, and
+    // whose activity table held a quote_issued event for each quote.
+    const issuedBody = JSON.stringify(premiumQuoteBody(quote));
+    const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    file.exec("ALTER TABLE quotes ADD COLUMN quote TEXT NOT NULL DEFAULT '{}'; DROP INDEX quotes_newest_first; DELETE FROM schema_migrations WHERE version = 4");
+    file.prepare('UPDATE quotes SET quote = ? WHERE quote_id = ?').run(issuedBody, quote.quoteId);
+    file
+      .prepare('INSERT INTO activity (kind, at, amount_nano_erg, task_hash) VALUES (?, ?, ?, ?)')
+      .run('quote_issued', quote.issuedAt.toISOString(), quote.priceNanoErg.toString(), quote.taskHash);
+    file.close();
+
+    const after = sqlite(dataDir);
+    const read = await after.getQuote(quote.quoteId);
+    expect(read).toEqual(quote);
+    expect(JSON.stringify(premiumQuoteBody(read!))).toBe(issuedBody);
+    expect(await after.listActivity(2)).toEqual([
+      { kind: 'quote_issued', at: quote.issuedAt, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash },
+    ]);
+    await after.close();
+    const check = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
+    expect(check.prepare("SELECT count(*) AS n FROM pragma_table_info('quotes') WHERE name = 'quote'").get()).toEqual({ n: 0 });
+    check.close();
+  });
+
   it('serves two openers of one file at once: both write, each reads the other, a Note raced across them settles once', async () => {
     const one = sqlite(dataDir);
     const two = sqlite(dataDir);
     const quotes = Array.from({ length: 20 }, () => makeQuote());
-    await Promise.all(quotes.map((quote, index) => (index % 2 ? one : two).insertQuote(quote, { kind: 'quote_issued', at: quote.issuedAt, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash })));
+    await Promise.all(quotes.map((quote, index) => (index % 2 ? one : two).insertQuote(quote)));
     for (const quote of quotes) {
       expect(await one.getQuote(quote.quoteId)).toEqual(quote);
       expect(await two.getQuote(quote.quoteId)).toEqual(quote);

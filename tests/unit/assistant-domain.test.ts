@@ -5,6 +5,7 @@
  */
 import { blake2b256, hex, utf8 } from '@fleet-sdk/crypto';
 import { SBool, SByte, SColl, SInt, SLong } from '@fleet-sdk/serializer';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTE_FAILURE_CODES, premiumQuoteSchema, type NoteFailureCode, type PremiumQuote } from '../../schemas/assistant.ts';
 import { receiptBundleSchema, VERIFICATION_CHECKS } from '../../schemas/receipt.ts';
@@ -209,7 +210,7 @@ describe('premium quote and free tier', () => {
   });
 
   it('issues URL-safe quote ids that differ', () => {
-    const ids = new Set(Array.from({ length: 50 }, () => newQuoteId()));
+    const ids = new Set(Array.from({ length: 50 }, () => newQuoteId(Date.now())));
     expect(ids.size).toBe(50);
     for (const id of ids) expect(id).toMatch(/^q_[A-Za-z0-9_-]{24}$/);
   });
@@ -405,10 +406,24 @@ describe('questionLength', () => {
 });
 
 describe('newQuoteId', () => {
-  it('draws 18 fresh random bytes per id, across refills of its pool', async () => {
+  it('draws 12 fresh random bytes per id, across refills of its pool', async () => {
     const { newQuoteId } = await import('../../src/domain/assistant/pricing.ts');
-    const ids = Array.from({ length: 2_000 }, () => newQuoteId());
+    const now = Date.now();
+    const ids = Array.from({ length: 2_000 }, () => newQuoteId(now));
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^q_[A-Za-z0-9_-]{24}$/);
+  });
+
+  it('starts with the issuing millisecond, so ids sort by time as plain bytes (as the store index orders them)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 48 - 2 }), fc.integer({ min: 1, max: 2 ** 40 }), (earlier, gap) => {
+        const later = Math.min(earlier + gap, 2 ** 48 - 1);
+        const [a, b] = [newQuoteId(earlier), newQuoteId(later)];
+        expect(a.slice(0, 10) < b.slice(0, 10)).toBe(true);
+        expect(Buffer.compare(Buffer.from(a), Buffer.from(b))).toBe(-1);
+      }),
+    );
+    expect(newQuoteId(0).slice(0, 10)).toBe('q_--------');
+    expect(newQuoteId(Date.UTC(2026, 10, 26)).slice(2, 10)).not.toBe(newQuoteId(Date.UTC(2026, 10, 26) + 1).slice(2, 10));
   });
 });

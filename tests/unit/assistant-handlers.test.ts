@@ -20,6 +20,7 @@ import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } f
 import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
 import { ChainUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
 import { fakeDeps, noteBox, TEST_RESERVE_BOX_ID, type FakeDeps } from '../helpers/fakes.ts';
+import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 
 const LONG_QUESTION = 'How does the verify-payment endpoint decide that a Note pays a quote, and what does the receipt bundle record? '.repeat(3);
 
@@ -111,7 +112,7 @@ describe('POST /api/assistant/quote', () => {
     expect(quote).toMatchObject({ tier: 'premium', issuedHeight: 5_000, noteExpiryMinHeight: 5_720, minConfirmations: 1, reserveBoxId: TEST_RESERVE_BOX_ID, price: '0.010000000' });
     expect(quote.expiresAt).toBe('2026-11-23T12:15:00.000Z');
     const stored = h.deps.store.quotes.get(quote.quoteId)!;
-    expect(stored.quote).toEqual(quote);
+    expect(premiumQuoteBody(stored)).toEqual(quote);
     expect(JSON.stringify(stored, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))).not.toContain('verify-payment endpoint');
     expect(h.deps.store.activity).toEqual([{ kind: 'quote_issued', at: new Date('2026-11-23T12:00:00.000Z'), amountNanoErg: 10_000_000n, taskHash: quote.taskHash }]);
   });

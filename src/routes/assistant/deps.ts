@@ -9,7 +9,7 @@ import { blake2b256Hex } from '../../domain/canonical-hash.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { logger } from '../../services/logger.ts';
 import type { ModelProvider } from '../../services/model/provider.ts';
-import { ChainUnavailableError, StoreUnavailableError, type ActivityEvent, type AssistantStore, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
+import { ChainUnavailableError, StoreUnavailableError, type AssistantStore, type RecordedActivityEvent, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
 
 export type Clock = () => Date;
 
@@ -108,7 +108,7 @@ export async function decideFreeTier(
  * Records a public activity event. The event is a courtesy to readers, not part of the turn: a
  * store hiccup here must not turn an answered turn or a settled payment into an error.
  */
-export async function recordActivity(store: AssistantStore, event: ActivityEvent): Promise<void> {
+export async function recordActivity(store: AssistantStore, event: RecordedActivityEvent): Promise<void> {
   try {
     await store.recordActivity(event);
   } catch (error) {

@@ -5,11 +5,11 @@
  * after it settled (its answer lost on the way) gets the same receipt and a fresh token replacing
  * the unspent one, or 409 once that token has paid its turn.
  */
-import { issuedPremiumQuoteSchema, problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
+import { problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { checkNote, type NoteCheckResult } from '../../domain/assistant/note-rules.ts';
 import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
-import { buildPremiumQuote, newQuoteId } from '../../domain/assistant/pricing.ts';
+import { buildPremiumQuote, newQuoteId, premiumQuoteBody } from '../../domain/assistant/pricing.ts';
 import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { NoteAlreadyUsedError, type StoredQuote } from '../../domain/ports.ts';
@@ -28,7 +28,7 @@ export async function issuePremiumQuote({ store, chain, clock, config }: Deps, q
     throw new ProblemError(503, 'payment_unconfigured', 'Payment configuration unavailable', `Premium answers are not offered: the operator has not configured ${missing}.`);
   }
   const height = await fromChain(() => chain.recentHeight());
-  const quoteId = newQuoteId();
+  const quoteId = newQuoteId(now.getTime());
   const quote = buildPremiumQuote({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
   const stored: StoredQuote = {
     quoteId,
@@ -42,10 +42,9 @@ export async function issuePremiumQuote({ store, chain, clock, config }: Deps, q
     issuedHeight: height,
     issuedAt: now,
     expiresAt: new Date(quote.expiresAt),
-    quote,
   };
-  // Stored with its activity event in one statement, before it is shown.
-  await fromStore(() => store.insertQuote(stored, { kind: 'quote_issued', at: now, amountNanoErg: config.priceNanoErg, taskHash: quote.taskHash }));
+  // Stored before it is shown; the stored quote is also its `quote_issued` activity event.
+  await fromStore(() => store.insertQuote(stored));
   return quote;
 }
 
@@ -118,7 +117,7 @@ export async function settleNote({ store, chain, clock, config }: Deps, stored: 
 
   // Who paid feeds the reputation graph; a chain that cannot say now is a 503 like any other chain read.
   const payerAddress = (await fromChain(() => chain.getTransactionPayer(box!.transactionId))) ?? null;
-  const quote = issuedPremiumQuoteSchema.parse(stored.quote);
+  const quote = premiumQuoteBody(stored);
   const receipt = buildReceiptBundle({
     quote,
     noteBox: box!,

@@ -11,6 +11,7 @@ import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { AssistantStore } from '../../domain/ports.ts';
+import { premiumQuoteBody } from '../../domain/assistant/pricing.ts';
 import { fromStore } from './deps.ts';
 
 
@@ -72,6 +73,6 @@ export function createQuoteReadHandler({ store, clock }: { store: AssistantStore
     if (stored.expiresAt.getTime() <= clock().getTime()) {
       throw new ProblemError(410, 'quote_expired', 'Quote expired', `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}; ask for a new quote.`, { headers: noStore });
     }
-    return json(200, stored.quote, noStore);
+    return json(200, premiumQuoteBody(stored), noStore);
   };
 }

@@ -28,8 +28,6 @@ export interface Dialect {
    * transaction; undefined where the transaction itself already excludes other writers.
    */
   readonly migrationLock: string | undefined;
-  /** A data-modifying statement may sit in a WITH clause (PostgreSQL), so two inserts are one round trip. */
-  readonly writableCte: boolean;
   /** Second sort key after an insertion timestamp, so rows written within one clock tick keep their order. */
   readonly insertionOrder: string;
   /** A JSON column gives back the text it was given (SQLite); jsonb keeps a parsed form, its keys reordered. */
@@ -47,7 +45,6 @@ export const POSTGRES: Dialect = {
   now: 'clock_timestamp()',
   tableOptions: '',
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`,
-  writableCte: true,
   insertionOrder: 'receipt_id',
   jsonKeepsText: false,
   jsonText: (column, path) => `(${column} #>> '{${path.join(',')}}')`,
@@ -61,7 +58,6 @@ export const SQLITE: Dialect = {
   tableOptions: ' STRICT',
   // Every write transaction starts with BEGIN IMMEDIATE, which takes the database's one write lock.
   migrationLock: undefined,
-  writableCte: false,
   insertionOrder: 'rowid DESC',
   jsonKeepsText: true,
   jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,

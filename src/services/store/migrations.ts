@@ -105,6 +105,18 @@ export const MIGRATIONS: readonly Migration[] = [
       )${tableOptions};
     `,
   },
+  {
+    version: 4,
+    name: 'quotes keep only their terms',
+    // A quote's body follows byte for byte from the terms in its row (premiumQuoteBody), and its
+    // quote_issued activity event from the same row; storing either again made each quote's commit
+    // write three times what the terms need. Its events are read from the quotes, newest first.
+    sql: () => `
+      ALTER TABLE quotes DROP COLUMN quote;
+      CREATE INDEX quotes_newest_first ON quotes (issued_at DESC);
+      DELETE FROM activity WHERE kind = 'quote_issued';
+    `,
+  },
 ];
 
 /** The database was migrated by a newer build than this one: refusing beats misreading its tables. */

@@ -24,7 +24,6 @@ export interface QuoteRow {
   issued_height: number;
   issued_at: Date | string;
   expires_at: Date | string;
-  quote: string;
 }
 
 export interface ActivityRow {

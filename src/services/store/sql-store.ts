@@ -16,6 +16,7 @@ import {
   StoreUnavailableError,
   StoreUnusableError,
   type ActivityEvent,
+  type RecordedActivityEvent,
   type AssistantStore,
   type ReissueTokenInput,
   type ReissueTokenResult,
@@ -82,49 +83,33 @@ export class SqlAssistantStore implements AssistantStore {
     await (await this.ready()).read('SELECT 1');
   }
 
-  async insertQuote(quote: StoredQuote, issued?: ActivityEvent): Promise<void> {
+  async insertQuote(quote: StoredQuote): Promise<void> {
     const database = await this.ready();
-    const insert = `INSERT INTO quotes (quote_id, task_hash, question_hash, price_nano_erg, receiver_address, reserve_box_id,
-                           note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at, quote)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
-    const values = [
-      quote.quoteId,
-      quote.taskHash,
-      quote.questionHash,
-      quote.priceNanoErg.toString(),
-      quote.receiverAddress,
-      quote.reserveBoxId,
-      quote.noteExpiryMinHeight,
-      quote.minConfirmations,
-      quote.issuedHeight,
-      quote.issuedAt.toISOString(),
-      quote.expiresAt.toISOString(),
-      JSON.stringify(quote.quote),
-    ];
-    if (!issued) {
-      await database.query(insert, values);
-      return;
-    }
-    if (database.dialect.writableCte) {
-      // One statement, so one round trip to PostgreSQL and one implicit transaction.
-      await database.query(
-        `WITH stored AS (${insert} RETURNING quote_id)
-         INSERT INTO activity (kind, at, amount_nano_erg, task_hash, receipt_id) SELECT $13, $14, $15, $16, $17 FROM stored`,
-        [...values, ...activityValues(issued)],
-      );
-      return;
-    }
-    await database.transaction(async (tx) => {
-      await tx.query(insert, values);
-      await tx.query(INSERT_ACTIVITY, activityValues(issued));
-    });
+    await database.query(
+      `INSERT INTO quotes (quote_id, task_hash, question_hash, price_nano_erg, receiver_address, reserve_box_id,
+                           note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        quote.quoteId,
+        quote.taskHash,
+        quote.questionHash,
+        quote.priceNanoErg.toString(),
+        quote.receiverAddress,
+        quote.reserveBoxId,
+        quote.noteExpiryMinHeight,
+        quote.minConfirmations,
+        quote.issuedHeight,
+        quote.issuedAt.toISOString(),
+        quote.expiresAt.toISOString(),
+      ],
+    );
   }
 
   async getQuote(quoteId: string): Promise<StoredQuote | undefined> {
     const database = await this.ready();
     const [row] = await database.read<QuoteRow>(
       `SELECT quote_id, task_hash, question_hash, CAST(price_nano_erg AS TEXT) AS price_nano_erg, receiver_address, reserve_box_id,
-              note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at, CAST(quote AS TEXT) AS quote
+              note_expiry_min_height, min_confirmations, issued_height, issued_at, expires_at
          FROM quotes WHERE quote_id = $1`,
       [quoteId],
     );
@@ -141,7 +126,6 @@ export class SqlAssistantStore implements AssistantStore {
       issuedHeight: Number(row.issued_height),
       issuedAt: toDate(row.issued_at),
       expiresAt: toDate(row.expires_at),
-      quote: JSON.parse(row.quote) as Record<string, unknown>,
     };
   }
 
@@ -264,15 +248,24 @@ export class SqlAssistantStore implements AssistantStore {
     }));
   }
 
-  async recordActivity(event: ActivityEvent): Promise<void> {
+  async recordActivity(event: RecordedActivityEvent): Promise<void> {
     const database = await this.ready();
     await database.query(INSERT_ACTIVITY, activityValues(event));
   }
 
   async listActivity(limit: number): Promise<ActivityEvent[]> {
     const database = await this.ready();
+    // The newest recorded events and the newest quotes (each its own quote_issued event), merged;
+    // at one instant a quote lists after what followed it.
     const rows = await database.read<ActivityRow>(
-      'SELECT kind, at, CAST(amount_nano_erg AS TEXT) AS amount_nano_erg, task_hash, receipt_id FROM activity ORDER BY at DESC, id DESC LIMIT $1',
+      `SELECT kind, at, amount_nano_erg, task_hash, receipt_id FROM (
+         SELECT * FROM (SELECT kind, at, CAST(amount_nano_erg AS TEXT) AS amount_nano_erg, task_hash, receipt_id, 1 AS rank, id AS seq
+                          FROM activity ORDER BY at DESC, id DESC LIMIT $1) AS recorded
+         UNION ALL
+         SELECT * FROM (SELECT 'quote_issued' AS kind, issued_at AS at, CAST(price_nano_erg AS TEXT) AS amount_nano_erg, task_hash,
+                               NULL AS receipt_id, 0 AS rank, 0 AS seq
+                          FROM quotes ORDER BY issued_at DESC LIMIT $1) AS issued
+       ) AS feed ORDER BY at DESC, rank DESC, seq DESC LIMIT $1`,
       [clampLimit(limit)],
     );
     return rows.map((row) => ({
