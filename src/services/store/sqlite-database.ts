@@ -125,6 +125,12 @@ class Connection {
 interface QueuedWork {
   work: (tx: Queryable) => Promise<unknown>;
   durable: boolean;
+  /**
+   * One statement: SQLite undoes a failed statement by itself and keeps the transaction (a failure
+   * that ends the transaction is an availability failure, which aborts the batch anyway), so it
+   * needs no savepoint of its own.
+   */
+  single: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -222,23 +228,25 @@ export function openSqlite(options: SqliteOptions): Database {
   }
 
   /**
-   * Inside BEGIN IMMEDIATE: each work in its own savepoint (a work alone in its batch needs none: its
-   * failure rolls the transaction back), then one COMMIT, and only then is every caller answered.
+   * Inside BEGIN IMMEDIATE: each work of several statements in its own savepoint (a work alone in
+   * its batch needs none: its failure rolls the transaction back), then one COMMIT, and only then
+   * is every caller answered.
    */
   async function runBatch(batch: QueuedWork[]): Promise<void> {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     const savepoints = batch.length > 1;
     let aborted: unknown;
     for (const item of batch) {
+      const savepoint = savepoints && !item.single;
       try {
-        if (savepoints) writer.run('SAVEPOINT work');
+        if (savepoint) writer.run('SAVEPOINT work');
       } catch (error) {
         aborted = classify(error, file);
         break;
       }
       try {
         const value = await item.work(inTransaction);
-        if (savepoints) writer.run('RELEASE work');
+        if (savepoint) writer.run('RELEASE work');
         outcomes.push({ ok: true, value });
       } catch (error) {
         outcomes.push({ ok: false, error });
@@ -247,7 +255,7 @@ export function openSqlite(options: SqliteOptions): Database {
           break;
         }
         try {
-          if (savepoints) {
+          if (savepoint) {
             writer.run('ROLLBACK TO work');
             writer.run('RELEASE work');
           }
@@ -294,13 +302,14 @@ export function openSqlite(options: SqliteOptions): Database {
     });
   }
 
-  const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> => {
+  const enqueue = <T>(work: (tx: Queryable) => Promise<T>, durable: boolean, single: boolean): Promise<T> => {
     if (closed) return Promise.reject(new StoreUnavailableError('the embedded store is closed'));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ work, durable: options.durable === true, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ work, durable, single, resolve: resolve as (value: unknown) => void, reject });
       schedule();
     });
   };
+  const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> => enqueue(work, options.durable === true, false);
 
   return {
     dialect: SQLITE,
@@ -312,7 +321,7 @@ export function openSqlite(options: SqliteOptions): Database {
         throw classify(error, file);
       }
     },
-    query: (sql, params) => transaction((tx) => tx.query(sql, params)),
+    query: (sql, params) => enqueue((tx) => tx.query(sql, params), false, true),
     exec: (sql) => transaction((tx) => tx.exec(sql)),
     transaction,
     async close() {
