@@ -3,7 +3,8 @@
 // profile is kept in .bench/ for Chrome DevTools or speedscope. Not part of `npm test`.
 // PROFILE_ROUTE=quote|policy|hash picks the route; PROFILE_STORE=postgres uses DATABASE_URL's
 // PostgreSQL (default postgres://postgres@127.0.0.1:5432/test) instead of the embedded store.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,11 @@ const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
 const dataDir = mkdtempSync(join(tmpdir(), 'profile-data-'));
 const profileDir = `${root}.bench/profile-${routeName}-${Date.now()}`;
 mkdirSync(profileDir, { recursive: true });
-const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', entry], {
+// Pinned as in `npm run bench`: the server alone on core 0, this process (autocannon, the sandbox) on
+// core 1, so the kernel's loopback work is not charged to the server's socket writes by a shared core.
+const pinning = cpus().length > 1 && spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' }).status === 0;
+const serverCommand = pinning ? ['taskset', ['-c', '0', process.execPath]] : [process.execPath, []];
+const child = spawn(serverCommand[0], [...serverCommand[1], ...nodeFlagsFor(entry), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', entry], {
   cwd: root,
   env: {
     ...process.env,
@@ -131,7 +136,7 @@ const top = (map, count) =>
     .map(([name, micros]) => ({ name: name.slice(0, 110), 'self ms': Math.round(micros / 1000), share: share(micros) }));
 
 console.log(
-  `\nprofile: POST ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
+  `\nprofile: POST ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
 );
 console.log('\nself time by area:');
 console.table(top(byArea, 12));

@@ -458,7 +458,7 @@ describe('embedded store specifics', () => {
     // whose activity table held a quote_issued event for each quote.
     const issuedBody = JSON.stringify(premiumQuoteBody(quote));
     const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
-    file.exec("ALTER TABLE quotes ADD COLUMN quote TEXT NOT NULL DEFAULT '{}'; DROP INDEX quotes_newest_first; DELETE FROM schema_migrations WHERE version = 4");
+    file.exec("ALTER TABLE quotes ADD COLUMN quote TEXT NOT NULL DEFAULT '{}'; DELETE FROM schema_migrations WHERE version = 4");
     file.prepare('UPDATE quotes SET quote = ? WHERE quote_id = ?').run(issuedBody, quote.quoteId);
     file
       .prepare('INSERT INTO activity (kind, at, amount_nano_erg, task_hash) VALUES (?, ?, ?, ?)')

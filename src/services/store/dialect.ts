@@ -30,6 +30,12 @@ export interface Dialect {
   readonly migrationLock: string | undefined;
   /** Second sort key after an insertion timestamp, so rows written within one clock tick keep their order. */
   readonly insertionOrder: string;
+  /**
+   * How the newest quotes are found for the activity feed: the ORDER BY, and the index it needs
+   * (created by migration 4). SQLite's rowid grows with each insert, which is issue order with
+   * nothing more to write per quote; PostgreSQL has no such order and indexes issued_at.
+   */
+  readonly newestQuotes: { orderBy: string; index: string };
   /** A JSON column gives back the text it was given (SQLite); jsonb keeps a parsed form, its keys reordered. */
   readonly jsonKeepsText: boolean;
   /** An expression reading the string at `path` (object keys, fixed by the caller) inside a JSON column, as text. */
@@ -46,6 +52,7 @@ export const POSTGRES: Dialect = {
   tableOptions: '',
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`,
   insertionOrder: 'receipt_id',
+  newestQuotes: { orderBy: 'issued_at DESC', index: 'CREATE INDEX quotes_newest_first ON quotes (issued_at DESC);' },
   jsonKeepsText: false,
   jsonText: (column, path) => `(${column} #>> '{${path.join(',')}}')`,
 };
@@ -59,6 +66,7 @@ export const SQLITE: Dialect = {
   // Every write transaction starts with BEGIN IMMEDIATE, which takes the database's one write lock.
   migrationLock: undefined,
   insertionOrder: 'rowid DESC',
+  newestQuotes: { orderBy: 'rowid DESC', index: '' },
   jsonKeepsText: true,
   jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,
 };

@@ -111,9 +111,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // A quote's body follows byte for byte from the terms in its row (premiumQuoteBody), and its
     // quote_issued activity event from the same row; storing either again made each quote's commit
     // write three times what the terms need. Its events are read from the quotes, newest first.
-    sql: () => `
+    sql: ({ newestQuotes }) => `
       ALTER TABLE quotes DROP COLUMN quote;
-      CREATE INDEX quotes_newest_first ON quotes (issued_at DESC);
+      ${newestQuotes.index}
       DELETE FROM activity WHERE kind = 'quote_issued';
     `,
   },

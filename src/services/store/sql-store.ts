@@ -264,7 +264,7 @@ export class SqlAssistantStore implements AssistantStore {
          UNION ALL
          SELECT * FROM (SELECT 'quote_issued' AS kind, issued_at AS at, CAST(price_nano_erg AS TEXT) AS amount_nano_erg, task_hash,
                                NULL AS receipt_id, 0 AS rank, 0 AS seq
-                          FROM quotes ORDER BY issued_at DESC LIMIT $1) AS issued
+                          FROM quotes ORDER BY ${database.dialect.newestQuotes.orderBy} LIMIT $1) AS issued
        ) AS feed ORDER BY at DESC, rank DESC, seq DESC LIMIT $1`,
       [clampLimit(limit)],
     );
