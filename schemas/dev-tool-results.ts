@@ -64,6 +64,9 @@ export const boxRegistersSchema = z
   .partialRecord(z.enum(['R4', 'R5', 'R6', 'R7', 'R8', 'R9']), registerSchema)
   .describe('Non-mandatory registers R4 to R9 that are present.');
 
+/** The tokens of a box, as the box tool and each output of the transaction tool report them. */
+export const boxAssetsSchema = z.array(tokenAmount).describe('Tokens in the box, in order.');
+
 const boxSummarySchema = z.object({
   box_id: hex64.describe('Box id recomputed as blake2b256 of the serialized box.'),
   value_nanoerg: nanoErgString.describe('Box value in nanoERG.'),
@@ -72,7 +75,7 @@ const boxSummarySchema = z.object({
   ergo_tree_header: ergoTreeHeaderSchema,
   address: addressText.describe('Address of the ErgoTree, encoded for the request network.'),
   creation_height: z.int().min(0).describe('Creation height written in the box.'),
-  assets: z.array(tokenAmount).describe('Tokens in the box, in order.'),
+  assets: boxAssetsSchema,
   registers: boxRegistersSchema,
 });
 
@@ -190,17 +193,20 @@ export const RECEIPT_CHECK_IDS = [
 ] as const;
 export type ReceiptCheckId = (typeof RECEIPT_CHECK_IDS)[number];
 
+/** A check of the receipt tool, named in its list of checks and among the failed ones. */
+export const receiptCheckIdSchema = z
+  .enum(RECEIPT_CHECK_IDS)
+  .describe('Which check: the shape, the receipt id, then each agreement between the parts of the bundle.');
+
 export const receiptCheckSchema = z.object({
-  id: z
-    .enum(RECEIPT_CHECK_IDS)
-    .describe('Which check: the shape, the receipt id, then each agreement between the parts of the bundle.'),
+  id: receiptCheckIdSchema,
   ok: z.boolean().describe('Whether the check passed.'),
   detail: z.string().min(1).describe('The values compared.'),
 });
 
 export const receiptResultSchema = z.object({
   verified: z.boolean().describe('True only when every check passed.'),
-  failed_checks: z.array(receiptCheckSchema.shape.id).describe('Ids of the checks that failed, in order; empty when verified.'),
+  failed_checks: z.array(receiptCheckIdSchema).describe('Ids of the checks that failed, in order; empty when verified.'),
   receipt_id: hex64.nullable().describe('`receiptId` declared in the bundle (null when missing or not 64 lower-case hex).'),
   computed_receipt_id: hex64.describe('blake2b256 of the RFC 8785 canonical JSON of the bundle without `receiptId`.'),
   receipt_id_matches: z.boolean().nullable().describe('Whether the two ids are equal; null when the bundle declares none.'),

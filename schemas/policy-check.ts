@@ -113,14 +113,19 @@ export const policyCheckRequestSchema = z
   .describe('Policy-check request: a policy profile and the action to check against it. No other keys.');
 export type PolicyCheckRequest = z.infer<typeof policyCheckRequestSchema>;
 
+/** A code that denies an action; the contract lists each with the field it points at and its meaning. */
+export const policyReasonCodeSchema = z.enum(POLICY_REASON_CODE_VALUES);
+/** A code that flags a weak profile or action; listed in the contract like the reason codes. */
+export const policyWarningCodeSchema = z.enum(POLICY_WARNING_CODE_VALUES);
+
 const policyReasonSchema = z.object({
-  code: z.enum(POLICY_REASON_CODE_VALUES).describe('Stable reason code; the contract lists each with its meaning.'),
+  code: policyReasonCodeSchema.describe('Stable reason code; the contract lists each with its meaning.'),
   field: z.string().describe('JSON Pointer (RFC 6901) into the request, to the field that failed.'),
   message: z.string().describe('What failed, with the exact values compared.'),
 });
 
 const policyWarningSchema = z.object({
-  code: z.enum(POLICY_WARNING_CODE_VALUES).describe('Stable warning code; the contract lists each with its meaning.'),
+  code: policyWarningCodeSchema.describe('Stable warning code; the contract lists each with its meaning.'),
   field: z.string().describe('JSON Pointer (RFC 6901) into the request, to the field concerned.'),
   message: z.string().describe('What is weak or inconsistent, with the values involved.'),
 });

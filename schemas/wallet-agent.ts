@@ -3,23 +3,28 @@
  * `policy-check.ts` (safety specification, policy-check contract, reference flow).
  */
 import { z } from 'zod';
-import {
-  POLICY_REASON_CODE_VALUES,
-  POLICY_WARNING_CODE_VALUES,
-} from './policy-codes.ts';
 import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
-import { POLICY_ACTIONS, policyActionSchema, policyCheckIdSchema, policyCheckRequestSchema, policyVerdictSchema, proposedActionSchema } from './policy-check.ts';
+import {
+  POLICY_ACTIONS,
+  policyActionSchema,
+  policyCheckIdSchema,
+  policyCheckRequestSchema,
+  policyReasonCodeSchema,
+  policyVerdictSchema,
+  policyWarningCodeSchema,
+  proposedActionSchema,
+} from './policy-check.ts';
 
 
 const reasonCodeEntrySchema = z.object({
-  code: z.enum(POLICY_REASON_CODE_VALUES).describe('Reason code.'),
+  code: policyReasonCodeSchema.describe('Reason code.'),
   check: policyCheckIdSchema,
   field: z.string().describe('JSON Pointer of the field a reason with this code points at.'),
   meaning: z.string().describe('When this reason is given.'),
 });
 
 const warningCodeEntrySchema = z.object({
-  code: z.enum(POLICY_WARNING_CODE_VALUES).describe('Warning code.'),
+  code: policyWarningCodeSchema.describe('Warning code.'),
   check: z.enum(['profile', 'action']).describe('Whether the warning is about the profile or the proposed action.'),
   field: z.string().describe('JSON Pointer of the field a warning with this code points at.'),
   meaning: z.string().describe('When this warning is given.'),
@@ -30,7 +35,7 @@ const warningCodeEntrySchema = z.object({
 export const policyCheckEntrySchema = z.object({
   order: z.int().min(1).describe('Position in the fixed check order.'),
   check: policyCheckIdSchema,
-  reason_codes: z.array(z.enum(POLICY_REASON_CODE_VALUES)).describe('Codes this check can report.'),
+  reason_codes: z.array(policyReasonCodeSchema).describe('Codes this check can report.'),
 });
 
 export const policyContractDescriptorSchema = z

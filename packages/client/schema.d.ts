@@ -1114,11 +1114,7 @@ export interface components {
             /** @description Who runs the service. */
             provider: {
                 organization: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                url: string;
+                url: components["schemas"]["AbsoluteUrl"];
             };
             /** @description Version of the API description (OpenAPI `info.version`). */
             version: string;
@@ -1393,11 +1389,7 @@ export interface components {
             recommended_path: {
                 step: number;
                 label: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                href: string;
+                href: components["schemas"]["AbsoluteUrl"];
                 why: string;
             }[];
         };
@@ -1479,7 +1471,7 @@ export interface components {
             /** @description True when no check blocked the intent; nothing is assigned until the operator reviews it. */
             accepted_for_operator_review: boolean;
             /** @description Deterministic id of this acceptance, blake2b256(rfc8785({job_id, agent_id, content})) where content is the intent as validated: the same intent always gets the same id. Null when blocked. */
-            accepted_job_id: string | null;
+            accepted_job_id: components["schemas"]["DigestHex"] | null;
             /** @description The `job_id` of the submission when it is a string; null otherwise. */
             job_id: string | null;
             /** @description The `agent_id` of the submission when it is a string; null otherwise. */
@@ -1491,10 +1483,8 @@ export interface components {
             assigned: false;
             /** @description When the validation ran. */
             checked_at: components["schemas"]["IsoDateTime"];
-            /** @description Blocking findings; empty when no check blocks the submission. */
-            errors: components["schemas"]["ValidationIssue"][];
-            /** @description Non-blocking findings the operator will also see. */
-            warnings: components["schemas"]["ValidationIssue"][];
+            errors: components["schemas"]["PublishResultErrors"];
+            warnings: components["schemas"]["PublishResultWarnings"];
             next_steps: components["schemas"]["NextSteps"];
             posture: components["schemas"]["Posture"];
         };
@@ -1561,8 +1551,11 @@ export interface components {
             receipt_expectation: components["schemas"]["JobReceiptExpectation"];
             /** @description How the reward is settled. */
             settlement: {
-                /** @description Settlement rail; the settlement check accepts only `ergo_testnet_note` for paid jobs. */
-                rail: components["schemas"]["PaymentRail"];
+                /**
+                 * @description Settlement rail; the settlement check accepts only `ergo_testnet_note` for paid jobs.
+                 * @enum {unknown}
+                 */
+                rail: "ergo_testnet_note" | "free";
                 /** @description Ergo testnet address (P2PK addresses start with `3`) that receives the Note. */
                 payee_address: string;
                 /** @description Must be true: the settlement Note carries the task hash of the agreement in a register. */
@@ -1585,7 +1578,7 @@ export interface components {
             /** @description True when no check blocked the request; no work is assigned and no value escrowed. */
             quote_scaffold_ready: boolean;
             /** @description Deterministic id of this quote, blake2b256(rfc8785({job_id, agent_id, content})) where content is the quote request as validated; also the `quoteId` of the agreement draft. Null when blocked. */
-            accepted_job_id: string | null;
+            accepted_job_id: components["schemas"]["DigestHex"] | null;
             /** @description The `job_id` of the submission when it is a string; null otherwise. */
             job_id: string | null;
             /** @description The `agent_id` of the submission when it is a string; null otherwise. */
@@ -1608,14 +1601,14 @@ export interface components {
                     /** @description Agreed price in testnet ERG, nine fraction digits (the quoted amount). */
                     price: string;
                     /** @description The same price in nanoERG. */
-                    priceNanoErg: components["schemas"]["NanoErgString"];
+                    priceNanoErg: string;
                     /** @description Testnet address the Note pays (the agent’s payee address). */
                     receiverAddress: string;
                     /**
                      * Format: date-time
                      * @description Until when the quote stands (`quote_terms.valid_until`).
                      */
-                    expiresAt: components["schemas"]["IsoDateTime"];
+                    expiresAt: string;
                     /** @description The terms of the job agreement. */
                     terms: {
                         /**
@@ -1664,7 +1657,7 @@ export interface components {
                     /** @description Minimum value of the Note box. */
                     amount_nanoerg: components["schemas"]["NanoErgString"];
                     /** @description Task hash a register of the Note box must hold (the agreement draft’s `taskHash`). */
-                    task_hash: string;
+                    task_hash: components["schemas"]["DigestHex"];
                     /** @description Conditions the Note box must meet to settle the agreement. */
                     note_requirements: string[];
                     /**
@@ -1686,10 +1679,8 @@ export interface components {
                     statement: string;
                 };
             } | null;
-            /** @description Blocking findings; empty when no check blocks the submission. */
-            errors: components["schemas"]["ValidationIssue"][];
-            /** @description Non-blocking findings the operator will also see. */
-            warnings: components["schemas"]["ValidationIssue"][];
+            errors: components["schemas"]["PublishResultErrors"];
+            warnings: components["schemas"]["PublishResultWarnings"];
             next_steps: components["schemas"]["NextSteps"];
             posture: components["schemas"]["Posture"];
         };
@@ -1945,19 +1936,16 @@ export interface components {
             /** @description What the service does for an agent, in one paragraph. */
             description: string;
             provider: components["schemas"]["ServiceProvider"];
-            /** @description Capabilities the service offers, in the jobs board vocabulary. */
-            capabilities: components["schemas"]["CapabilityId"][];
+            capabilities: components["schemas"]["ServiceManifestCapabilities"];
             endpoints: components["schemas"]["ServiceEndpoints"];
             pricing: components["schemas"]["ServicePricing"];
             /** @description How callers may pay; `free` only when the price is zero. */
-            accepted_payment_rails: components["schemas"]["PaymentRail"][];
+            accepted_payment_rails: ("ergo_testnet_note" | "free")[];
             predicate_requirements: components["schemas"]["PredicateRequirements"];
-            /** @description Public evidence that the service works as described; the evidence check requires at least one item. */
-            evidence: components["schemas"]["EvidenceLink"][];
+            evidence: components["schemas"]["ServiceManifestEvidence"];
             receipt_expectation: components["schemas"]["ReceiptExpectation"];
             posture: components["schemas"]["DeclaredPosture"];
-            /** @description E-mail address or URL where the operator reviewer reaches the maintainer of this listing. */
-            contact: string;
+            contact: components["schemas"]["ServiceManifestContact"];
         };
         /**
          * Agent service publish guide
@@ -2028,10 +2016,8 @@ export interface components {
             published: false;
             /** @description When the validation ran. */
             checked_at: components["schemas"]["IsoDateTime"];
-            /** @description Blocking findings; empty when no check blocks the submission. */
-            errors: components["schemas"]["ValidationIssue"][];
-            /** @description Non-blocking findings the operator will also see. */
-            warnings: components["schemas"]["ValidationIssue"][];
+            errors: components["schemas"]["PublishResultErrors"];
+            warnings: components["schemas"]["PublishResultWarnings"];
             next_steps: components["schemas"]["NextSteps"];
             posture: components["schemas"]["Posture"];
         };
@@ -2093,19 +2079,16 @@ export interface components {
                 /** @description What the service does for an agent, in one paragraph. */
                 description: string;
                 provider: components["schemas"]["ServiceProvider"];
-                /** @description Capabilities the service offers, in the jobs board vocabulary. */
-                capabilities: components["schemas"]["CapabilityId"][];
+                capabilities: components["schemas"]["ServiceManifestCapabilities"];
                 endpoints: components["schemas"]["ServiceEndpoints"];
                 pricing: components["schemas"]["ServicePricing"];
                 /** @description How callers may pay; `free` only when the price is zero. */
-                accepted_payment_rails: components["schemas"]["PaymentRail"][];
+                accepted_payment_rails: ("ergo_testnet_note" | "free")[];
                 predicate_requirements: components["schemas"]["PredicateRequirements"];
-                /** @description Public evidence that the service works as described; the evidence check requires at least one item. */
-                evidence: components["schemas"]["EvidenceLink"][];
+                evidence: components["schemas"]["ServiceManifestEvidence"];
                 receipt_expectation: components["schemas"]["ReceiptExpectation"];
                 posture: components["schemas"]["DeclaredPosture"];
-                /** @description E-mail address or URL where the operator reviewer reaches the maintainer of this listing. */
-                contact: string;
+                contact: components["schemas"]["ServiceManifestContact"];
                 /** @description Registry metadata of a listing; not part of what a provider submits. */
                 listing: {
                     /**
@@ -2148,9 +2131,9 @@ export interface components {
                 /** @description Amount quoted or paid, in nanoERG; absent for free turns. */
                 amountNanoErg?: components["schemas"]["NanoErgString"];
                 /** @description Task hash of the quote concerned; absent for free turns. */
-                taskHash?: string;
+                taskHash?: components["schemas"]["DigestHex"];
                 /** @description Receipt id, once a payment is verified. */
-                receiptId?: string;
+                receiptId?: components["schemas"]["DigestHex"];
             }[];
         };
         /**
@@ -2192,7 +2175,7 @@ export interface components {
                 url: string;
             }[];
             /** @description Receipt id of the paid turn this answer settles (fetch it at the receipt endpoint); null for a free turn. */
-            receiptId: string | null;
+            receiptId: components["schemas"]["DigestHex"] | null;
             /** @description Which model provider produced the answer. */
             model: {
                 /**
@@ -2222,7 +2205,7 @@ export interface components {
             tier: "premium";
             quoteId: components["schemas"]["QuoteId"];
             /** @description blake2b256 of the RFC 8785 canonical JSON of {quoteId, question, history} (history `[]` when omitted); the Note carries it in R6. */
-            taskHash: string;
+            taskHash: components["schemas"]["DigestHex"];
             /** @description Price in ERG with exactly nine fraction digits; equal to `priceNanoErg`. */
             price: string;
             /** @description Price in nanoERG as an integer string; the Note value must be at least this. */
@@ -2230,7 +2213,7 @@ export interface components {
             /** @description Testnet address of the assistant operator that the payment is made out to. */
             receiverAddress: string;
             /** @description Box id of the reserve the Note draws on; the Note carries it in R4. */
-            reserveBoxId: string;
+            reserveBoxId: components["schemas"]["DigestHex"];
             /** @description The Note's expiry height (R5) must be at least this block height. */
             noteExpiryMinHeight: components["schemas"]["BlockHeight"];
             /** @description Confirmations the block including the Note needs before verify-payment accepts it. */
@@ -2283,7 +2266,7 @@ export interface components {
          */
         AssistantReceipt: {
             /** @description blake2b256 of the RFC 8785 canonical JSON of this bundle without `receiptId`. */
-            receiptId: string;
+            receiptId: components["schemas"]["DigestHex"];
             version: components["schemas"]["VersionV0"];
             /**
              * @description Constant `full_receipt_bundle`.
@@ -2302,16 +2285,16 @@ export interface components {
             status: "settled_on_chain";
             chain: components["schemas"]["ChainSource"];
             /** @description Box id of the Note that paid. */
-            noteBoxId: string;
+            noteBoxId: components["schemas"]["DigestHex"];
             /** @description Id of the transaction that created the Note. */
-            settlementTxId: string;
+            settlementTxId: components["schemas"]["DigestHex"];
             /** @description Task hash the Note carries in R6. */
-            taskHash: string;
+            taskHash: components["schemas"]["DigestHex"];
             /** @description Agreement JSON: what was quoted and agreed, copied from the stored quote. */
             agreement: {
                 quoteId: components["schemas"]["QuoteId"];
                 /** @description Task hash of the quote. */
-                taskHash: string;
+                taskHash: components["schemas"]["DigestHex"];
                 /** @description Agreed price in ERG, nine fraction digits. */
                 price: string;
                 /** @description Agreed price in nanoERG. */
@@ -2319,7 +2302,7 @@ export interface components {
                 /** @description Testnet address the payment was made out to. */
                 receiverAddress: string;
                 /** @description Reserve box id the Note had to carry in R4. */
-                reserveBoxId: string;
+                reserveBoxId: components["schemas"]["DigestHex"];
                 /** @description Lowest expiry height (R5) the Note could carry. */
                 noteExpiryMinHeight: components["schemas"]["BlockHeight"];
                 /** @description Confirmations the Note needed. */
@@ -2349,7 +2332,7 @@ export interface components {
             /** @description Verification Receipt JSON: how the Note was checked against the agreement. */
             verification_receipt: {
                 /** @description The Note box that was checked. */
-                noteBoxId: string;
+                noteBoxId: components["schemas"]["DigestHex"];
                 /** @description Every rule, checked in order: the question against the quote, then each Note rule. */
                 checks: {
                     /**
@@ -2384,9 +2367,9 @@ export interface components {
             /** @description Settlement Receipt JSON: the Note box as found on chain. */
             settlement_receipt: {
                 /** @description Id of the transaction that created the Note. */
-                settlementTxId: string;
+                settlementTxId: components["schemas"]["DigestHex"];
                 /** @description Box id of the Note. */
-                noteBoxId: string;
+                noteBoxId: components["schemas"]["DigestHex"];
                 /** @description Value of the Note box in nanoERG. */
                 valueNanoErg: components["schemas"]["NanoErgString"];
                 /** @description Creation height written in the Note box. */
@@ -2402,7 +2385,7 @@ export interface components {
                         /** @description The register constant exactly as serialized on chain, hex. */
                         serializedValue: string;
                         /** @description Reserve box id. */
-                        value: string;
+                        value: components["schemas"]["DigestHex"];
                     };
                     /** @description R5 `Int`. */
                     R5: {
@@ -2416,7 +2399,7 @@ export interface components {
                         /** @description The register constant exactly as serialized on chain, hex. */
                         serializedValue: string;
                         /** @description Task hash. */
-                        value: string;
+                        value: components["schemas"]["DigestHex"];
                     };
                 };
             };
@@ -2437,7 +2420,7 @@ export interface components {
                     tier: "premium";
                     quoteId: components["schemas"]["QuoteId"];
                     /** @description blake2b256 of the RFC 8785 canonical JSON of {quoteId, question, history} (history `[]` when omitted); the Note carries it in R6. */
-                    taskHash: string;
+                    taskHash: components["schemas"]["DigestHex"];
                     /** @description Price in ERG with exactly nine fraction digits; equal to `priceNanoErg`. */
                     price: string;
                     /** @description Price in nanoERG as an integer string; the Note value must be at least this. */
@@ -2445,7 +2428,7 @@ export interface components {
                     /** @description Testnet address of the assistant operator that the payment is made out to. */
                     receiverAddress: string;
                     /** @description Box id of the reserve the Note draws on; the Note carries it in R4. */
-                    reserveBoxId: string;
+                    reserveBoxId: components["schemas"]["DigestHex"];
                     /** @description The Note's expiry height (R5) must be at least this block height. */
                     noteExpiryMinHeight: components["schemas"]["BlockHeight"];
                     /** @description Confirmations the block including the Note needs before verify-payment accepts it. */
@@ -2612,14 +2595,14 @@ export interface components {
             /** @description After this instant chat answers 402 for the token. */
             paymentTokenExpiresAt: components["schemas"]["IsoDateTime"];
             /** @description Id of the stored receipt bundle. */
-            receiptId: string;
+            receiptId: components["schemas"]["DigestHex"];
             /**
              * Format: uri
              * @description Where the stored bundle can be fetched by anyone.
              */
             receiptUrl: string;
             /** @description Id of the transaction that created the Note; the receipt can be fetched by it too. */
-            settlementTxId: string;
+            settlementTxId: components["schemas"]["DigestHex"];
             receipt: components["schemas"]["AssistantReceipt"];
         };
         /**
@@ -2772,12 +2755,12 @@ export interface components {
                     /** @description Where the JSON is (the endpoint itself). */
                     url: string;
                     /** @description JSON Schema of the body a client meets first: the response of a GET, the request of a POST; null for the OpenAPI document, which the OpenAPI 3.1 specification governs. */
-                    schema: string | null;
+                    schema: components["schemas"]["AbsoluteUrl"] | null;
                     /** @description JSON Schema of the 200 answer of a runtime endpoint; null for static files (their `schema` is the answer). */
-                    response_schema: string | null;
+                    response_schema: components["schemas"]["AbsoluteUrl"] | null;
                 };
                 /** @description Human page that shows the same data, or null. */
-                page: string | null;
+                page: components["schemas"]["AbsoluteUrl"] | null;
             }[];
             /** @description Where to probe what is live; links, not results (this index is a static file). */
             probes: {
@@ -3000,17 +2983,10 @@ export interface components {
                 /** @description ErgoTree, serialized, lower-case hex. */
                 ergo_tree: string;
                 ergo_tree_header: components["schemas"]["ErgoTreeHeader"];
-                /** @description Address of the ErgoTree, encoded for the request network. */
-                address: string;
+                address: components["schemas"]["BoxResultAddress"];
                 /** @description Creation height written in the box. */
                 creation_height: number;
-                /** @description Tokens in the box, in order. */
-                assets: {
-                    /** @description Token id. */
-                    token_id: components["schemas"]["Hex64"];
-                    /** @description Token amount in its smallest unit, as an integer string. */
-                    amount: components["schemas"]["NanoErgString"];
-                }[];
+                assets: components["schemas"]["BoxAssets"];
                 registers: components["schemas"]["BoxRegisters"];
                 /** @description `boxId` found in box JSON, or null for hex input. */
                 declared_box_id: components["schemas"]["Hex64"] | null;
@@ -3093,17 +3069,10 @@ export interface components {
                     /** @description ErgoTree, serialized, lower-case hex. */
                     ergo_tree: string;
                     ergo_tree_header: components["schemas"]["ErgoTreeHeader"];
-                    /** @description Address of the ErgoTree, encoded for the request network. */
-                    address: string;
+                    address: components["schemas"]["BoxResultAddress"];
                     /** @description Creation height written in the box. */
                     creation_height: number;
-                    /** @description Tokens in the box, in order. */
-                    assets: {
-                        /** @description Token id. */
-                        token_id: components["schemas"]["Hex64"];
-                        /** @description Token amount in its smallest unit, as an integer string. */
-                        amount: components["schemas"]["NanoErgString"];
-                    }[];
+                    assets: components["schemas"]["BoxAssets"];
                     registers: components["schemas"]["BoxRegisters"];
                     /** @description Output index. */
                     index: number;
@@ -3157,7 +3126,7 @@ export interface components {
                 /** @description True only when every check passed. */
                 verified: boolean;
                 /** @description Ids of the checks that failed, in order; empty when verified. */
-                failed_checks: ("schema" | "receipt_id" | "task_hash_agrees" | "quote_agrees" | "note_box_id_agrees" | "settlement_tx_id_agrees" | "chain_agrees" | "registers_decode" | "note_binding" | "value_covers_price" | "confirmations" | "verification_checks_passed")[];
+                failed_checks: components["schemas"]["ReceiptCheckId"][];
                 /** @description `receiptId` declared in the bundle (null when missing or not 64 lower-case hex). */
                 receipt_id: components["schemas"]["Hex64"] | null;
                 /** @description blake2b256 of the RFC 8785 canonical JSON of the bundle without `receiptId`. */
@@ -3180,11 +3149,7 @@ export interface components {
                 quote_id: string | null;
                 /** @description Every check run, in order: schema, receipt_id, then (when the shape holds) task_hash_agrees, quote_agrees, note_box_id_agrees, settlement_tx_id_agrees, chain_agrees, registers_decode, note_binding, value_covers_price, confirmations, verification_checks_passed. All offline: no chain and no store is read. */
                 checks: {
-                    /**
-                     * @description Which check: the shape, the receipt id, then each agreement between the parts of the bundle.
-                     * @enum {unknown}
-                     */
-                    id: "schema" | "receipt_id" | "task_hash_agrees" | "quote_agrees" | "note_box_id_agrees" | "settlement_tx_id_agrees" | "chain_agrees" | "registers_decode" | "note_binding" | "value_covers_price" | "confirmations" | "verification_checks_passed";
+                    id: components["schemas"]["ReceiptCheckId"];
                     /** @description Whether the check passed. */
                     ok: boolean;
                     /** @description The values compared. */
@@ -3822,101 +3787,29 @@ export interface components {
             };
             /** @description Where each surface lives. */
             surfaces: {
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                start_page: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                capabilities: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                registry_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                jobs_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                reputation_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                mcp_tools_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                onboarding_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                wallet_boundary: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                live_status_api: string;
+                start_page: components["schemas"]["AbsoluteUrl"];
+                capabilities: components["schemas"]["AbsoluteUrl"];
+                registry_api: components["schemas"]["AbsoluteUrl"];
+                jobs_api: components["schemas"]["AbsoluteUrl"];
+                reputation_api: components["schemas"]["AbsoluteUrl"];
+                mcp_tools_api: components["schemas"]["AbsoluteUrl"];
+                onboarding_api: components["schemas"]["AbsoluteUrl"];
+                wallet_boundary: components["schemas"]["AbsoluteUrl"];
+                live_status_api: components["schemas"]["AbsoluteUrl"];
                 /**
                  * Format: uri
                  * @description Evidence board of receipts and conformance proofs.
                  */
                 proof_explorer_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                launch_kit_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                first_receipt_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                policy_check_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                developer_services_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                mainnet_gate_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                review_pack_api: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                openapi: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                mcp_health: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                mcp_endpoint: string;
+                launch_kit_api: components["schemas"]["AbsoluteUrl"];
+                first_receipt_api: components["schemas"]["AbsoluteUrl"];
+                policy_check_api: components["schemas"]["AbsoluteUrl"];
+                developer_services_api: components["schemas"]["AbsoluteUrl"];
+                mainnet_gate_api: components["schemas"]["AbsoluteUrl"];
+                review_pack_api: components["schemas"]["AbsoluteUrl"];
+                openapi: components["schemas"]["AbsoluteUrl"];
+                mcp_health: components["schemas"]["AbsoluteUrl"];
+                mcp_endpoint: components["schemas"]["AbsoluteUrl"];
             };
             /** @description Every endpoint of the contract, from the route table. */
             endpoints: components["schemas"]["EndpointEntry"][];
@@ -3924,11 +3817,7 @@ export interface components {
             schemas: {
                 name: string;
                 title: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                url: string;
+                url: components["schemas"]["AbsoluteUrl"];
             }[];
             /** @description Short aliases on the agent hub host; each answers 308 to its canonical URL. */
             short_aliases: {
@@ -3942,11 +3831,7 @@ export interface components {
                 proof_reconciliation: {
                     /** @description Command that re-verifies every proof of the proof explorer. */
                     command: string;
-                    /**
-                     * Format: uri
-                     * @description Absolute http(s) URL.
-                     */
-                    proofs_api: string;
+                    proofs_api: components["schemas"]["AbsoluteUrl"];
                     description: string;
                 };
                 receipt_verification: {
@@ -4022,8 +3907,7 @@ export interface components {
             };
             /** @description The tools. */
             tools: {
-                /** @description Tool name as registered on the MCP host. */
-                name: string;
+                name: components["schemas"]["McpToolName"];
                 /** @description Human title. */
                 title: string;
                 /** @description What the tool does and returns. */
@@ -4123,7 +4007,7 @@ export interface components {
                  */
                 schema?: string;
                 /** @description Tools that call it. */
-                tools: string[];
+                tools: components["schemas"]["McpToolName"][];
             }[];
             /** @description Assumptions a client must not make about these tools. */
             forbidden_assumptions: {
@@ -4533,14 +4417,10 @@ export interface components {
                 receipt_storage: {
                     /** @description The probe passed. */
                     ok: boolean;
-                    /** @description Whether a failure of this probe makes the whole status not ok. */
-                    required: boolean;
-                    /** @description Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`. */
-                    status: string;
-                    /** @description What was checked and what was found. */
-                    detail: string;
-                    /** @description Time the probe took, when it made a call. */
-                    latency_ms?: number;
+                    required: components["schemas"]["ProbeRequired"];
+                    status: components["schemas"]["ProbeStatus"];
+                    detail: components["schemas"]["ProbeDetail"];
+                    latency_ms?: components["schemas"]["ProbeLatencyMs"];
                     /** @description `sqlite`: the embedded store, one file on this host; `postgres`: PostgreSQL shared by every instance; null when not known. */
                     backend: ("sqlite" | "postgres") | null;
                 };
@@ -4548,14 +4428,10 @@ export interface components {
                 chain: {
                     /** @description The probe passed. */
                     ok: boolean;
-                    /** @description Whether a failure of this probe makes the whole status not ok. */
-                    required: boolean;
-                    /** @description Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`. */
-                    status: string;
-                    /** @description What was checked and what was found. */
-                    detail: string;
-                    /** @description Time the probe took, when it made a call. */
-                    latency_ms?: number;
+                    required: components["schemas"]["ProbeRequired"];
+                    status: components["schemas"]["ProbeStatus"];
+                    detail: components["schemas"]["ProbeDetail"];
+                    latency_ms?: components["schemas"]["ProbeLatencyMs"];
                     /** @description `testnet`: the public Ergo testnet; `sandbox`: the local sandbox chain, whose receipts are never proofs. */
                     source: ("testnet" | "sandbox") | null;
                     /** @description Height the chain source reported; null when it did not answer. */
@@ -4571,14 +4447,10 @@ export interface components {
                 rate_limiter: {
                     /** @description The probe passed. */
                     ok: boolean;
-                    /** @description Whether a failure of this probe makes the whole status not ok. */
-                    required: boolean;
-                    /** @description Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`. */
-                    status: string;
-                    /** @description What was checked and what was found. */
-                    detail: string;
-                    /** @description Time the probe took, when it made a call. */
-                    latency_ms?: number;
+                    required: components["schemas"]["ProbeRequired"];
+                    status: components["schemas"]["ProbeStatus"];
+                    detail: components["schemas"]["ProbeDetail"];
+                    latency_ms?: components["schemas"]["ProbeLatencyMs"];
                     /**
                      * @description `redis`: limits shared by every instance; `memory`: one instance, by configuration; `memory_fallback`: Redis configured but unreachable, limits kept per instance meanwhile.
                      * @enum {unknown}
@@ -4593,21 +4465,9 @@ export interface components {
                 mainnet_gate: components["schemas"]["Probe"];
             };
             links: {
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                proofs: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                mainnet_gate: string;
-                /**
-                 * Format: uri
-                 * @description Absolute http(s) URL.
-                 */
-                openapi: string;
+                proofs: components["schemas"]["AbsoluteUrl"];
+                mainnet_gate: components["schemas"]["AbsoluteUrl"];
+                openapi: components["schemas"]["AbsoluteUrl"];
             };
             posture: components["schemas"]["Posture"];
         };
@@ -5058,7 +4918,7 @@ export interface components {
                     /** @description What it is and why it matters to an agent builder. */
                     description: string;
                     /** @description Where a live item can be checked right now (APIs, schemas); empty for items not yet live. */
-                    evidence: string[];
+                    evidence: components["schemas"]["AbsoluteUrl"][];
                     /** @description Mainnet gate blockers this item waits for; empty when it does not depend on the gate. */
                     gated_by: components["schemas"]["MainnetBlockerId"][];
                 }[];
@@ -5129,7 +4989,7 @@ export interface components {
                 /** @description Chains this boundary refuses, mainnet first. */
                 excluded_chain_ids: string[];
                 /** @description The CAIP documents the identifiers follow. */
-                specifications: string[];
+                specifications: components["schemas"]["AbsoluteUrl"][];
             };
             /** @description Who holds keys and who signs. */
             security_boundary: {
@@ -5404,11 +5264,8 @@ export interface components {
             checks: components["schemas"]["PolicyCheckEntry"][];
             /** @description Every reason code that denies, with its meaning. */
             reason_codes: {
-                /**
-                 * @description Reason code.
-                 * @enum {unknown}
-                 */
-                code: "profile_network_not_testnet" | "action_network_not_testnet" | "action_not_allowed" | "recipient_not_allowed" | "reserve_not_allowed" | "amount_not_positive" | "amount_over_per_action_cap" | "daily_spend_cap_exceeded" | "human_confirmation_required" | "fee_over_max_fee" | "expiry_height_delta_not_positive" | "expiry_height_delta_over_limit" | "task_hash_missing" | "task_hash_not_hexadecimal" | "task_hash_wrong_length" | "task_hash_all_zero" | "receipt_expectation_missing";
+                /** @description Reason code. */
+                code: components["schemas"]["PolicyReasonCode"];
                 check: components["schemas"]["PolicyCheckId"];
                 /** @description JSON Pointer of the field a reason with this code points at. */
                 field: string;
@@ -5417,11 +5274,8 @@ export interface components {
             }[];
             /** @description Every warning code, with its meaning. */
             warning_codes: {
-                /**
-                 * @description Warning code.
-                 * @enum {unknown}
-                 */
-                code: "per_action_cap_above_daily_cap" | "confirmation_threshold_above_per_action_cap" | "allowed_actions_empty" | "allowed_recipients_empty" | "allowed_reserves_empty" | "expiry_height_limit_not_positive" | "receipt_retention_not_required" | "fee_below_network_minimum";
+                /** @description Warning code. */
+                code: components["schemas"]["PolicyWarningCode"];
                 /**
                  * @description Whether the warning is about the profile or the proposed action.
                  * @enum {unknown}
@@ -5505,11 +5359,8 @@ export interface components {
             summary: "policy_allows_exact_testnet_action" | "policy_denies_action";
             /** @description Every failing check, in the fixed check order; empty exactly when allowed. */
             reasons: {
-                /**
-                 * @description Stable reason code; the contract lists each with its meaning.
-                 * @enum {unknown}
-                 */
-                code: "profile_network_not_testnet" | "action_network_not_testnet" | "action_not_allowed" | "recipient_not_allowed" | "reserve_not_allowed" | "amount_not_positive" | "amount_over_per_action_cap" | "daily_spend_cap_exceeded" | "human_confirmation_required" | "fee_over_max_fee" | "expiry_height_delta_not_positive" | "expiry_height_delta_over_limit" | "task_hash_missing" | "task_hash_not_hexadecimal" | "task_hash_wrong_length" | "task_hash_all_zero" | "receipt_expectation_missing";
+                /** @description Stable reason code; the contract lists each with its meaning. */
+                code: components["schemas"]["PolicyReasonCode"];
                 /** @description JSON Pointer (RFC 6901) into the request, to the field that failed. */
                 field: string;
                 /** @description What failed, with the exact values compared. */
@@ -5517,11 +5368,8 @@ export interface components {
             }[];
             /** @description Profile inconsistencies and action oddities that do not by themselves deny. */
             warnings: {
-                /**
-                 * @description Stable warning code; the contract lists each with its meaning.
-                 * @enum {unknown}
-                 */
-                code: "per_action_cap_above_daily_cap" | "confirmation_threshold_above_per_action_cap" | "allowed_actions_empty" | "allowed_recipients_empty" | "allowed_reserves_empty" | "expiry_height_limit_not_positive" | "receipt_retention_not_required" | "fee_below_network_minimum";
+                /** @description Stable warning code; the contract lists each with its meaning. */
+                code: components["schemas"]["PolicyWarningCode"];
                 /** @description JSON Pointer (RFC 6901) into the request, to the field concerned. */
                 field: string;
                 /** @description What is weak or inconsistent, with the values involved. */
@@ -5969,6 +5817,11 @@ export interface components {
         A2aMetadataInput: {
             [key: string]: unknown;
         };
+        /**
+         * Format: uri
+         * @description Absolute http(s) URL.
+         */
+        AbsoluteUrl: string;
         /** @description Machine-checkable acceptance predicate over the delivered output. */
         AcceptancePredicate: {
             /** @description Stable id; an acceptance intent lists the ids it addresses. */
@@ -5986,6 +5839,13 @@ export interface components {
             description: string;
         };
         BlockHeight: number;
+        /** @description Tokens in the box, in order. */
+        BoxAssets: {
+            /** @description Token id. */
+            token_id: components["schemas"]["Hex64"];
+            /** @description Token amount in its smallest unit, as an integer string. */
+            amount: components["schemas"]["NanoErgString"];
+        }[];
         /** @description Non-mandatory registers R4 to R9 that are present. */
         BoxRegisters: {
             [key: string]: {
@@ -5997,6 +5857,8 @@ export interface components {
                 rendered: string | null;
             };
         };
+        /** @description Address of the ErgoTree, encoded for the request network. */
+        BoxResultAddress: string;
         /** @description Capability id in lower-case kebab-case, e.g. `receipt-verification`; jobs name the capabilities they require in the same vocabulary. */
         CapabilityId: components["schemas"]["Slug"];
         /**
@@ -6058,6 +5920,7 @@ export interface components {
             /** @description What is unusual, with the values involved. */
             message: string;
         }[];
+        DigestHex: string;
         EndpointEntry: {
             /** @description Route id, stable across versions. */
             id: string;
@@ -6164,6 +6027,8 @@ export interface components {
          * @enum {unknown}
          */
         MainnetBlockerId: "external-review" | "mainnet-script-identity";
+        /** @description Tool name as registered on the MCP host. */
+        McpToolName: string;
         /** @description Amount in nanoERG as an integer string (may exceed 2^53). */
         NanoErgString: string;
         /** @description What to do next: the following step when nothing blocks, how to fix the submission otherwise. */
@@ -6190,7 +6055,7 @@ export interface components {
                 /** @description What the register binds the Note to, in words a wallet author can act on. */
                 meaning: string;
                 /** @description The 32 bytes of the quote's `reserveBoxId`, as hex. */
-                value: string;
+                value: components["schemas"]["DigestHex"];
             };
             /** @description R5: the Note expiry height; at least this value, and above the chain height when the payment is verified. */
             R5: {
@@ -6214,7 +6079,7 @@ export interface components {
                 /** @description What the register binds the Note to, in words a wallet author can act on. */
                 meaning: string;
                 /** @description The 32 bytes of the quote's `taskHash`, as hex. */
-                value: string;
+                value: components["schemas"]["DigestHex"];
             };
         };
         /**
@@ -6242,11 +6107,6 @@ export interface components {
              */
             review_pack: string;
         };
-        /**
-         * @description `ergo_testnet_note`: paid with a Note box on the Ergo testnet, bound to the task; `free`: no payment.
-         * @enum {unknown}
-         */
-        PaymentRail: "ergo_testnet_note" | "free";
         /** @description Amount of one payout. */
         PayoutAmount: {
             /** @description Payout per request in nanoERG. */
@@ -6274,13 +6134,17 @@ export interface components {
             order: number;
             check: components["schemas"]["PolicyCheckId"];
             /** @description Codes this check can report. */
-            reason_codes: ("profile_network_not_testnet" | "action_network_not_testnet" | "action_not_allowed" | "recipient_not_allowed" | "reserve_not_allowed" | "amount_not_positive" | "amount_over_per_action_cap" | "daily_spend_cap_exceeded" | "human_confirmation_required" | "fee_over_max_fee" | "expiry_height_delta_not_positive" | "expiry_height_delta_over_limit" | "task_hash_missing" | "task_hash_not_hexadecimal" | "task_hash_wrong_length" | "task_hash_all_zero" | "receipt_expectation_missing")[];
+            reason_codes: components["schemas"]["PolicyReasonCode"][];
         };
         /**
          * @description One of the checks, in the order they run.
          * @enum {unknown}
          */
         PolicyCheckId: "network" | "action" | "recipient" | "reserve" | "amount" | "daily_spend" | "human_confirmation" | "fee" | "expiry" | "task_hash" | "receipt";
+        /** @enum {unknown} */
+        PolicyReasonCode: "profile_network_not_testnet" | "action_network_not_testnet" | "action_not_allowed" | "recipient_not_allowed" | "reserve_not_allowed" | "amount_not_positive" | "amount_over_per_action_cap" | "daily_spend_cap_exceeded" | "human_confirmation_required" | "fee_over_max_fee" | "expiry_height_delta_not_positive" | "expiry_height_delta_over_limit" | "task_hash_missing" | "task_hash_not_hexadecimal" | "task_hash_wrong_length" | "task_hash_all_zero" | "receipt_expectation_missing";
+        /** @enum {unknown} */
+        PolicyWarningCode: "per_action_cap_above_daily_cap" | "confirmation_threshold_above_per_action_cap" | "allowed_actions_empty" | "allowed_recipients_empty" | "allowed_reserves_empty" | "expiry_height_limit_not_positive" | "receipt_retention_not_required" | "fee_below_network_minimum";
         /** @description Posture of the service (spec 2.1): testnet only, not mainnet ready, no custody. */
         Posture: {
             /**
@@ -6319,15 +6183,19 @@ export interface components {
         Probe: {
             /** @description The probe passed. */
             ok: boolean;
-            /** @description Whether a failure of this probe makes the whole status not ok. */
-            required: boolean;
-            /** @description Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`. */
-            status: string;
-            /** @description What was checked and what was found. */
-            detail: string;
-            /** @description Time the probe took, when it made a call. */
-            latency_ms?: number;
+            required: components["schemas"]["ProbeRequired"];
+            status: components["schemas"]["ProbeStatus"];
+            detail: components["schemas"]["ProbeDetail"];
+            latency_ms?: components["schemas"]["ProbeLatencyMs"];
         };
+        /** @description What was checked and what was found. */
+        ProbeDetail: string;
+        /** @description Time the probe took, when it made a call. */
+        ProbeLatencyMs: number;
+        /** @description Whether a failure of this probe makes the whole status not ok. */
+        ProbeRequired: boolean;
+        /** @description Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`. */
+        ProbeStatus: string;
         Proof: {
             /** @description Proof id: a receipt id or the id of a conformance proof. */
             id: string;
@@ -6347,11 +6215,20 @@ export interface components {
             verified_at: components["schemas"]["IsoDateTime"];
             /** @description Where to inspect it. */
             links: {
-                [key: string]: string;
+                [key: string]: components["schemas"]["AbsoluteUrl"];
             };
         };
+        /** @description Blocking findings; empty when no check blocks the submission. */
+        PublishResultErrors: components["schemas"]["ValidationIssue"][];
+        /** @description Non-blocking findings the operator will also see. */
+        PublishResultWarnings: components["schemas"]["ValidationIssue"][];
         /** @description Quote id issued by this service; the server looks its own stored quote up by it. */
         QuoteId: string;
+        /**
+         * @description Which check: the shape, the receipt id, then each agreement between the parts of the bundle.
+         * @enum {unknown}
+         */
+        ReceiptCheckId: "schema" | "receipt_id" | "task_hash_agrees" | "quote_agrees" | "note_box_id_agrees" | "settlement_tx_id_agrees" | "chain_agrees" | "registers_decode" | "note_binding" | "value_covers_price" | "confirmations" | "verification_checks_passed";
         /** @description The receipt a caller can expect. */
         ReceiptExpectation: {
             /** @description Whether every paid call leaves a receipt the payer can fetch and re-check. */
@@ -6375,6 +6252,12 @@ export interface components {
             /** @description What a caller gets from this endpoint. */
             purpose: string;
         }[];
+        /** @description Capabilities the service offers, in the jobs board vocabulary. */
+        ServiceManifestCapabilities: components["schemas"]["CapabilityId"][];
+        /** @description E-mail address or URL where the operator reviewer reaches the maintainer of this listing. */
+        ServiceManifestContact: string;
+        /** @description Public evidence that the service works as described; the evidence check requires at least one item. */
+        ServiceManifestEvidence: components["schemas"]["EvidenceLink"][];
         /** @description Price of the service. */
         ServicePricing: {
             /** @description Price per unit in testnet ERG, a decimal with exactly nine fraction digits; `0.000000000` for free services. */

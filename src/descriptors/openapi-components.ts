@@ -41,6 +41,35 @@ function exportedShapes(): Map<z.ZodType, string> {
   return names;
 }
 
+/**
+ * The fields of the exported object shapes, each named after its owner and its name
+ * (`probeSchema.status` -> `ProbeStatus`): an object extended into several (the probes, a
+ * manifest and its registry entry) shares its fields' schemas with each of them, and such a field
+ * is a shape like any other. Its owner is the object it came from: of those that have it, the one
+ * with the fewest fields (the base of an extension). A field that is an exported shape (or a
+ * described copy of one) keeps that shape's name; a derived name an export already has is skipped.
+ */
+function fieldShapes(named: ReadonlyMap<z.ZodType, string>): Map<z.ZodType, string> {
+  const isNamed = (schema: z.ZodType) => {
+    for (let shape: z.ZodType | undefined = schema; shape; shape = shape._zod.parent as z.ZodType | undefined) if (named.has(shape)) return true;
+    return false;
+  };
+  const owners = new Map<z.ZodType, { name: string; fields: number }>();
+  for (const [owner, ownerName] of named) {
+    const shape = (owner._zod.def as { shape?: Record<string, unknown> }).shape;
+    if (!shape || typeof shape !== 'object') continue;
+    const fields = Object.keys(shape).length;
+    for (const [field, schema] of Object.entries(shape)) {
+      if (!(schema instanceof z.ZodType) || isNamed(schema)) continue;
+      const name = ownerName + field.replace(/(?:^|[_-])([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+      const known = owners.get(schema);
+      if (!known || fields < known.fields || (fields === known.fields && name < known.name)) owners.set(schema, { name, fields });
+    }
+  }
+  const taken = new Set(named.values());
+  return new Map([...owners].filter(([, { name }]) => !taken.has(name)).map(([schema, { name }]) => [schema, name]));
+}
+
 /** The schemas a zod schema is built of, one level down (object fields, items, options, wrapped types). */
 function childrenOf(schema: z.ZodType): Set<z.ZodType> {
   const children = new Set<z.ZodType>();
@@ -136,7 +165,8 @@ export function openApiComponents(used: ReadonlySet<string>, published: readonly
   const rootSchemas = new Set<z.ZodType>([...outputRoots, ...inputRoots].map(([, schema]) => schema));
 
   const contained = containment([...rootSchemas]);
-  const shared = new Map([...exportedShapes()].filter(([schema]) => !rootSchemas.has(schema) && (contained.get(schema) ?? 0) >= 2));
+  const exported = exportedShapes();
+  const shared = new Map([...exported, ...fieldShapes(exported)].filter(([schema]) => !rootSchemas.has(schema) && (contained.get(schema) ?? 0) >= 2));
 
   // Each rendering also names the other's roots where it contains them (a profile inside a response, a manifest inside a request).
   const outputs = render('output', outputRoots, new Map([...shared, ...inputRoots.map(([name, schema]) => [schema, name + OUTPUT_SUFFIX] as const)]), '');
@@ -172,9 +202,10 @@ export function openApiComponents(used: ReadonlySet<string>, published: readonly
 }
 
 /**
- * A component that is not a root is written where it is used when that makes the document no
- * larger: when it is referenced once (a request shape inside one response), or when it is shorter
- * than a reference to it (a URL or a digest format, whose uses carry their own description).
+ * A component that is not a root is written where it is used wherever that makes the document no
+ * larger: at a use that carries its own description (a URL or a digest format described for its
+ * field, where the reference would only add its `$ref`), and everywhere when it is referenced once
+ * or when its entry costs more than the references it saves. Other uses keep the reference.
  */
 function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roots: ReadonlySet<string>): Record<string, JsonSchema> {
   const uses = new Map<string, JsonSchema[]>();
@@ -187,24 +218,29 @@ function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roots: Rea
   };
   collect(components);
   const size = (value: unknown) => JSON.stringify(value).length;
-  const noLargerInlined = (name: string): boolean => {
+  const written = (name: string, { $ref: _ref, ...siblings }: JsonSchema) => ({ ...components[name], ...siblings });
+  /** The uses written out, and the components no use refers to any more. */
+  const inlineSites = new Set<JsonSchema>();
+  const dropped = new Set<string>();
+  for (const name of Object.keys(components)) {
+    if (roots.has(name)) continue;
     const sites = uses.get(componentRef(name).$ref) ?? [];
-    if (sites.length === 1) return true;
-    // The component's entry (`"Name":{...},`) goes; each use grows from its reference to the shape itself.
-    const saved = size(name) + size(components[name]) + 2;
-    const grown = sites.reduce((sum, { $ref: _ref, ...siblings }) => sum + size({ ...components[name], ...siblings }) - size({ $ref: _ref, ...siblings }), 0);
-    return sites.length > 0 && grown <= saved;
-  };
-  const inlined = new Map(Object.keys(components).filter((name) => !roots.has(name) && noLargerInlined(name)).map((name) => [componentRef(name).$ref, name]));
-  if (inlined.size === 0) return components;
+    if (sites.length === 0) continue;
+    const growth = (site: JsonSchema) => size(written(name, site)) - size(site);
+    const referenced = sites.length === 1 ? [] : sites.filter((site) => growth(site) > 0);
+    // The component's entry (`"Name":{...},`) against what writing out its remaining uses would add.
+    const entry = size(name) + size(components[name]) + 2;
+    const keep = referenced.length > 0 && referenced.reduce((sum, site) => sum + growth(site), 0) > entry;
+    for (const site of sites) if (!keep || !referenced.includes(site)) inlineSites.add(site);
+    if (!keep) dropped.add(name);
+  }
+  if (inlineSites.size === 0) return components;
+  const nameOf = new Map(Object.keys(components).map((name) => [componentRef(name).$ref, name]));
   const inline = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(inline);
     if (value === null || typeof value !== 'object') return value;
-    const { $ref, ...siblings } = value as JsonSchema;
-    const name = typeof $ref === 'string' ? inlined.get($ref) : undefined;
-    if (name) return inline({ ...components[name], ...siblings });
+    if (inlineSites.has(value as JsonSchema)) return inline(written(nameOf.get((value as JsonSchema).$ref as string)!, value as JsonSchema));
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inline(item)]));
   };
-  const names = new Set(inlined.values());
-  return Object.fromEntries(Object.entries(components).filter(([name]) => !names.has(name)).map(([name, schema]) => [name, inline(schema) as JsonSchema]));
+  return Object.fromEntries(Object.entries(components).filter(([name]) => !dropped.has(name)).map(([name, schema]) => [name, inline(schema) as JsonSchema]));
 }
