@@ -123,14 +123,14 @@ class Connection {
 }
 
 interface QueuedWork {
-  work: (tx: Queryable) => Promise<unknown>;
-  durable: boolean;
   /**
-   * One statement: SQLite undoes a failed statement by itself and keeps the transaction (a failure
-   * that ends the transaction is an availability failure, which aborts the batch anyway), so it
-   * needs no savepoint of its own.
+   * A work of several statements, or one statement run as it is. A lone statement needs no
+   * savepoint of its own: SQLite undoes a failed statement by itself and keeps the transaction (a
+   * failure that ends the transaction is an availability failure, which aborts the batch anyway);
+   * and it runs without a turn of the promise machinery per write.
    */
-  single: boolean;
+  work: ((tx: Queryable) => Promise<unknown>) | { sql: string; params: unknown[] };
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -179,14 +179,17 @@ export function openSqlite(options: SqliteOptions): Database {
   let scheduled = false;
   let flushing: Promise<void> | undefined;
 
+  /** One statement on the writer, its failure classified. */
+  function statement<R>(sql: string, params: unknown[]): R[] {
+    try {
+      return writer.all<R>(sql, params);
+    } catch (error) {
+      throw classify(error, file);
+    }
+  }
+
   const inTransaction: Queryable = {
-    query: async <R>(sql: string, params: unknown[] = []) => {
-      try {
-        return writer.all<R>(sql, params);
-      } catch (error) {
-        throw classify(error, file);
-      }
-    },
+    query: async <R>(sql: string, params: unknown[] = []) => statement<R>(sql, params),
     exec: async (sql: string) => {
       try {
         writer.exec(sql);
@@ -237,7 +240,8 @@ export function openSqlite(options: SqliteOptions): Database {
     const savepoints = batch.length > 1;
     let aborted: unknown;
     for (const item of batch) {
-      const savepoint = savepoints && !item.single;
+      const { work } = item;
+      const savepoint = savepoints && typeof work === 'function';
       try {
         if (savepoint) writer.run('SAVEPOINT work');
       } catch (error) {
@@ -245,7 +249,7 @@ export function openSqlite(options: SqliteOptions): Database {
         break;
       }
       try {
-        const value = await item.work(inTransaction);
+        const value = typeof work === 'function' ? await work(inTransaction) : statement(work.sql, work.params);
         if (savepoint) writer.run('RELEASE work');
         outcomes.push({ ok: true, value });
       } catch (error) {
@@ -302,14 +306,14 @@ export function openSqlite(options: SqliteOptions): Database {
     });
   }
 
-  const enqueue = <T>(work: (tx: Queryable) => Promise<T>, durable: boolean, single: boolean): Promise<T> => {
+  const enqueue = <T>(work: QueuedWork['work'], durable: boolean): Promise<T> => {
     if (closed) return Promise.reject(new StoreUnavailableError('the embedded store is closed'));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ work, durable, single, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ work, durable, resolve: resolve as (value: unknown) => void, reject });
       schedule();
     });
   };
-  const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> => enqueue(work, options.durable === true, false);
+  const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> => enqueue(work, options.durable === true);
 
   return {
     dialect: SQLITE,
@@ -321,7 +325,7 @@ export function openSqlite(options: SqliteOptions): Database {
         throw classify(error, file);
       }
     },
-    query: (sql, params) => enqueue((tx) => tx.query(sql, params), false, true),
+    query: <R>(sql: string, params: unknown[] = []) => enqueue<R[]>({ sql, params }, false),
     exec: (sql) => transaction((tx) => tx.exec(sql)),
     transaction,
     async close() {
