@@ -47,9 +47,10 @@ function exportedShapes(): Map<z.ZodType, string> {
  * manifest and its registry entry) shares its fields' schemas with each of them, and such a field
  * is a shape like any other. Its owner is the object it came from: of those that have it, the one
  * with the fewest fields (the base of an extension). A field that is an exported shape (or a
- * described copy of one) keeps that shape's name; a derived name an export already has is skipped.
+ * described copy of one) keeps that shape's name. A derived name that an export has, that two
+ * fields would get, or that ends like a request or response rendering's name is not used.
  */
-function fieldShapes(named: ReadonlyMap<z.ZodType, string>): Map<z.ZodType, string> {
+export function fieldShapes(named: ReadonlyMap<z.ZodType, string>): Map<z.ZodType, string> {
   const isNamed = (schema: z.ZodType) => {
     for (let shape: z.ZodType | undefined = schema; shape; shape = shape._zod.parent as z.ZodType | undefined) if (named.has(shape)) return true;
     return false;
@@ -66,8 +67,13 @@ function fieldShapes(named: ReadonlyMap<z.ZodType, string>): Map<z.ZodType, stri
       if (!known || fields < known.fields || (fields === known.fields && name < known.name)) owners.set(schema, { name, fields });
     }
   }
-  const taken = new Set(named.values());
-  return new Map([...owners].filter(([, { name }]) => !taken.has(name)).map(([schema, { name }]) => [schema, name]));
+  // A derived name is given to one field only, is no export's, and does not end as the name of a
+  // shape's request or response rendering does.
+  const exportNames = new Set(named.values());
+  const derived = new Map<string, number>();
+  for (const { name } of owners.values()) derived.set(name, (derived.get(name) ?? 0) + 1);
+  const usable = (name: string) => !exportNames.has(name) && derived.get(name) === 1 && !name.endsWith(INPUT_SUFFIX) && !name.endsWith(OUTPUT_SUFFIX);
+  return new Map([...owners].filter(([, { name }]) => usable(name)).map(([schema, { name }]) => [schema, name]));
 }
 
 /** The schemas a zod schema is built of, one level down (object fields, items, options, wrapped types). */
@@ -207,7 +213,7 @@ export function openApiComponents(used: ReadonlySet<string>, published: readonly
  * field, where the reference would only add its `$ref`), and everywhere when it is referenced once
  * or when its entry costs more than the references it saves. Other uses keep the reference.
  */
-function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roots: ReadonlySet<string>): Record<string, JsonSchema> {
+export function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roots: ReadonlySet<string>): Record<string, JsonSchema> {
   const uses = new Map<string, JsonSchema[]>();
   const collect = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(collect);
@@ -239,7 +245,10 @@ function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roots: Rea
   const inline = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(inline);
     if (value === null || typeof value !== 'object') return value;
-    if (inlineSites.has(value as JsonSchema)) return inline(written(nameOf.get((value as JsonSchema).$ref as string)!, value as JsonSchema));
+    const { $ref } = value as JsonSchema;
+    const name = typeof $ref === 'string' ? nameOf.get($ref) : undefined;
+    // A use decided on, or a reference in a copy written out elsewhere to a component that is gone.
+    if (name && (inlineSites.has(value as JsonSchema) || dropped.has(name))) return inline(written(name, value as JsonSchema));
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inline(item)]));
   };
   return Object.fromEntries(Object.entries(components).filter(([name]) => !dropped.has(name)).map(([name, schema]) => [name, inline(schema) as JsonSchema]));

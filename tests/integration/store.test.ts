@@ -323,6 +323,10 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await store.recordActivity({ kind: 'payment_verified', at, amountNanoErg: quote.priceNanoErg, taskHash: quote.taskHash, receiptId: hex32() });
     await store.recordActivity({ kind: 'turn_answered', at });
     expect((await store.listActivity(3)).map((event) => event.kind)).toEqual(['turn_answered', 'payment_verified', 'quote_issued']);
+    // Another quote of the same millisecond, stored later, lists before the first.
+    const second = makeQuote({ issuedAt: at });
+    await store.insertQuote(second);
+    expect((await store.listActivity(4)).filter((event) => event.kind === 'quote_issued').map((event) => event.taskHash)).toEqual([second.taskHash, quote.taskHash]);
     // The same quote id again is refused, and lists nothing more.
     await expect(store.insertQuote({ ...quote, issuedAt: new Date(at.getTime() + 1) })).rejects.toThrow();
     expect((await store.listActivity(4)).filter((event) => event.kind === 'quote_issued' && event.taskHash === quote.taskHash)).toHaveLength(1);
@@ -539,6 +543,29 @@ describe('embedded store specifics', () => {
       await database.query('PRAGMA max_page_count = 1073741823');
       await database.query('INSERT INTO filler (n, pad) VALUES ($1, $2)', [1, 'x'.repeat(3_000)]);
       expect(await database.read<{ n: number }>('SELECT n FROM filler')).toEqual([{ n: 1 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('a statement that ends the transaction as it fails (OR ROLLBACK) fails its whole batch: nothing after it runs on its own', async () => {
+    const database = openSqlite({ dataDir, busyTimeoutMs: 1_000 });
+    try {
+      await database.exec('CREATE TABLE rows (n INTEGER PRIMARY KEY) STRICT');
+      await database.query('INSERT INTO rows (n) VALUES (1)');
+      const batch = [
+        database.query('INSERT INTO rows (n) VALUES (2)'),
+        database.query('INSERT OR ROLLBACK INTO rows (n) VALUES (1)'),
+        database.query('INSERT INTO rows (n) VALUES (3)'),
+        database.transaction(async (tx) => tx.query('INSERT INTO rows (n) VALUES (4)')),
+      ];
+      const outcomes = await Promise.allSettled(batch);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+      expect(await database.read<{ n: number }>('SELECT n FROM rows ORDER BY n')).toEqual([{ n: 1 }]);
+      // The store goes on: the next batch commits.
+      await database.query('INSERT INTO rows (n) VALUES (5)');
+      expect(await database.read<{ n: number }>('SELECT n FROM rows ORDER BY n')).toEqual([{ n: 1 }, { n: 5 }]);
     } finally {
       await database.close();
     }

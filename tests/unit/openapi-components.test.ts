@@ -11,7 +11,9 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as schemaModules from '../../schemas/index.ts';
 import { publishedSchemas } from '../../src/catalogue/schemas-index.ts';
+import { fieldShapes, inlinedWhereNoLarger } from '../../src/descriptors/openapi-components.ts';
 import { buildOpenApiDocument } from '../../src/descriptors/openapi.ts';
+import { z } from 'zod';
 
 const document = buildOpenApiDocument();
 const components = document.components.schemas as Record<string, Record<string, unknown>>;
@@ -78,6 +80,29 @@ describe('OpenAPI components', () => {
     // The registry entry is the manifest extended with its listing: the manifest names the shared fields.
     expect(references('ServiceManifestCapabilities')).toBeGreaterThanOrEqual(2);
     expect(Object.keys(components).filter((name) => name.startsWith('RegistryEntry'))).toEqual([]);
+  });
+
+  it('writes a shape out where that is shorter and keeps no reference to a component it drops', () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const pattern = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' };
+    // Alias is a described reference to Slug, its only use; Alias itself is used twice.
+    const out = inlinedWhereNoLarger(
+      { Root: { properties: { a: ref('Alias'), b: { ...ref('Alias'), description: 'b' } } }, Alias: { ...ref('Slug'), description: 'an id' }, Slug: pattern },
+      new Set(['Root']),
+    );
+    const written = JSON.stringify(out);
+    for (const [, name] of written.matchAll(/#\/components\/schemas\/(\w+)/g)) expect(Object.keys(out)).toContain(name);
+    expect((out.Root!.properties as Record<string, unknown>).b).toEqual({ ...pattern, description: 'b' });
+  });
+
+  it('names a shared field after the object with the fewest fields, and only where the name is its own', () => {
+    const field = () => z.string().describe('a field');
+    const [a, b, c, d] = [field(), field(), field(), field()];
+    const extended = z.object({ transaction_id: a, transactionId: b, input: c, note: d });
+    const base = z.object({ input: c, note: d, more: z.string() });
+    const names = fieldShapes(new Map<z.ZodType, string>([[extended, 'Answer'], [base, 'Base']]));
+    // transaction_id and transactionId would both be AnswerTransactionId; BaseInput would read as a request rendering.
+    expect([...names.values()]).toEqual(['BaseNote', 'BaseMore']);
   });
 
   it('is at most 300 KiB as served (compact JSON)', () => {

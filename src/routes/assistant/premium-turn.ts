@@ -21,13 +21,15 @@ type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config'>;
 
 /** A premium quote for `question`, stored (with its activity event) before anyone sees it. */
 export async function issuePremiumQuote({ store, chain, clock, config }: Deps, question: string, history: ConversationMessage[] | undefined): Promise<PremiumQuote> {
-  const now = clock();
   const { receiverAddress, reserveBoxId } = config;
   if (!receiverAddress || !reserveBoxId) {
     const missing = [!receiverAddress && 'ASSISTANT_RECEIVER_ADDRESS', !reserveBoxId && 'ASSISTANT_RESERVE_BOX_ID'].filter(Boolean).join(' and ');
     throw new ProblemError(503, 'payment_unconfigured', 'Payment configuration unavailable', `Premium answers are not offered: the operator has not configured ${missing}.`);
   }
   const height = await fromChain(() => chain.recentHeight());
+  // Read after the chain, with nothing awaited before the store write: quotes are stored in the
+  // order of their issue times, which is the order the activity feed lists them by.
+  const now = clock();
   const quoteId = newQuoteId(now.getTime());
   const quote = buildPremiumQuote({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
   const stored: StoredQuote = {

@@ -31,11 +31,11 @@ export interface Dialect {
   /** Second sort key after an insertion timestamp, so rows written within one clock tick keep their order. */
   readonly insertionOrder: string;
   /**
-   * How the newest quotes are found for the activity feed: the ORDER BY, and the index it needs
-   * (created by migration 4). SQLite's rowid grows with each insert, which is issue order with
-   * nothing more to write per quote; PostgreSQL has no such order and indexes issued_at.
+   * The quotes in the order they were stored, which the activity feed lists them by (newest first,
+   * and within one millisecond), and what migration 4 adds for it. SQLite's rowid already grows with
+   * each insert: nothing more to write per quote. PostgreSQL gets an identity column and its index.
    */
-  readonly newestQuotes: { orderBy: string; index: string };
+  readonly quoteSequence: { column: string; migration: string };
   /** A JSON column gives back the text it was given (SQLite); jsonb keeps a parsed form, its keys reordered. */
   readonly jsonKeepsText: boolean;
   /** An expression reading the string at `path` (object keys, fixed by the caller) inside a JSON column, as text. */
@@ -52,7 +52,10 @@ export const POSTGRES: Dialect = {
   tableOptions: '',
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`,
   insertionOrder: 'receipt_id',
-  newestQuotes: { orderBy: 'issued_at DESC', index: 'CREATE INDEX quotes_newest_first ON quotes (issued_at DESC);' },
+  quoteSequence: {
+    column: 'seq',
+    migration: 'ALTER TABLE quotes ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY; CREATE INDEX quotes_newest_first ON quotes (seq DESC);',
+  },
   jsonKeepsText: false,
   jsonText: (column, path) => `(${column} #>> '{${path.join(',')}}')`,
 };
@@ -66,7 +69,7 @@ export const SQLITE: Dialect = {
   // Every write transaction starts with BEGIN IMMEDIATE, which takes the database's one write lock.
   migrationLock: undefined,
   insertionOrder: 'rowid DESC',
-  newestQuotes: { orderBy: 'rowid DESC', index: '' },
+  quoteSequence: { column: 'rowid', migration: '' },
   jsonKeepsText: true,
   jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,
 };

@@ -111,9 +111,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // A quote's body follows byte for byte from the terms in its row (premiumQuoteBody), and its
     // quote_issued activity event from the same row; storing either again made each quote's commit
     // write three times what the terms need. Its events are read from the quotes, newest first.
-    sql: ({ newestQuotes }) => `
+    sql: ({ quoteSequence }) => `
       ALTER TABLE quotes DROP COLUMN quote;
-      ${newestQuotes.index}
+      ${quoteSequence.migration}
       DELETE FROM activity WHERE kind = 'quote_issued';
     `,
   },

@@ -255,16 +255,17 @@ export class SqlAssistantStore implements AssistantStore {
 
   async listActivity(limit: number): Promise<ActivityEvent[]> {
     const database = await this.ready();
-    // The newest recorded events and the newest quotes (each its own quote_issued event), merged;
-    // at one instant a quote lists after what followed it.
+    // The newest recorded events and the newest stored quotes (each its own quote_issued event),
+    // merged; at one instant a quote lists after what followed it, and quotes in the order stored.
+    const { column } = database.dialect.quoteSequence;
     const rows = await database.read<ActivityRow>(
       `SELECT kind, at, amount_nano_erg, task_hash, receipt_id FROM (
          SELECT * FROM (SELECT kind, at, CAST(amount_nano_erg AS TEXT) AS amount_nano_erg, task_hash, receipt_id, 1 AS rank, id AS seq
                           FROM activity ORDER BY at DESC, id DESC LIMIT $1) AS recorded
          UNION ALL
          SELECT * FROM (SELECT 'quote_issued' AS kind, issued_at AS at, CAST(price_nano_erg AS TEXT) AS amount_nano_erg, task_hash,
-                               NULL AS receipt_id, 0 AS rank, 0 AS seq
-                          FROM quotes ORDER BY ${database.dialect.newestQuotes.orderBy} LIMIT $1) AS issued
+                               NULL AS receipt_id, 0 AS rank, ${column} AS seq
+                          FROM quotes ORDER BY ${column} DESC LIMIT $1) AS issued
        ) AS feed ORDER BY at DESC, rank DESC, seq DESC LIMIT $1`,
       [clampLimit(limit)],
     );

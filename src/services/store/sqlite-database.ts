@@ -93,6 +93,11 @@ class Connection {
     this.#db = db;
   }
 
+  /** Whether a transaction is open on this connection. */
+  get isTransaction(): boolean {
+    return this.#db.isTransaction;
+  }
+
   all<R>(sql: string, params: unknown[]): R[] {
     return this.#statement(sql).all(...(params as never[])) as R[];
   }
@@ -125,9 +130,9 @@ class Connection {
 interface QueuedWork {
   /**
    * A work of several statements, or one statement run as it is. A lone statement needs no
-   * savepoint of its own: SQLite undoes a failed statement by itself and keeps the transaction (a
-   * failure that ends the transaction is an availability failure, which aborts the batch anyway);
-   * and it runs without a turn of the promise machinery per write.
+   * savepoint of its own: under the default conflict resolution (ABORT) SQLite undoes a failed
+   * statement whole and keeps the transaction; a failure that ends the transaction (an availability
+   * failure, or `OR ROLLBACK`) aborts the batch. It runs without a turn of the promise machinery.
    */
   work: ((tx: Queryable) => Promise<unknown>) | { sql: string; params: unknown[] };
   durable: boolean;
@@ -259,6 +264,9 @@ export function openSqlite(options: SqliteOptions): Database {
           break;
         }
         try {
+          // A statement may end the whole transaction as it fails (`OR ROLLBACK`, `RAISE(ROLLBACK)`);
+          // the works after it would then run on their own, outside the batch.
+          if (!writer.isTransaction) throw new Error('no transaction is active after the failed work');
           if (savepoint) {
             writer.run('ROLLBACK TO work');
             writer.run('RELEASE work');
