@@ -219,7 +219,11 @@ export function inlinedWhereNoLarger(components: Record<string, JsonSchema>, roo
     if (Array.isArray(value)) return value.forEach(collect);
     if (value === null || typeof value !== 'object') return;
     const { $ref } = value as JsonSchema;
-    if (typeof $ref === 'string') uses.set($ref, [...(uses.get($ref) ?? []), value as JsonSchema]);
+    if (typeof $ref === 'string') {
+      const sites = uses.get($ref);
+      if (sites) sites.push(value as JsonSchema);
+      else uses.set($ref, [value as JsonSchema]);
+    }
     Object.values(value).forEach(collect);
   };
   collect(components);

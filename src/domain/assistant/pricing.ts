@@ -86,9 +86,9 @@ export type QuoteTermsAsIssued = Pick<
   'quoteId' | 'taskHash' | 'priceNanoErg' | 'receiverAddress' | 'reserveBoxId' | 'noteExpiryMinHeight' | 'minConfirmations' | 'issuedHeight' | 'expiresAt'
 >;
 
-/** A new premium quote: its task hash, its Note's expiry floor and its lifetime, rendered as the quote endpoint returns it. */
-export function buildPremiumQuote({ quoteId, question, history, terms, height, now }: PremiumQuoteInput): PremiumQuote {
-  return premiumQuoteBody({
+/** The terms of a new premium quote: its task hash, its Note's expiry floor and its lifetime. */
+export function premiumQuoteTerms({ quoteId, question, history, terms, height, now }: PremiumQuoteInput): QuoteTermsAsIssued {
+  return {
     quoteId,
     taskHash: computeTaskHash({ quoteId, question, history }),
     priceNanoErg: terms.priceNanoErg,
@@ -98,8 +98,11 @@ export function buildPremiumQuote({ quoteId, question, history, terms, height, n
     minConfirmations: terms.minConfirmations,
     issuedHeight: height,
     expiresAt: new Date(now.getTime() + terms.quoteLifetimeSeconds * 1000),
-  });
+  };
 }
+
+/** A new premium quote, rendered as the quote endpoint returns it. */
+export const buildPremiumQuote = (input: PremiumQuoteInput): PremiumQuote => premiumQuoteBody(premiumQuoteTerms(input));
 
 /**
  * The premium quote body exactly as the quote endpoint returned it. The store keeps the terms, not

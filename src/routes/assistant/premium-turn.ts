@@ -9,7 +9,7 @@ import { problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote }
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { checkNote, type NoteCheckResult } from '../../domain/assistant/note-rules.ts';
 import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
-import { buildPremiumQuote, newQuoteId, premiumQuoteBody } from '../../domain/assistant/pricing.ts';
+import { newQuoteId, premiumQuoteBody, premiumQuoteTerms } from '../../domain/assistant/pricing.ts';
 import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { NoteAlreadyUsedError, type StoredQuote } from '../../domain/ports.ts';
@@ -31,23 +31,11 @@ export async function issuePremiumQuote({ store, chain, clock, config }: Deps, q
   // order of their issue times, which is the order the activity feed lists them by.
   const now = clock();
   const quoteId = newQuoteId(now.getTime());
-  const quote = buildPremiumQuote({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
-  const stored: StoredQuote = {
-    quoteId,
-    taskHash: quote.taskHash,
-    questionHash: hashQuestion(question),
-    priceNanoErg: config.priceNanoErg,
-    receiverAddress,
-    reserveBoxId,
-    noteExpiryMinHeight: quote.noteExpiryMinHeight,
-    minConfirmations: quote.minConfirmations,
-    issuedHeight: height,
-    issuedAt: now,
-    expiresAt: new Date(quote.expiresAt),
-  };
+  const terms = premiumQuoteTerms({ quoteId, question, history, terms: { ...config, receiverAddress, reserveBoxId }, height, now });
+  const stored: StoredQuote = { ...terms, questionHash: hashQuestion(question), issuedAt: now };
   // Stored before it is shown; the stored quote is also its `quote_issued` activity event.
   await fromStore(() => store.insertQuote(stored));
-  return quote;
+  return premiumQuoteBody(terms);
 }
 
 /** The Note read from the chain at its current height, and judged by every rule of `stored`. */
