@@ -4,13 +4,13 @@
  *
  * It denies by default: `allowed` is true only when every check in POLICY_CHECKS ran and none
  * reported a reason. Every failing check reports its own code, all of them, in the fixed order.
- * Money is compared as exact nanoERG BigInts; the ERG numbers in `normalized_action` are derived
- * from those exact values for display and decide nothing. Pure: no I/O, and the verdict depends
+ * Money is compared as exact nanoERG BigInts; the ERG numbers in `normalized_action` are read
+ * from the exact wire decimals for display and decide nothing. Pure: no I/O, and the verdict depends
  * only on the request, except `checked_at`, which is `now`.
  */
 import type { PolicyCheckRequest, PolicyReason, PolicyVerdict, PolicyWarning, ProposedAction, WalletAgentPolicyProfile } from '../../schemas/policy-check.ts';
 import { typeName } from '../config/site.ts';
-import { formatNanoErg, nanoErgToErgNumber, parseErgDecimal } from './money.ts';
+import { ergNumber, formatNanoErg, parseErgDecimal } from './money.ts';
 import {
   NETWORK_MINIMUM_FEE_NANOERG,
   POLICY_CHECKS,
@@ -147,6 +147,11 @@ const CHECK_RUNNERS: Record<PolicyCheck, (context: CheckContext) => void> = {
   },
 };
 
+/** Each check's two possible entries in `checks`, made once and shared by every verdict (they are never changed). */
+const CHECK_RESULTS = Object.fromEntries(
+  POLICY_CHECKS.map((check) => [check, [Object.freeze({ check, passed: false }), Object.freeze({ check, passed: true })] as const]),
+) as Record<PolicyCheck, readonly [PolicyVerdict['checks'][number], PolicyVerdict['checks'][number]]>;
+
 function readMoney(profile: WalletAgentPolicyProfile, action: ProposedAction): ExactMoney {
   const amount = parseErgDecimal(action.amount);
   const spentToday = parseErgDecimal(action.spent_today);
@@ -200,11 +205,12 @@ export function checkPolicy(request: PolicyCheckRequest, now: Date): PolicyVerdi
   const reasons: PolicyReason[] = [];
   const deny = (code: PolicyReasonCode, message: string) => reasons.push({ code, field: reasonField(code), message });
 
+  const context: CheckContext = { profile, action, money, deny };
   const checks: PolicyVerdict['checks'] = [];
   for (const check of POLICY_CHECKS) {
     const before = reasons.length;
-    CHECK_RUNNERS[check]({ profile, action, money, deny });
-    checks.push({ check, passed: reasons.length === before });
+    CHECK_RUNNERS[check](context);
+    checks.push(CHECK_RESULTS[check][reasons.length === before ? 1 : 0]);
   }
   // Deny by default: allowed needs every check to have run and passed, not merely "no reason seen".
   const allowed = reasons.length === 0 && checks.length === POLICY_CHECKS.length && checks.every((entry) => entry.passed);
@@ -223,9 +229,9 @@ export function checkPolicy(request: PolicyCheckRequest, now: Date): PolicyVerdi
     normalized_action: {
       network: action.network,
       action: action.action,
-      amount: nanoErgToErgNumber(money.amount),
-      spent_today: nanoErgToErgNumber(money.spentToday),
-      fee: nanoErgToErgNumber(money.fee),
+      amount: ergNumber(action.amount),
+      spent_today: ergNumber(action.spent_today),
+      fee: ergNumber(action.fee),
       recipient: action.recipient,
       reserve: action.reserve,
       expiry_height_delta: action.expiry_height_delta,

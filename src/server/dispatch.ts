@@ -7,16 +7,32 @@
  */
 import { allRoutes } from '../routes/table.ts';
 import { logger } from '../services/logger.ts';
+import type { ZodType } from 'zod';
 import type { DynamicRoute } from '../routes/types.ts';
 import type { ApiRequest, ApiResponse } from '../lib/api.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { assertJsonContentType, parseJsonBytes, tooLarge } from '../lib/json-body.ts';
 import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from '../lib/problem-error.ts';
+import { compileRequestCheck, type CompiledRequestCheck } from '../lib/compiled-request-check.ts';
 
 interface CompiledRoute {
   route: DynamicRoute;
+  /** Position in the route table, which decides between routes of one path and method. */
+  order: number;
   pattern: RegExp;
   paramNames: string[];
+}
+
+/** Each request schema's compiled fast path (undefined: zod alone), made at its first request. */
+const requestChecks = new Map<ZodType, CompiledRequestCheck | undefined>();
+
+/** The body as `schema` returns it; a 400 problem naming the fields when it refuses it. */
+function validatedBody(schema: ZodType, raw: unknown): unknown {
+  if (!requestChecks.has(schema)) requestChecks.set(schema, compileRequestCheck(schema));
+  if (requestChecks.get(schema)?.(raw)) return raw;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data;
 }
 
 export interface IncomingApiRequest {
@@ -35,12 +51,15 @@ export interface SerializedResponse {
   body: string;
 }
 
-let compiled: CompiledRoute[] | undefined;
+/** Routes without parameters by their path (one lookup), and the routes with parameters (a pattern each). */
+let compiled: { exact: Map<string, CompiledRoute[]>; patterned: CompiledRoute[] } | undefined;
 
-function compile(): CompiledRoute[] {
-  compiled ??= allRoutes()
+function compile() {
+  if (compiled) return compiled;
+  compiled = { exact: new Map(), patterned: [] };
+  allRoutes()
     .filter((route): route is DynamicRoute => route.kind === 'dynamic' && route.host !== 'mcp')
-    .map((route) => {
+    .forEach((route, order) => {
       const paramNames: string[] = [];
       const source = route.path
         .split('/')
@@ -51,15 +70,18 @@ function compile(): CompiledRoute[] {
           return '([^/]+)';
         })
         .join('/');
-      return { route, pattern: new RegExp(`^${source}$`), paramNames };
+      const entry = { route, order, pattern: new RegExp(`^${source}$`), paramNames };
+      if (paramNames.length > 0) compiled!.patterned.push(entry);
+      else compiled!.exact.set(route.path, [...(compiled!.exact.get(route.path) ?? []), entry]);
     });
   return compiled;
 }
 
-/** The dynamic routes answering this path, with their decoded params; empty when none. */
+/** The dynamic routes answering this path, in route-table order, with their decoded params; empty when none. */
 export function matchPath(path: string): Array<{ route: DynamicRoute; params: Record<string, string> }> {
-  const out: Array<{ route: DynamicRoute; params: Record<string, string> }> = [];
-  for (const { route, pattern, paramNames } of compile()) {
+  const { exact, patterned } = compile();
+  const found: Array<{ order: number; route: DynamicRoute; params: Record<string, string> }> = (exact.get(path) ?? []).map(({ route, order }) => ({ order, route, params: {} }));
+  for (const { route, order, pattern, paramNames } of patterned) {
     const match = pattern.exec(path);
     if (!match) continue;
     const params: Record<string, string> = {};
@@ -68,9 +90,9 @@ export function matchPath(path: string): Array<{ route: DynamicRoute; params: Re
     } catch {
       continue;
     }
-    out.push({ route, params });
+    found.push({ order, route, params });
   }
-  return out;
+  return found.sort((a, b) => a.order - b.order).map(({ route, params }) => ({ route, params }));
 }
 
 /** A ProblemError as an RFC 9457 response. */
@@ -122,11 +144,7 @@ export async function dispatchApi(request: IncomingApiRequest): Promise<Serializ
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
       const raw = parseJsonBytes(await request.readBody(MAX_BODY_BYTES));
-      if (route.request && !route.validatesOwnBody) {
-        const parsed = route.request.schema.safeParse(raw);
-        if (!parsed.success) throw invalidRequest(parsed.error);
-        body = parsed.data;
-      } else body = raw;
+      body = route.request && !route.validatesOwnBody ? validatedBody(route.request.schema, raw) : raw;
     }
     const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
     // The route table refuses, at load, a route of this site without a handler.

@@ -1,7 +1,7 @@
-// `npm run bench:profile`: a CPU profile of the built server under load on one POST route (default
+// `npm run bench:profile`: a CPU profile of the built server under load on one route (default
 // the assistant quote, the slowest), summarised as self time per function and per area. The raw
 // profile is kept in .bench/ for Chrome DevTools or speedscope. Not part of `npm test`.
-// PROFILE_ROUTE=quote|policy|hash picks the route; PROFILE_STORE=postgres uses DATABASE_URL's
+// PROFILE_ROUTE=quote|policy|hash|static picks the route (static: a descriptor GET from memory); PROFILE_STORE=postgres uses DATABASE_URL's
 // PostgreSQL (default postgres://postgres@127.0.0.1:5432/test) instead of the embedded store.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -29,6 +29,7 @@ const routes = {
   quote: { path: '/api/assistant/quote', body: { question: PREMIUM_QUESTION } },
   policy: { path: '/api/agent-economy/wallet-agent/policy-check', body: policyExample },
   hash: { path: '/api/dev/tools', body: { action: 'hash', input: 'agent-economy', encoding: 'utf8', network: 'testnet' } },
+  static: { path: '/api/agents/registry' },
 };
 const route = routes[routeName];
 if (!route) throw new Error(`PROFILE_ROUTE must be one of ${Object.keys(routes).join(', ')}`);
@@ -69,7 +70,7 @@ const url = await new Promise((resolve, reject) => {
 });
 child.stdout.resume();
 
-const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(route.body) };
+const post = route.body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(route.body) };
 // Warm up: open the store, load the handlers, let the JIT settle.
 await new Promise((resolve, reject) => autocannon({ url: url + route.path, connections: 8, duration: 2, ...post }, (error, result) => (error ? reject(error) : resolve(result))));
 // The profile's clock and process.hrtime are both CLOCK_MONOTONIC: only samples taken under load count.
@@ -136,7 +137,7 @@ const top = (map, count) =>
     .map(([name, micros]) => ({ name: name.slice(0, 110), 'self ms': Math.round(micros / 1000), share: share(micros) }));
 
 console.log(
-  `\nprofile: POST ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
+  `\nprofile: ${route.body === undefined ? "GET" : "POST"} ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
 );
 console.log('\nself time by area:');
 console.table(top(byArea, 12));

@@ -2,12 +2,13 @@
 // Not part of `npm test`: the machines are shared and noisy, so figures are printed, never asserted.
 //
 // Fair by construction: each server runs in its own process pinned to core 0, the load generator
-// (autocannon's command line) in another pinned to core 1 (`taskset`, when the machine has it and
-// more than one core); each case alternates ours and bare BENCH_RUNS times (default 3) and keeps
+// (wrk, or autocannon's command line without it) in another pinned to core 1 (`taskset`, when the
+// machine has it and more than one core); each case alternates ours and bare BENCH_RUNS times (default 3) and keeps
 // the best run of each. The bare server does the least equivalent work: it sends the same static
 // bytes with a Content-Length, or parses the JSON body and answers a small JSON object.
 // `ratio` is best throughput against the bare server's best; `cpu ratio` is the bare server's CPU
-// time per request over ours (1.0 = no more work than bare node:http), steadier on a busy machine.
+// time per request over ours (1.0 = no more work than bare node:http), steadier on a busy machine;
+// `load cpu` is how much of its core the generator used against ours / against bare.
 //
 // Also printed: cold start (process start to the first stored premium quote, fresh DATA_DIR), the
 // restart after a SIGKILL under quote load (process start to the first store read answered), and
@@ -92,18 +93,66 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** autocannon's command line on core 1 for `duration` seconds; resolves with its JSON result. */
-function load(target, duration = seconds) {
+/**
+ * The load generator: wrk (C, epoll) when the machine has it, else autocannon's command line
+ * (BENCH_LOAD=wrk|autocannon chooses). On one core of its own, autocannon parsing the site's 15
+ * response headers ran out of CPU before the server did (the static case then measured the client),
+ * where wrk uses about half of its core at the same rate; `load cpu` in the table says how busy
+ * the generator was, so a saturated one shows.
+ */
+const wrkFound = spawnSync('wrk', ['--version']).error === undefined;
+const generator = process.env.BENCH_LOAD ?? (wrkFound ? 'wrk' : 'autocannon');
+/** Where wrk's request script (method, content type, body) is written before each POST run. */
+const scriptDir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+
+/** `command` on core 1 under bash's `time`; resolves with its stdout and the CPU seconds it used. */
+function timed(command, args, env = {}) {
+  const [pinned, pinnedArgs] = onCore(1, command, args);
+  const quoted = [pinned, ...pinnedArgs].map((word) => `'${String(word).replaceAll("'", "'\\''")}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', `TIMEFORMAT='%U %S'; time ${quoted}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.once('exit', (code) => {
+      const [user, system] = err.trim().split('\n').pop().split(' ').map(Number);
+      if (code === 0) resolve({ out, cpuSeconds: user + system });
+      else reject(new Error(`${command} exited with ${code}: ${err}`));
+    });
+  });
+}
+
+/** wrk's "1.23ms" as milliseconds. */
+const wrkMs = (text) => {
+  const [, value, unit] = /([\d.]+)(us|ms|s)/.exec(text);
+  return Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit];
+};
+
+/** One load run for `duration` seconds: requests per second and in all, p50 and p99 latency, failures, and the generator's busy share of its core. */
+async function load(target, duration = seconds) {
+  if (generator === 'wrk') {
+    const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--latency'];
+    if (target.method) {
+      const script = join(scriptDir, 'post.lua');
+      writeFileSync(script, `wrk.method = "${target.method}"\nwrk.headers["content-type"] = "application/json"\nwrk.body = [=====[${target.body}]=====]\n`);
+      args.push('-s', script);
+    }
+    const { out, cpuSeconds } = await timed('wrk', [...args, target.url]);
+    const total = Number(/(\d+) requests in/.exec(out)[1]);
+    const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((sum, count) => sum + Number(count), 0) ?? 0;
+    return {
+      requests: { average: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), total },
+      latency: { p50: wrkMs(/ 50%\s+(\S+)/.exec(out)[1]), p99: wrkMs(/ 99%\s+(\S+)/.exec(out)[1]) },
+      errors: socketErrors,
+      non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+      loadCpu: cpuSeconds / duration,
+    };
+  }
   const args = [`${root}node_modules/autocannon/autocannon.js`, '--json', '-c', String(connections), '-d', String(duration)];
   if (target.method) args.push('-m', target.method, '-H', 'content-type=application/json', '-b', target.body);
-  args.push(target.url);
-  const [command, commandArgs] = onCore(1, process.execPath, args);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`))));
-  });
+  const { out, cpuSeconds } = await timed(process.execPath, [...args, target.url]);
+  return { ...JSON.parse(out), loadCpu: cpuSeconds / duration };
 }
 
 /** Polls `url` until it answers `status`; the time since `startedAt`. */
@@ -202,6 +251,7 @@ for (const { name, ours, bare: yardstick, afterEach } of cases.filter((entry) =>
     'cpu us/req': Math.round(bestOurs.cpuPerRequest),
     'bare cpu us/req': Math.round(bestBare.cpuPerRequest),
     'cpu ratio': Number((bestBare.cpuPerRequest / bestOurs.cpuPerRequest).toFixed(2)),
+    'load cpu': `${Math.round(100 * bestOurs.result.loadCpu)}% / ${Math.round(100 * bestBare.result.loadCpu)}%`,
   });
 }
 memory.afterAllLoad = rssMiB(server.child.pid);
@@ -219,17 +269,18 @@ const restartToReadMs = await firstAnswer(`${restarted.url}/api/assistant/quote/
 await stop(restarted.child);
 await sandbox.close();
 rmSync(dataDir, { recursive: true, force: true });
+rmSync(scriptDir, { recursive: true, force: true });
 
 const mib = (value) => `${value.toFixed(1)} MiB`;
-console.log(`\nbench: best of ${runs} alternating ${seconds}s runs, ${connections} connections, node ${process.version}, ${cpus().length} cores, ${pinning ? 'servers on core 0, load generator on core 1' : 'no pinning (taskset missing or one core)'}`);
+console.log(`\nbench: best of ${runs} alternating ${seconds}s runs, ${connections} connections, load by ${generator}, node ${process.version}, ${cpus().length} cores, ${pinning ? 'servers on core 0, load generator on core 1' : 'no pinning (taskset missing or one core)'}`);
 console.table(rows);
 console.log(`cold start (fresh DATA_DIR) to the first stored premium quote: ${coldStartMs.toFixed(0)} ms`);
 console.log(`restart after SIGKILL under quote load to the first store read: ${restartToReadMs.toFixed(0)} ms`);
-console.log(`server RSS: ${mib(memory.start)} at start, ${mib(memory.afterFirstWrite)} after the first store write, ${mib(memory.afterQuoteLoad ?? NaN)} after ${seconds}s of quote load at ${connections} connections, ${mib(memory.afterAllLoad)} after every case`);
+console.log(`server RSS: ${mib(memory.start)} at start, ${mib(memory.afterFirstWrite)} after the first store write, ${memory.afterQuoteLoad === undefined ? '(quote load not run)' : `${mib(memory.afterQuoteLoad)} after ${seconds}s of quote load at ${connections} connections`}, ${mib(memory.afterAllLoad)} after every case`);
 if (buildSeconds !== undefined) console.log(`build time: ${buildSeconds.toFixed(1)} s`);
 mkdirSync(`${root}.bench`, { recursive: true });
 writeFileSync(
   `${root}.bench/results.json`,
-  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, pinning, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, pinning, generator, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds }, null, 2),
 );
 process.exit(0);

@@ -21,6 +21,7 @@ import type { DynamicRoute } from '../../src/routes/types.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import { RECEIVER, sandboxServerEnv } from '../helpers/paid-turn.ts';
+import { anyJson, mutate, mutation, type Json } from '../helpers/json-mutation.ts';
 
 const postRoutes = allRoutes().filter((route): route is DynamicRoute => route.kind === 'dynamic' && route.method === 'POST' && route.host !== 'mcp');
 
@@ -42,31 +43,6 @@ const CALLER_EXAMPLES: Record<string, unknown> = {
   'assistant-verify-payment': { quote: { quoteId: 'q_unknownquote000000000000' }, question: 'What is a Note?', noteBoxId: 'ab'.repeat(32) },
   faucet: { address: RECEIVER, challengeToken: 'not-a-token' },
 };
-
-/** A JSON value of any shape whose strings may hold any UTF-16 code unit, lone surrogates included. */
-const anyJson = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** Every path into `value`, the root included. */
-function pathsOf(value: Json, path: Array<string | number> = []): Array<Array<string | number>> {
-  const children = Array.isArray(value) ? value.map((item, index) => pathsOf(item, [...path, index])) : value && typeof value === 'object' ? Object.entries(value).map(([key, item]) => pathsOf(item, [...path, key])) : [];
-  return [path, ...children.flat()];
-}
-
-/** `example` with the value at one of its paths replaced, removed, or given a new sibling key. */
-function mutate(example: Json, pick: number, operation: 'replace' | 'remove' | 'add', value: Json, key: string): Json {
-  const copy = structuredClone(example);
-  const paths = pathsOf(copy);
-  const path = paths[pick % paths.length]!;
-  if (path.length === 0) return operation === 'replace' ? value : copy;
-  const parent = path.slice(0, -1).reduce<any>((node, part) => node[part], copy);
-  const last = path[path.length - 1]!;
-  if (operation === 'replace') parent[last] = value;
-  else if (operation === 'remove') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
-  else if (!Array.isArray(parent)) parent[key] = value;
-  return copy;
-}
 
 /** 2xx, or a documented 4xx; the faucet's 503 says payouts are off here, a state of its configuration. */
 function expectNeverServerError(route: DynamicRoute, answer: { status: number; text: string }) {
@@ -110,7 +86,7 @@ describe.each(postRoutes.map((route) => [route.path, route] as const))('POST %s'
     const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id] ?? openApiRequestExample(route.id)?.value) as Json;
     expect(example, `no example request for ${route.id}`).toBeDefined();
     await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.constantFrom('replace' as const, 'remove' as const, 'add' as const), anyJson, fc.string({ unit: 'binary', maxLength: 8 }), async (pick, operation, value, key) => {
+      fc.asyncProperty(mutation, async ([pick, operation, value, key]) => {
         const answer = await post(path, JSON.stringify(mutate(example, pick, operation, value as Json, key)));
         expectCleanAnswer(route, answer);
         expectNeverServerError(route, answer);

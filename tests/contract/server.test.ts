@@ -65,12 +65,18 @@ describe('static files from memory', () => {
   });
 
   it('echoes a request id, or makes one, on static, dynamic and error answers', async () => {
+    const made = new Set<string | null>();
     for (const path of ['/api/jobs', '/api/agent-economy/live', '/api/nope', '/no-such-page']) {
       const echoed = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'trace-42' } });
       expect(echoed.headers.get('x-request-id'), path).toBe('trace-42');
-      const made = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'bad id with spaces' } });
-      expect(made.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+      for (const headers of [{ 'x-request-id': 'bad id with spaces' }, {}] as Array<Record<string, string>>) {
+        const id = (await fetch(`${server.url}${path}`, { headers })).headers.get('x-request-id');
+        expect(id, path).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        made.add(id);
+      }
     }
+    // Made ids are unique: one per request.
+    expect(made.size).toBe(8);
   });
 
   it('sends security and CORS headers', async () => {

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ergDecimal } from '../../schemas/common.ts';
-import { ERG_DECIMAL_PATTERN, formatNanoErg, NANOERG_PER_ERG, nanoErgToErgNumber, parseErgDecimal } from '../../src/domain/money.ts';
+import { ERG_DECIMAL_PATTERN, formatNanoErg, NANOERG_PER_ERG, ergNumber, parseErgDecimal } from '../../src/domain/money.ts';
 
 describe('parseErgDecimal', () => {
   it.each([
@@ -12,6 +13,17 @@ describe('parseErgDecimal', () => {
     ['9223372036.854775807', 9_223_372_036_854_775_807n],
   ])('reads %s as %s nanoERG', (text, nanoErg) => {
     expect(parseErgDecimal(text)).toBe(nanoErg);
+  });
+
+  it('reads every amount exactly, on both sides of the six integer digits read through a double', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.bigInt({ min: 0n, max: NANOERG_PER_ERG - 1n }), (whole, fraction) => {
+        expect(parseErgDecimal(`${whole}.${fraction.toString().padStart(9, '0')}`)).toBe(whole * NANOERG_PER_ERG + fraction);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(parseErgDecimal('999999.999999999')).toBe(999_999_999_999_999n);
+    expect(parseErgDecimal('1000000.000000001')).toBe(1_000_000_000_000_001n);
   });
 
   it('keeps values beyond 2^53 exact, where a float would round', () => {
@@ -71,10 +83,10 @@ describe('formatNanoErg', () => {
   });
 });
 
-describe('nanoErgToErgNumber', () => {
+describe('ergNumber', () => {
   it('is the double nearest the exact decimal, for display', () => {
-    expect(nanoErgToErgNumber(50_000_000n)).toBe(0.05);
-    expect(nanoErgToErgNumber(1_100_000n)).toBe(0.0011);
-    expect(nanoErgToErgNumber(9_007_199_254_740_993n)).toBe(9007199.254740993);
+    expect(ergNumber(formatNanoErg(50_000_000n))).toBe(0.05);
+    expect(ergNumber(formatNanoErg(1_100_000n))).toBe(0.0011);
+    expect(ergNumber(formatNanoErg(9_007_199_254_740_993n))).toBe(9007199.254740993);
   });
 });
