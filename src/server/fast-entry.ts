@@ -137,7 +137,7 @@ function logWhenFinished(res: http.ServerResponse, context: RequestContext, leve
 }
 
 /** `writeHead` with a flat raw-header list: one pass, no per-header `setHeader` bookkeeping. */
-function writeHead(res: http.ServerResponse, status: number, headers: Record<string, string | number>): void {
+function writeHead(res: http.ServerResponse, status: number, headers: Readonly<Record<string, string | number>>, contentLength?: number): void {
   const contentType = headers['content-type'];
   const raw = baseHeadersFor(contentType === undefined ? undefined : String(contentType)).slice();
   const context = answering.get(res);
@@ -146,6 +146,7 @@ function writeHead(res: http.ServerResponse, status: number, headers: Record<str
     logAnswer(context, status);
   }
   for (const name in headers) raw.push(name, String(headers[name]));
+  if (contentLength !== undefined) raw.push('content-length', String(contentLength));
   res.writeHead(status, raw);
 }
 
@@ -157,7 +158,7 @@ function writeHead(res: http.ServerResponse, status: number, headers: Record<str
  */
 function send(res: http.ServerResponse, response: SerializedResponse, head = false): void {
   const length = Buffer.byteLength(response.body);
-  writeHead(res, response.status, { ...response.headers, 'content-length': length });
+  writeHead(res, response.status, response.headers, length);
   res.end(head ? undefined : response.body, length === response.body.length ? 'latin1' : 'utf8');
 }
 
