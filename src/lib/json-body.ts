@@ -84,7 +84,7 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   }
   // Only an escape can put a surrogate into JSON text (the decoder above refuses encoded ones), so
   // the walk runs for the rare body that has one.
-  if (SURROGATE_ESCAPE.test(text)) {
+  if (text.includes('\\u') && SURROGATE_ESCAPE.test(text)) {
     const path = illFormedTextAt(value, []);
     if (path) {
       const pointer = jsonPointer(path);

@@ -148,7 +148,9 @@ export async function dispatchApi(request: IncomingApiRequest): Promise<Serializ
     }
     const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
     // The route table refuses, at load, a route of this site without a handler.
-    return serializeApiResponse(await route.handler!(apiRequest), route);
+    const answer = route.handler!(apiRequest);
+    // Most handlers answer synchronously: awaiting those would cost a turn of the microtask queue.
+    return serializeApiResponse(answer instanceof Promise ? await answer : answer, route);
   } catch (error) {
     if (error instanceof ProblemError) return problemResponse(error, request.path);
     logger.error({ err: error, path: request.path }, 'unhandled error in route handler');

@@ -85,11 +85,11 @@ function closeAfterDraining(req: http.IncomingMessage): void {
 }
 
 /** Security and CORS headers of an answer of `contentType`, as a flat raw-header list made once per policy. */
-const baseHeaderLists = new Map<Readonly<Record<string, string>>, string[]>();
+const baseHeaderLists = new Map<string | undefined, string[]>();
 function baseHeadersFor(contentType: string | undefined): string[] {
-  const security = securityHeadersFor(contentType);
-  let list = baseHeaderLists.get(security);
-  if (!list) baseHeaderLists.set(security, (list = Object.entries({ ...security, ...CORS_HEADERS }).flat()));
+  // Keyed by the content type itself: this server's answers have a handful, all of its own making.
+  let list = baseHeaderLists.get(contentType);
+  if (!list) baseHeaderLists.set(contentType, (list = Object.entries({ ...securityHeadersFor(contentType), ...CORS_HEADERS }).flat()));
   return list;
 }
 
@@ -162,15 +162,15 @@ function send(res: http.ServerResponse, response: SerializedResponse, head = fal
   res.end(head ? undefined : response.body, length === response.body.length ? 'latin1' : 'utf8');
 }
 
-/**
- * The path of a request target. Plain targets (no percent-escapes or dot segments) are sliced
- * directly; anything else goes through WHATWG URL parsing so `/a/../b` and escapes normalise.
- */
 interface Target {
   path: string;
   search: string;
 }
 
+/**
+ * The path of a request target. Plain targets (no percent-escapes or dot segments) are sliced
+ * directly; anything else goes through WHATWG URL parsing so `/a/../b` and escapes normalise.
+ */
 function parseTarget(target: string): Target {
   const q = target.indexOf('?');
   const rawPath = q === -1 ? target : target.slice(0, q);
