@@ -195,6 +195,16 @@ function collectWarnings(profile: WalletAgentPolicyProfile, action: ProposedActi
   return warnings;
 }
 
+const VERDICT_TYPE = typeName('agent_economy.wallet_agent_policy_verdict.v0');
+
+/** The last `checked_at` written and its millisecond: under load, many verdicts share one. */
+let lastCheckedAt = { at: Number.NaN, text: '' };
+function checkedAtText(now: Date): string {
+  const at = now.getTime();
+  if (at !== lastCheckedAt.at) lastCheckedAt = { at, text: now.toISOString() };
+  return lastCheckedAt.text;
+}
+
 /**
  * The verdict on one well-formed request (validate it with `policyCheckRequestSchema` first; a
  * malformed one is a 400, not a verdict). Deterministic apart from `checked_at = now`.
@@ -216,12 +226,12 @@ export function checkPolicy(request: PolicyCheckRequest, now: Date): PolicyVerdi
   const allowed = reasons.length === 0 && checks.length === POLICY_CHECKS.length && checks.every((entry) => entry.passed);
 
   return {
-    type: typeName('agent_economy.wallet_agent_policy_verdict.v0'),
+    type: VERDICT_TYPE,
     version: 'v0',
     ok: allowed,
     allowed,
     profile_id: profile.agent_id,
-    checked_at: now.toISOString(),
+    checked_at: checkedAtText(now),
     summary: allowed ? 'policy_allows_exact_testnet_action' : 'policy_denies_action',
     reasons,
     warnings: collectWarnings(profile, action, money),
