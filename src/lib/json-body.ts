@@ -10,6 +10,7 @@ import { jsonPointer, ProblemError } from './problem-error.ts';
 
 
 export function assertJsonContentType(contentType: string | undefined): void {
+  if (contentType === 'application/json') return;
   const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(mediaType)) {
     throw new ProblemError(

@@ -8,7 +8,9 @@
 // bytes with a Content-Length, or parses the JSON body and answers a small JSON object.
 // `ratio` is best throughput against the bare server's best; `cpu ratio` is the bare server's CPU
 // time per request over ours (1.0 = no more work than bare node:http), steadier on a busy machine;
-// `load cpu` is how much of its core the generator used against ours / against bare.
+// `paired ratio` is the median, over the runs, of ours against the bare run right after it: on a
+// machine whose speed drifts over minutes, the two bests can come from different moments, a pair
+// cannot. `load cpu` is how much of its core the generator used against ours / against bare.
 //
 // Also printed: cold start (process start to the first stored premium quote, fresh DATA_DIR), the
 // restart after a SIGKILL under quote load (process start to the first store read answered), and
@@ -228,6 +230,10 @@ async function measured(pid, target) {
   const result = await load(target);
   return { result, cpuPerRequest: (cpuMicros(pid) - before) / Math.max(1, result.requests.total) };
 }
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+};
 const better = (a, b) => (!a || b.result.requests.average > a.result.requests.average ? b : a);
 
 const rows = [];
@@ -235,10 +241,14 @@ const only = process.env.BENCH_ONLY;
 for (const { name, ours, bare: yardstick, afterEach } of cases.filter((entry) => !only || entry.name.includes(only))) {
   let bestOurs;
   let bestBare;
+  const pairRatios = [];
   for (let run = 0; run < runs; run++) {
-    bestOurs = better(bestOurs, await measured(server.child.pid, ours(server.url)));
+    const oursRun = await measured(server.child.pid, ours(server.url));
     afterEach?.();
-    bestBare = better(bestBare, await measured(bare.child.pid, yardstick(bare.url)));
+    const bareRun = await measured(bare.child.pid, yardstick(bare.url));
+    bestOurs = better(bestOurs, oursRun);
+    bestBare = better(bestBare, bareRun);
+    pairRatios.push(oursRun.result.requests.average / bareRun.result.requests.average);
   }
   rows.push({
     case: name,
@@ -248,6 +258,7 @@ for (const { name, ours, bare: yardstick, afterEach } of cases.filter((entry) =>
     'errors+non2xx': bestOurs.result.errors + bestOurs.result.non2xx,
     'bare req/s': Math.round(bestBare.result.requests.average),
     ratio: Number((bestOurs.result.requests.average / bestBare.result.requests.average).toFixed(2)),
+    'paired ratio': Number(median(pairRatios).toFixed(2)),
     'cpu us/req': Math.round(bestOurs.cpuPerRequest),
     'bare cpu us/req': Math.round(bestBare.cpuPerRequest),
     'cpu ratio': Number((bestBare.cpuPerRequest / bestOurs.cpuPerRequest).toFixed(2)),
