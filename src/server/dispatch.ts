@@ -15,10 +15,13 @@ import { assertJsonContentType, parseJsonBytes, tooLarge } from '../lib/json-bod
 import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from '../lib/problem-error.ts';
 import { compileRequestCheck, type CompiledRequestCheck } from '../lib/compiled-request-check.ts';
 
-interface CompiledRoute {
+interface TableRoute {
   route: DynamicRoute;
   /** Position in the route table, which decides between routes of one path and method. */
   order: number;
+}
+
+interface PatternedRoute extends TableRoute {
   pattern: RegExp;
   paramNames: string[];
 }
@@ -52,11 +55,12 @@ export interface SerializedResponse {
 }
 
 /** Routes without parameters by their path (one lookup), and the routes with parameters (a pattern each). */
-let compiled: { exact: Map<string, CompiledRoute[]>; patterned: CompiledRoute[] } | undefined;
+let compiled: { exact: Map<string, TableRoute[]>; patterned: PatternedRoute[] } | undefined;
 
 function compile() {
   if (compiled) return compiled;
-  compiled = { exact: new Map(), patterned: [] };
+  const exact = new Map<string, TableRoute[]>();
+  const patterned: PatternedRoute[] = [];
   allRoutes()
     .filter((route): route is DynamicRoute => route.kind === 'dynamic' && route.host !== 'mcp')
     .forEach((route, order) => {
@@ -70,10 +74,10 @@ function compile() {
           return '([^/]+)';
         })
         .join('/');
-      const entry = { route, order, pattern: new RegExp(`^${source}$`), paramNames };
-      if (paramNames.length > 0) compiled!.patterned.push(entry);
-      else compiled!.exact.set(route.path, [...(compiled!.exact.get(route.path) ?? []), entry]);
+      if (paramNames.length > 0) patterned.push({ route, order, pattern: new RegExp(`^${source}$`), paramNames });
+      else exact.set(route.path, [...(exact.get(route.path) ?? []), { route, order }]);
     });
+  compiled = { exact, patterned };
   return compiled;
 }
 

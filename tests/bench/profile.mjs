@@ -1,8 +1,9 @@
 // `npm run bench:profile`: a CPU profile of the built server under load on one route (default
 // the assistant quote, the slowest), summarised as self time per function and per area. The raw
 // profile is kept in .bench/ for Chrome DevTools or speedscope. Not part of `npm test`.
-// PROFILE_ROUTE=quote|policy|hash|static picks the route (static: a descriptor GET from memory); PROFILE_STORE=postgres uses DATABASE_URL's
-// PostgreSQL (default postgres://postgres@127.0.0.1:5432/test) instead of the embedded store.
+// PROFILE_ROUTE=quote|policy|hash|static picks the route (static: a descriptor GET from memory);
+// PROFILE_STORE=postgres uses DATABASE_URL's PostgreSQL (default
+// postgres://postgres@127.0.0.1:5432/test) instead of the embedded store.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -137,7 +138,7 @@ const top = (map, count) =>
     .map(([name, micros]) => ({ name: name.slice(0, 110), 'self ms': Math.round(micros / 1000), share: share(micros) }));
 
 console.log(
-  `\nprofile: ${route.body === undefined ? "GET" : "POST"} ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
+  `\nprofile: ${route.body === undefined ? 'GET' : 'POST'} ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
 );
 console.log('\nself time by area:');
 console.table(top(byArea, 12));

@@ -108,11 +108,11 @@ const generator = process.env.BENCH_LOAD ?? (wrkFound ? 'wrk' : 'autocannon');
 const scriptDir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
 
 /** `command` on core 1 under bash's `time`; resolves with its stdout and the CPU seconds it used. */
-function timed(command, args, env = {}) {
+function timed(command, args) {
   const [pinned, pinnedArgs] = onCore(1, command, args);
   const quoted = [pinned, ...pinnedArgs].map((word) => `'${String(word).replaceAll("'", "'\\''")}'`).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `TIMEFORMAT='%U %S'; time ${quoted}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn('bash', ['-c', `TIMEFORMAT='%U %S'; time ${quoted}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
