@@ -67,6 +67,20 @@ describe('docs provider', () => {
     expect(answer.answer).not.toContain('Jobs board');
   });
 
+  it('quotes the sentence that says something over a heading that restates the question, and no description twice', async () => {
+    const pages = indexSentences([
+      page('/registry/', 'Registry', 'MCP Registry entry of the MCP host\nThe MCP Registry entry of the MCP host is served at /.well-known/mcp/server.json with one Streamable HTTP remote.'),
+      page('/discovery/', 'Discovery', 'The MCP Registry entry of the MCP host is served at /.well-known/mcp/server.json with one Streamable HTTP remote, as published.'),
+      page('/mcp/', 'MCP host', 'Clients reach the MCP host entry at /mcp over Streamable HTTP, after checking its health at /health.'),
+    ]);
+    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Where is the MCP Registry entry of the MCP host?'));
+    expect(answer.answer).toMatch(/^> The MCP Registry entry of the MCP host is served at \/\.well-known\/mcp\/server\.json/);
+    expect(answer.answer).not.toMatch(/^> MCP Registry entry of the MCP host \(/m);
+    // The discovery page says the same again: the third place goes to another sentence.
+    expect(answer.answer).not.toContain('as published');
+    expect(answer.answer).toContain('after checking its health at /health');
+  });
+
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
     for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which jobs board deadline applies to pasta?']) {
       const answer = await createDocsProvider(() => corpus, noSearch).answer(ask(question));

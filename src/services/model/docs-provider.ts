@@ -4,9 +4,10 @@
  * The question's words, read with the domain's vocabulary (question-terms.ts), are matched against
  * every sentence of the site (a short line, such as a reason code with its meaning, counts as one):
  * a sentence scores by the share of the question it covers, each word weighted by how rare it is on
- * the site and a word in the page's title counting half, then by BM25 and by its brevity. The
+ * the site and a word in the page's title counting half, then by BM25 and by its brevity, and less
+ * when it says little beyond the question's own words (a heading or link text restating it). The
  * answer quotes the one to three sentences that cover the question best, each with the page it comes
- * from, then links to read more. When no sentence covers half of the question, it says the site does
+ * from and none a near-copy of another, then links to read more. When no sentence covers half of the question, it says the site does
  * not answer it instead of quoting something unrelated. `npm run eval:assistant` measures it.
  */
 import { questionConcepts } from '../../domain/assistant/question-terms.ts';
@@ -23,7 +24,11 @@ const MAX_READ_MORE = 3;
 /** The least share of a question a sentence must cover to be quoted as its answer. */
 const MIN_COVERAGE = 0.5;
 /** Sentences after the first are quoted when they cover nearly as much of the question. */
-const FOLLOWING_COVERAGE_GAP = 0.2;
+const FOLLOWING_COVERAGE_GAP = 0.4;
+/** A sentence whose stems are more than this share in one already quoted says nothing new (a heading, the same description on another page). */
+const ALREADY_SAID = 0.8;
+/** Stems beyond the question's own at which a sentence counts as saying something (tuned on the evaluation set: 12 to 18 answer alike). */
+const CONTENT_STEMS = 16;
 const MAX_SENTENCES_PER_PAGE = 2;
 /** Characters at which a sentence's coverage counts half (tuned on the evaluation set, `npm run eval:assistant`). */
 const LENGTH_SCALE = 300;
@@ -52,6 +57,7 @@ export function rankSentences(concepts: readonly string[][], index: SentenceInde
   for (const result of index.search.search({ combineWith: 'OR', queries: [exact.join(' '), ...prefixes.map((prefix) => ({ queries: [prefix], prefix: true }))] } as never)) bm25.set(result.id as number, result.score);
   const topScore = Math.max(1e-9, ...bm25.values());
   const scored: ScoredSentence[] = [];
+  const questionStems = new Set(concepts.flat().map((alternative) => alternative.replace(/\*$/, '')));
   for (const [id, score] of bm25) {
     const sentence = index.sentences[id]!;
     let covered = 0;
@@ -70,13 +76,25 @@ export function rankSentences(concepts: readonly string[][], index: SentenceInde
     // Among sentences covering as much, the one that says it in fewer words, naming more of the
     // domain's words for it (R4, R5 and R6 for "registers"), is the answer.
     // A long sentence covers more words by its length alone; BM25 adds how often and how rarely.
-    const rank = coverage / (1 + sentence.text.length / LENGTH_SCALE) + 0.5 * (score / topScore) + 0.03 * Math.min(richness, 3);
+    // One that holds little but the question's words ("MCP Registry entry of the MCP host") is a
+    // heading or a link text: it matches best and answers nothing.
+    let ownStems = 0;
+    for (const term of sentence.terms) if (!questionStems.has(term)) ownStems++;
+    const says = Math.min(1, (ownStems + 1) / CONTENT_STEMS);
+    const rank = says * (coverage / (1 + sentence.text.length / LENGTH_SCALE) + 0.5 * (score / topScore) + 0.03 * Math.min(richness, 3));
     scored.push({ sentence, coverage, rank });
   }
   return scored.sort((a, b) => b.rank - a.rank);
 }
 
-/** The sentences to quote: the best, then up to two more that cover nearly as much, at most two from one page. */
+/** Share of the stems of `candidate` that `quoted` already holds. */
+function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>): number {
+  let both = 0;
+  for (const term of candidate) if (quoted.has(term)) both++;
+  return both / candidate.size;
+}
+
+/** The sentences to quote: the best, then up to two more that cover nearly as much, at most two from one page, none a near-copy of one quoted. */
 export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSentence[] {
   const best = ranked[0];
   if (!best || best.coverage < MIN_COVERAGE) return [];
@@ -86,6 +104,8 @@ export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSenten
     if (chosen.length === MAX_SENTENCES) break;
     if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
     if ((perPage.get(candidate.sentence.url) ?? 0) >= MAX_SENTENCES_PER_PAGE) continue;
+    // The same description on a page and in its descriptor would take a place that another answer could use.
+    if (chosen.some(({ sentence }) => alreadySaid(candidate.sentence.terms, sentence.terms) > ALREADY_SAID)) continue;
     chosen.push(candidate);
     perPage.set(candidate.sentence.url, (perPage.get(candidate.sentence.url) ?? 0) + 1);
   }
