@@ -81,6 +81,16 @@ describe('docs provider', () => {
     expect(answer.answer).toContain('after checking its health at /health');
   });
 
+  it('quotes a sentence once: where another page quotes it with its reason code, that fuller line takes its place', async () => {
+    const pages = indexSentences([
+      page('/policy/', 'Policy check', 'Fees are capped by max_fee and never counted in the spend caps of the policy.'),
+      page('/codes/', 'Reason codes', '`fee_over_max_fee` (/proposed_action/fee): Fees are capped by max_fee and never counted in the spend caps of the policy.'),
+    ]);
+    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Is the fee counted in the spend caps of the policy?'));
+    expect(answer.answer).toMatch(/^> `fee_over_max_fee` \(\/proposed_action\/fee\): Fees are capped/);
+    expect(answer.answer.match(/Fees are capped/g)).toHaveLength(1);
+  });
+
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
     for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which jobs board deadline applies to pasta?']) {
       const answer = await createDocsProvider(() => corpus, noSearch).answer(ask(question));

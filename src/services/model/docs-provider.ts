@@ -104,10 +104,19 @@ export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSenten
     if (chosen.length === MAX_SENTENCES) break;
     if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
     if ((perPage.get(candidate.sentence.url) ?? 0) >= MAX_SENTENCES_PER_PAGE) continue;
+    const count = (url: string, by: number) => perPage.set(url, (perPage.get(url) ?? 0) + by);
+    // A sentence that quotes a chosen one with more around it (its reason code, its link) takes its place.
+    const within = chosen.findIndex(({ sentence }) => candidate.sentence.text.includes(sentence.text));
+    if (within !== -1) {
+      count(chosen[within]!.sentence.url, -1);
+      count(candidate.sentence.url, 1);
+      chosen[within] = candidate;
+      continue;
+    }
     // The same description on a page and in its descriptor would take a place that another answer could use.
-    if (chosen.some(({ sentence }) => alreadySaid(candidate.sentence.terms, sentence.terms) > ALREADY_SAID)) continue;
+    if (chosen.some(({ sentence }) => sentence.text.includes(candidate.sentence.text) || alreadySaid(candidate.sentence.terms, sentence.terms) > ALREADY_SAID)) continue;
     chosen.push(candidate);
-    perPage.set(candidate.sentence.url, (perPage.get(candidate.sentence.url) ?? 0) + 1);
+    count(candidate.sentence.url, 1);
   }
   return chosen;
 }
