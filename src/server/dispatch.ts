@@ -125,39 +125,93 @@ export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute
   };
 }
 
+/** Where a request goes: a dynamic route with its params, or a finished answer (a 405). */
+export type RouteFound = { route: DynamicRoute; params: Record<string, string> } | { answer: SerializedResponse };
+
 /**
- * Runs the dynamic route for `request`, or returns undefined when no dynamic route has this path
- * (the caller then tries static files and pages). A path with routes but not this method is a 405.
+ * The dynamic route for `method` on `path`, a 405 answer when the path has routes but not this
+ * method, or undefined when no dynamic route has this path (the caller then tries static files and
+ * pages).
  */
-export async function dispatchApi(request: IncomingApiRequest): Promise<SerializedResponse | undefined> {
-  const candidates = matchPath(request.path);
+export function findRoute(method: string, path: string): RouteFound | undefined {
+  const candidates = matchPath(path);
   if (candidates.length === 0) return undefined;
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const hit = candidates.find((candidate) => candidate.route.method === method);
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  const hit = candidates.find((candidate) => candidate.route.method === wanted);
+  if (hit) return hit;
+  const allow = [...new Set(candidates.map((c) => c.route.method).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
+  return {
+    answer: problemResponse(new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${method} is not allowed on ${path}; use ${allow}.`, { headers: { allow } }), path),
+  };
+}
+
+/** A POST's head, checked before its body is read: a wrong content type (415), a declared length past the limit (413). */
+export function refusedPostHead(request: RouteRequest): SerializedResponse | undefined {
   try {
-    if (!hit) {
-      const allow = [...new Set(candidates.map((c) => c.route.method).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
-      throw new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${request.method} is not allowed on ${request.path}; use ${allow}.`, {
-        headers: { allow },
-      });
-    }
-    const { route, params } = hit;
+    assertJsonContentType(request.headers['content-type']);
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+    return undefined;
+  } catch (error) {
+    return failure(error, request.path);
+  }
+}
+
+/** A request as a route runs it, its body apart. */
+export type RouteRequest = Omit<IncomingApiRequest, 'readBody'>;
+
+/**
+ * Runs `route` for `request`; a POST's body (`bytes`, already read within MAX_BODY_BYTES) is parsed
+ * and validated first, so the handler receives a valid body. The answer comes back at once when the
+ * handler answers at once (most do: waiting on a promise costs every request a turn of the
+ * microtask queue), as a promise otherwise; either way thrown errors become problem answers.
+ */
+export function answerRoute(found: { route: DynamicRoute; params: Record<string, string> }, request: RouteRequest, bytes?: Uint8Array): SerializedResponse | Promise<SerializedResponse> {
+  const { route, params } = found;
+  try {
     let body: unknown;
     if (route.method === 'POST') {
-      assertJsonContentType(request.headers['content-type']);
-      const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-      const raw = parseJsonBytes(await request.readBody(MAX_BODY_BYTES));
+      const raw = parseJsonBytes(bytes ?? new Uint8Array(0));
       body = route.request && !route.validatesOwnBody ? validatedBody(route.request.schema, raw) : raw;
     }
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
     const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
     // The route table refuses, at load, a route of this site without a handler.
     const answer = route.handler!(apiRequest);
-    // Most handlers answer synchronously: awaiting those would cost a turn of the microtask queue.
-    return serializeApiResponse(answer instanceof Promise ? await answer : answer, route);
+    if (!(answer instanceof Promise)) return serializeApiResponse(answer, route);
+    return answer.then(
+      (settled) => serializeApiResponse(settled, route),
+      (error: unknown) => failure(error, request.path),
+    );
   } catch (error) {
-    if (error instanceof ProblemError) return problemResponse(error, request.path);
-    logger.error({ err: error, path: request.path }, 'unhandled error in route handler');
-    return problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), request.path);
+    return failure(error, request.path);
   }
+}
+
+/** A thrown ProblemError as its answer; anything else is a bug, logged, and answered with a 500 that reveals nothing. */
+export function failure(error: unknown, path: string): SerializedResponse {
+  if (error instanceof ProblemError) return problemResponse(error, path);
+  logger.error({ err: error, path }, 'unhandled error in route handler');
+  return problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), path);
+}
+
+/**
+ * Runs the dynamic route for `request`, or returns undefined when no dynamic route has this path
+ * (the caller then tries static files and pages). A path with routes but not this method is a 405.
+ * For a front door that reads bodies as promises (Astro's endpoint); the production entry runs the
+ * steps itself.
+ */
+export async function dispatchApi(request: IncomingApiRequest): Promise<SerializedResponse | undefined> {
+  const found = findRoute(request.method, request.path);
+  if (!found || 'answer' in found) return found?.answer;
+  if (found.route.method !== 'POST') return answerRoute(found, request);
+  const refused = refusedPostHead(request);
+  if (refused) return refused;
+  let bytes: Uint8Array;
+  try {
+    bytes = await request.readBody(MAX_BODY_BYTES);
+  } catch (error) {
+    return failure(error, request.path);
+  }
+  return answerRoute(found, request, bytes);
 }

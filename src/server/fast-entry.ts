@@ -13,7 +13,8 @@ import { isLocalOrigin, localOrigin, readBuildOrigin, type BuildOrigin } from '.
 import { loadListenConfig, loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
-import { dispatchApi, problemResponse, type SerializedResponse } from './dispatch.ts';
+import { answerRoute, failure, findRoute, problemResponse, refusedPostHead, type SerializedResponse } from './dispatch.ts';
+import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { ProblemError } from '../lib/problem-error.ts';
@@ -36,25 +37,34 @@ export interface ServerOptions {
 const hubHost = new URL(site.agent_hub_url).host.toLowerCase();
 const baseHost = new URL(site.base_url).host.toLowerCase();
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    // A body that came in one chunk (most do) is that chunk, not a copy of it.
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.once('error', reject);
-  });
+/**
+ * Reads the whole body and calls `done` once: with the bytes, or with the 413 problem as soon as it
+ * passes `limit`, or with the stream's error. A callback rather than a promise: the answer of a
+ * synchronous handler then goes out from the body's last event, as a bare server's would.
+ */
+function readBody(req: http.IncomingMessage, limit: number, done: (error: unknown, bytes?: Uint8Array) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let called = false;
+  const finish = (error: unknown, bytes?: Uint8Array) => {
+    if (called) return;
+    called = true;
+    done(error, bytes);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.off('data', onData);
+      req.pause();
+      finish(tooLarge());
+      return;
+    }
+    chunks.push(chunk);
+  };
+  req.on('data', onData);
+  // A body that came in one chunk (most do) is that chunk, not a copy of it.
+  req.once('end', () => finish(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+  req.once('error', (error) => finish(error));
 }
 
 /** How much of a refused body is read and dropped, and for how long, before the connection is cut. */
@@ -186,14 +196,32 @@ function parseTarget(target: string): Target {
 /**
  * The request handler. A static file is answered synchronously, as a bare `node:http` handler would
  * (no promise per request on the path most requests take); everything else goes through
- * `answerDynamic`, whose failures are caught and answered here.
+ * `answerDynamic`, which also answers without a promise wherever the route's handler does (a POST
+ * is answered from its body's last event), and whose failures are caught and answered here.
  */
 export function createRequestListener(options: ServerOptions) {
   const manifest = JSON.parse(readFileSync(`${options.distDir}/server/static-manifest.json`, 'utf8')) as StaticManifestEntry[];
   const files = loadStaticFiles(`${options.distDir}/client`, manifest, baseHeadersFor);
   const notFoundPage = files.get('/404.html');
 
-  async function answerDynamic(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext, target: Target | undefined, onHubHost: boolean): Promise<void> {
+  /** A failure past the route's own handling (a bug here, or Astro's): logged, and a 500 if the head is not out yet. */
+  function failed(res: http.ServerResponse, context: RequestContext, error: unknown): void {
+    logger.error({ err: error, path: context.path }, 'request failed');
+    if (!res.headersSent) send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
+    else res.destroy();
+  }
+
+  /** Sends a route's answer, now or when it settles; a 413 closes the connection once the client has it. */
+  function reply(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext, answer: SerializedResponse | Promise<SerializedResponse>): void {
+    if (answer instanceof Promise) {
+      answer.then((settled) => reply(req, res, context, settled)).catch((error: unknown) => failed(res, context, error));
+      return;
+    }
+    if (answer.status === 413) res.once('finish', () => closeAfterDraining(req));
+    send(res, answer, context.method === 'HEAD');
+  }
+
+  function answerDynamic(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext, target: Target | undefined, onHubHost: boolean): void {
     // Everything below answers through writeHead/send, which echo the id and log from here.
     answering.set(res, context);
     if (!target) return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
@@ -214,17 +242,26 @@ export function createRequestListener(options: ServerOptions) {
       return void res.end();
     }
 
-    const dispatched = await dispatchApi({
-      method,
-      path,
-      query: new URLSearchParams(target.search),
-      headers: req.headers as Record<string, string | undefined>,
-      clientIp: req.socket.remoteAddress ?? 'unknown',
-      readBody: (limit) => readBody(req, limit),
-    });
-    if (dispatched) {
-      if (dispatched.status === 413) res.once('finish', () => closeAfterDraining(req));
-      return send(res, dispatched, method === 'HEAD');
+    const found = findRoute(method, path);
+    if (found) {
+      if ('answer' in found) return reply(req, res, context, found.answer);
+      const request = {
+        method,
+        path,
+        query: new URLSearchParams(target.search),
+        headers: req.headers as Record<string, string | undefined>,
+        clientIp: req.socket.remoteAddress ?? 'unknown',
+      };
+      if (found.route.method !== 'POST') return reply(req, res, context, answerRoute(found, request));
+      const refused = refusedPostHead(request);
+      if (refused) return reply(req, res, context, refused);
+      return readBody(req, MAX_BODY_BYTES, (error, bytes) => {
+        try {
+          reply(req, res, context, error === undefined ? answerRoute(found, request, bytes) : failure(error, path));
+        } catch (thrown) {
+          failed(res, context, thrown);
+        }
+      });
     }
 
     if (path.startsWith('/api/') || files.has(path)) {
@@ -244,7 +281,8 @@ export function createRequestListener(options: ServerOptions) {
       answering.delete(res);
       res.setHeader('x-request-id', context.id);
       logWhenFinished(res, context, 'info');
-      return options.astroHandler(req, res, notFound);
+      options.astroHandler(req, res, notFound).catch((error: unknown) => failed(res, context, error));
+      return;
     }
     notFound();
   }
@@ -276,11 +314,11 @@ export function createRequestListener(options: ServerOptions) {
       res.writeHead(200, [...variant.rawHeaders, 'x-request-id', requestId]);
       return void res.end(method === 'HEAD' ? undefined : variant.body);
     }
-    answerDynamic(req, res, context, target, onHubHost).catch((error: unknown) => {
-      logger.error({ err: error, path: context.path }, 'request failed');
-      if (!res.headersSent) send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
-      else res.destroy();
-    });
+    try {
+      answerDynamic(req, res, context, target, onHubHost);
+    } catch (error) {
+      failed(res, context, error);
+    }
   };
 }
 

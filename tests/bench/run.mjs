@@ -128,7 +128,8 @@ function timed(command, args) {
 /** wrk's "1.23ms" as milliseconds. */
 const wrkMs = (text) => {
   const [, value, unit] = /([\d.]+)(us|ms|s)/.exec(text);
-  return Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit];
+  // Rounded to the microsecond: 691.00us is 0.691 ms, not 0.6910000000000001.
+  return Math.round(Number(value) * { us: 1, ms: 1000, s: 1_000_000 }[unit]) / 1000;
 };
 
 /** One load run for `duration` seconds: requests per second and in all, p50 and p99 latency, failures, and the generator's busy share of its core. */
