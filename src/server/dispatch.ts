@@ -1,9 +1,10 @@
 /**
- * Matching a request to a dynamic route of the table and running it: body reading, JSON parsing and
- * schema validation happen here once, so every handler receives a valid body (or, for a route that
- * `validatesOwnBody`, well-formed JSON it checks itself) and every front door answers bad input
- * identically. Thrown ProblemErrors become problem+json; anything else is a bug,
- * logged, and answered with a 500 that reveals nothing.
+ * Matching a request to a dynamic route of the table and running it: the checks of a POST's head,
+ * JSON parsing and schema validation happen here once, so every handler receives a valid body (or,
+ * for a route that `validatesOwnBody`, well-formed JSON it checks itself) and every front door
+ * answers bad input identically; each front door reads the body its own way, within
+ * MAX_BODY_BYTES. Thrown ProblemErrors become problem+json; anything else is a bug, logged, and
+ * answered with a 500 that reveals nothing.
  */
 import { allRoutes } from '../routes/table.ts';
 import { logger } from '../services/logger.ts';
