@@ -207,8 +207,12 @@ export function createRequestListener(options: ServerOptions) {
   /** A failure past the route's own handling (a bug here, or Astro's): logged, and a 500 if the head is not out yet. */
   function failed(res: http.ServerResponse, context: RequestContext, error: unknown): void {
     logger.error({ err: error, path: context.path }, 'request failed');
-    if (!res.headersSent) send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
-    else res.destroy();
+    try {
+      if (!res.headersSent) return send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
+    } catch {
+      // Not even the 500 could be written: the connection goes, as below.
+    }
+    res.destroy();
   }
 
   /** Sends a route's answer, now or when it settles; a 413 closes the connection once the client has it. */

@@ -61,10 +61,13 @@ describe('answerRoute', () => {
       throw new ProblemError(410, 'quote_expired', 'Quote expired', 'Ask for a new quote.');
     });
     expect(answerRoute({ route: problem, params: {} }, request('GET'))).toMatchObject({ status: 410 });
+    const thrown = route('GET', () => {
+      throw new Error('secret detail');
+    });
+    // A synchronous bug is answered at once too.
+    expect(answerRoute({ route: thrown, params: {} }, request('GET'))).not.toBeInstanceOf(Promise);
     for (const buggy of [
-      route('GET', () => {
-        throw new Error('secret detail');
-      }),
+      thrown,
       route('GET', async () => {
         throw new Error('secret detail');
       }),

@@ -91,6 +91,15 @@ describe('docs provider', () => {
     expect(answer.answer.match(/Fees are capped/g)).toHaveLength(1);
   });
 
+  it('quotes no sentence twice when one line holds two chosen sentences', async () => {
+    const fee = 'Fees are capped by max_fee, which the wallet owner sets once per agent, and never counted in the spend caps of the policy.';
+    const caps = 'The spend caps of the policy count only amounts sent to recipients, daily and weekly, per token and in nanoERG, never the fee.';
+    const pages = indexSentences([page('/policy/', 'Policy check', fee), page('/caps/', 'Spend caps', caps), page('/summary/', 'Summary', `${fee} ${caps}`)]);
+    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Is the fee counted in the spend caps of the policy?'));
+    expect(answer.answer.split(fee)).toHaveLength(2);
+    expect(answer.answer.split(caps)).toHaveLength(2);
+  });
+
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
     for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which jobs board deadline applies to pasta?']) {
       const answer = await createDocsProvider(() => corpus, noSearch).answer(ask(question));

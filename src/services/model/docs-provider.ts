@@ -98,25 +98,18 @@ function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>
 export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSentence[] {
   const best = ranked[0];
   if (!best || best.coverage < MIN_COVERAGE) return [];
-  const chosen = [best];
-  const perPage = new Map([[best.sentence.url, 1]]);
+  let chosen = [best];
   for (const candidate of ranked.slice(1)) {
     if (chosen.length === MAX_SENTENCES) break;
     if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
-    if ((perPage.get(candidate.sentence.url) ?? 0) >= MAX_SENTENCES_PER_PAGE) continue;
-    const count = (url: string, by: number) => perPage.set(url, (perPage.get(url) ?? 0) + by);
-    // A sentence that quotes a chosen one with more around it (its reason code, its link) takes its place.
-    const within = chosen.findIndex(({ sentence }) => candidate.sentence.text.includes(sentence.text));
-    if (within !== -1) {
-      count(chosen[within]!.sentence.url, -1);
-      count(candidate.sentence.url, 1);
-      chosen[within] = candidate;
-      continue;
-    }
+    const { text, terms, url } = candidate.sentence;
+    // A line that quotes chosen sentences with more around them (their reason code, their link) takes their place.
+    const within = chosen.filter(({ sentence }) => text.includes(sentence.text));
+    const others = chosen.filter((entry) => !within.includes(entry));
     // The same description on a page and in its descriptor would take a place that another answer could use.
-    if (chosen.some(({ sentence }) => sentence.text.includes(candidate.sentence.text) || alreadySaid(candidate.sentence.terms, sentence.terms) > ALREADY_SAID)) continue;
-    chosen.push(candidate);
-    count(candidate.sentence.url, 1);
+    if (others.some(({ sentence }) => sentence.text.includes(text) || alreadySaid(terms, sentence.terms) > ALREADY_SAID)) continue;
+    if (others.filter(({ sentence }) => sentence.url === url).length >= MAX_SENTENCES_PER_PAGE) continue;
+    chosen = within.length === 0 ? [...chosen, candidate] : chosen.flatMap((entry) => (entry === within[0] ? [candidate] : within.includes(entry) ? [] : [entry]));
   }
   return chosen;
 }
