@@ -215,6 +215,16 @@ export function createRequestListener(options: ServerOptions) {
     res.destroy();
   }
 
+  /**
+   * The body stream failed: the client closed its connection before its body was in (or sent one
+   * node:http could not read). Nobody is left to answer and nothing went wrong here, so it is an
+   * info line, not a logged error and a 500.
+   */
+  function abandoned(res: http.ServerResponse, context: RequestContext, error: unknown): void {
+    logger.info({ reqId: context.id, method: context.method, path: context.path, reason: (error as Error)?.message }, 'request body abandoned by the client');
+    res.destroy();
+  }
+
   /** Sends a route's answer, now or when it settles; a 413 closes the connection once the client has it. */
   function reply(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext, answer: SerializedResponse | Promise<SerializedResponse>): void {
     if (answer instanceof Promise) {
@@ -260,6 +270,7 @@ export function createRequestListener(options: ServerOptions) {
       const refused = refusedPostHead(request);
       if (refused) return reply(req, res, context, refused);
       return readBody(req, MAX_BODY_BYTES, (error, bytes) => {
+        if (error !== undefined && !(error instanceof ProblemError)) return abandoned(res, context, error);
         try {
           reply(req, res, context, error === undefined ? answerRoute(found, request, bytes) : failure(error, path));
         } catch (thrown) {

@@ -188,6 +188,29 @@ describe('limits of the server itself', () => {
     expect(closedAfter).toBeLessThan(10_000);
   });
 
+  it('logs a client that leaves in the middle of its body as gone, not as a server error', async () => {
+    // A server of its own: the one above logs nothing.
+    const logging = await startBuiltServer({ LOG_LEVEL: 'info' });
+    let log = '';
+    logging.process.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const { port, hostname } = new URL(logging.url);
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(`POST ${postRoutes[0]!.path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: left-mid-body\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"half":`);
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => undefined);
+    });
+    // The server goes on answering, and its log, flushed as it stops, tells what happened.
+    expect((await fetch(`${logging.url}/api/jobs`)).status).toBe(200);
+    const drained = new Promise((resolve) => logging.process.stdout!.once('close', resolve));
+    await logging.stop();
+    await drained;
+    const lines = log.split('\n').filter((line) => line.includes('left-mid-body')).map((line) => JSON.parse(line) as { level: string; msg: string; status?: number });
+    expect(lines).toEqual([expect.objectContaining({ level: 'info', msg: 'request body abandoned by the client' })]);
+  });
+
   it('cuts off a client that trickles its headers', async () => {
     const { port, hostname } = new URL(server.url);
     const closedAfter = await new Promise<number>((resolve) => {
