@@ -82,8 +82,14 @@ function compile() {
   return compiled;
 }
 
+/** A dynamic route of the table with the params its path gave. */
+export interface RouteMatch {
+  route: DynamicRoute;
+  params: Record<string, string>;
+}
+
 /** The dynamic routes answering this path, in route-table order, with their decoded params; empty when none. */
-export function matchPath(path: string): Array<{ route: DynamicRoute; params: Record<string, string> }> {
+export function matchPath(path: string): RouteMatch[] {
   const { exact, patterned } = compile();
   const found: Array<{ order: number; route: DynamicRoute; params: Record<string, string> }> = (exact.get(path) ?? []).map(({ route, order }) => ({ order, route, params: {} }));
   for (const { route, order, pattern, paramNames } of patterned) {
@@ -127,7 +133,7 @@ export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute
 }
 
 /** Where a request goes: a dynamic route with its params, or a finished answer (a 405). */
-export type RouteFound = { route: DynamicRoute; params: Record<string, string> } | { answer: SerializedResponse };
+export type RouteFound = RouteMatch | { answer: SerializedResponse };
 
 /**
  * The dynamic route for `method` on `path`, a 405 answer when the path has routes but not this
@@ -167,7 +173,7 @@ export type RouteRequest = Omit<IncomingApiRequest, 'readBody'>;
  * handler answers at once (most do: waiting on a promise costs every request a turn of the
  * microtask queue), as a promise otherwise; either way thrown errors become problem answers.
  */
-export function answerRoute(found: { route: DynamicRoute; params: Record<string, string> }, request: RouteRequest, bytes?: Uint8Array): SerializedResponse | Promise<SerializedResponse> {
+export function answerRoute(found: RouteMatch, request: RouteRequest, bytes?: Uint8Array): SerializedResponse | Promise<SerializedResponse> {
   const { route, params } = found;
   try {
     let body: unknown;
@@ -190,29 +196,39 @@ export function answerRoute(found: { route: DynamicRoute; params: Record<string,
 }
 
 /** A thrown ProblemError as its answer; anything else is a bug, logged, and answered with a 500 that reveals nothing. */
-export function failure(error: unknown, path: string): SerializedResponse {
+function failure(error: unknown, path: string): SerializedResponse {
   if (error instanceof ProblemError) return problemResponse(error, path);
   logger.error({ err: error, path }, 'unhandled error in route handler');
   return problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), path);
 }
 
+/** Reads a POST's body within `limit` and calls `done` once: with the bytes, or with what stopped it (the 413 problem, the stream's error). */
+export type BodyReader = (limit: number, done: (error: unknown, bytes?: Uint8Array) => void) => void;
+
 /**
- * Runs the dynamic route for `request`, or returns undefined when no dynamic route has this path
- * (the caller then tries static files and pages). A path with routes but not this method is a 405.
- * For a front door that reads bodies as promises (Astro's endpoint); the production entry runs the
- * steps itself.
+ * Runs the dynamic route for `request` and hands its answer to `reply`: a 405 for a path with routes
+ * but not this method; for a POST, the head's checks, then the body from `readBody`; then the
+ * handler. The answer is handed over as soon as it exists, a promise only for an asynchronous
+ * handler. Returns false, calling nothing, when no dynamic route has this path (the caller then
+ * tries static files and pages). Each front door reads bodies its own way; the steps are these.
  */
-export async function dispatchApi(request: IncomingApiRequest): Promise<SerializedResponse | undefined> {
+export function dispatch(request: RouteRequest, readBody: BodyReader, reply: (answer: SerializedResponse | Promise<SerializedResponse>) => void): boolean {
   const found = findRoute(request.method, request.path);
-  if (!found || 'answer' in found) return found?.answer;
-  if (found.route.method !== 'POST') return answerRoute(found, request);
-  const refused = refusedPostHead(request);
-  if (refused) return refused;
-  let bytes: Uint8Array;
-  try {
-    bytes = await request.readBody(MAX_BODY_BYTES);
-  } catch (error) {
-    return failure(error, request.path);
+  if (!found) return false;
+  if ('answer' in found) reply(found.answer);
+  else if (found.route.method !== 'POST') reply(answerRoute(found, request));
+  else {
+    const refused = refusedPostHead(request);
+    if (refused) reply(refused);
+    else readBody(MAX_BODY_BYTES, (error, bytes) => reply(error === undefined ? answerRoute(found, request, bytes) : failure(error, request.path)));
   }
-  return answerRoute(found, request, bytes);
+  return true;
+}
+
+/** `dispatch` for a front door that reads bodies as promises (Astro's endpoint): the answer, or undefined when no dynamic route has this path. */
+export function dispatchApi(request: IncomingApiRequest): Promise<SerializedResponse | undefined> {
+  return new Promise((resolve) => {
+    const readBody: BodyReader = (limit, done) => void request.readBody(limit).then((bytes) => done(undefined, bytes), (error: unknown) => done(error));
+    if (!dispatch(request, readBody, resolve)) resolve(undefined);
+  });
 }

@@ -13,8 +13,7 @@ import { isLocalOrigin, localOrigin, readBuildOrigin, type BuildOrigin } from '.
 import { loadListenConfig, loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
-import { answerRoute, failure, findRoute, problemResponse, refusedPostHead, type SerializedResponse } from './dispatch.ts';
-import { MAX_BODY_BYTES } from '../config/limits.ts';
+import { dispatch, problemResponse, type SerializedResponse } from './dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { ProblemError } from '../lib/problem-error.ts';
@@ -256,28 +255,25 @@ export function createRequestListener(options: ServerOptions) {
       return void res.end();
     }
 
-    const found = findRoute(method, path);
-    if (found) {
-      if ('answer' in found) return reply(req, res, context, found.answer);
-      const request = {
-        method,
-        path,
-        query: new URLSearchParams(target.search),
-        headers: req.headers as Record<string, string | undefined>,
-        clientIp: req.socket.remoteAddress ?? 'unknown',
-      };
-      if (found.route.method !== 'POST') return reply(req, res, context, answerRoute(found, request));
-      const refused = refusedPostHead(request);
-      if (refused) return reply(req, res, context, refused);
-      return readBody(req, MAX_BODY_BYTES, (error, bytes) => {
-        if (error !== undefined && !(error instanceof ProblemError)) return abandoned(res, context, error);
+    const request = { method, path, query: new URLSearchParams(target.search), headers: req.headers as Record<string, string | undefined>, clientIp: req.socket.remoteAddress ?? 'unknown' };
+    const routed = dispatch(
+      request,
+      (limit, done) =>
+        readBody(req, limit, (error, bytes) => {
+          // A stream error is the client leaving: no route's failure, and nobody to answer.
+          if (error !== undefined && !(error instanceof ProblemError)) abandoned(res, context, error);
+          else done(error, bytes);
+        }),
+      (answer) => {
+        // Called from the body's events too, where a throw would escape every handler.
         try {
-          reply(req, res, context, error === undefined ? answerRoute(found, request, bytes) : failure(error, path));
+          reply(req, res, context, answer);
         } catch (thrown) {
           failed(res, context, thrown);
         }
-      });
-    }
+      },
+    );
+    if (routed) return;
 
     if (path.startsWith('/api/') || files.has(path)) {
       const allowed = files.has(path);
