@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { site } from '../../src/config/site.ts';
 import { HUB_ALIASES } from '../../src/catalogue/hub-aliases.ts';
 import { allRoutes } from '../../src/routes/table.ts';
+import net from 'node:net';
 import { request } from 'undici';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 
@@ -140,5 +141,45 @@ describe('the shared JSON body reader', () => {
     expect(paths).toContain('/extra');
     expect(paths.some((p) => p.startsWith('/profile/'))).toBe(true);
     expect(paths.some((p) => p.startsWith('/proposed_action/'))).toBe(true);
+  });
+});
+
+describe('answers written together', () => {
+  it('answers requests pipelined on one connection in their order, each whole', async () => {
+    // Route answers wait for the end of the event loop's turn (batched-ends.ts); a static file does
+    // not. On one connection they must still go out in the order asked, none cut or merged.
+    const policy = JSON.parse(await (await fetch(`${server.url}/api/agent-economy/wallet-agent/policy-check`)).text()) as { example_request: unknown };
+    const example = JSON.stringify(policy.example_request);
+    const post = (path: string, body: string, id: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const requests = [
+      post('/api/agent-economy/wallet-agent/policy-check', example, 'one'),
+      'GET /api/agents/registry HTTP/1.1\r\nHost: x\r\nX-Request-Id: two\r\n\r\n',
+      post('/api/agent-economy/wallet-agent/policy-check', '{"a":', 'three'),
+      'HEAD /api/jobs HTTP/1.1\r\nHost: x\r\nX-Request-Id: four\r\n\r\n',
+      post('/api/dev/tools', JSON.stringify({ action: 'hash', input: 'agent-economy', encoding: 'utf8', network: 'testnet' }), 'five'),
+    ];
+    const { port, hostname } = new URL(server.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = net.connect(Number(port), hostname, () => socket.end(requests.join('')));
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const answers: Array<{ status: number; id: string; body: string }> = [];
+    for (let rest = raw; rest.length > 0; ) {
+      const headEnd = rest.indexOf('\r\n\r\n');
+      const head = rest.slice(0, headEnd);
+      // The fourth is the HEAD: its content-length is the GET's, with no body.
+      const length = answers.length === 3 ? 0 : Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      answers.push({ status: Number(head.slice(9, 12)), id: /x-request-id: (\S+)/i.exec(head)?.[1] ?? '', body: rest.slice(headEnd + 4, headEnd + 4 + length) });
+      rest = rest.slice(headEnd + 4 + length);
+    }
+    expect(answers.map(({ status, id }) => `${id} ${status}`)).toEqual(['one 200', 'two 200', 'three 400', 'four 200', 'five 200']);
+    expect(JSON.parse(answers[0]!.body)).toMatchObject({ type: 'svc.agent_economy.wallet_agent_policy_verdict.v0', allowed: true });
+    expect(JSON.parse(answers[1]!.body)).toMatchObject({ type: 'svc.agent_economy.agent_service_registry.v0' });
+    expect(JSON.parse(answers[2]!.body)).toMatchObject({ code: 'invalid_json' });
+    expect(JSON.parse(answers[4]!.body)).toMatchObject({ action: 'hash', result: { algorithm: 'blake2b256' } });
   });
 });
