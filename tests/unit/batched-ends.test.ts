@@ -2,12 +2,13 @@ import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { endWithBatch } from '../../src/server/batched-ends.ts';
 
-/** A response that records its end, or throws from it. */
-function fakeResponse(log: string[], name: string, throws = false) {
+/** A response that records its end, or throws from it; `onEnd` runs after the end is recorded. */
+function fakeResponse(log: string[], name: string, throws = false, onEnd?: () => void) {
   return {
     end(body: string | undefined, encoding: string) {
       if (throws) throw new Error('write failed');
       log.push(`${name}:${body ?? '(none)'}:${encoding}`);
+      onEnd?.();
     },
     destroy() {
       log.push(`${name}:destroyed`);
@@ -41,12 +42,7 @@ describe('answers ended together', () => {
   it('starts a new batch for answers given while a batch is being ended', async () => {
     const log: string[] = [];
     const late = fakeResponse(log, 'late');
-    const first = fakeResponse(log, 'first');
-    const firstEnd = first.end.bind(first);
-    (first as unknown as { end: typeof firstEnd }).end = (body, encoding) => {
-      firstEnd(body, encoding);
-      endWithBatch(late, 'later');
-    };
+    const first = fakeResponse(log, 'first', false, () => endWithBatch(late, 'later'));
     endWithBatch(first, 'now');
     await afterThisTurn();
     expect(log).toEqual(['first:now:utf8']);
