@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDocsProvider } from '../../src/services/model/docs-provider.ts';
+import { createDocsProvider, namesSomethingNew } from '../../src/services/model/docs-provider.ts';
 import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
@@ -98,6 +98,20 @@ describe('docs provider', () => {
     const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Is the fee counted in the spend caps of the policy?'));
     expect(answer.answer.split(fee)).toHaveLength(2);
     expect(answer.answer.split(caps)).toHaveLength(2);
+  });
+
+  it('quotes the sentence that names the thing asked for over one that describes it in prose', async () => {
+    const pages = indexSentences([
+      // The prose repeats the question's words, and ranks first on them alone.
+      page('/terms/', 'Assistant terms', 'When a premium quote expires, it stays expired, and the expired premium quote cannot be paid.'),
+      page('/problems/', 'Errors', 'A premium quote that has expired answers 410 to every request for it.'),
+    ]);
+    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('What happens when a premium quote expires?'));
+    expect(answer.answer).toMatch(/^> A premium quote that has expired answers 410 to every request for it\./);
+    // A name the question already gives is nothing new.
+    expect(namesSomethingNew('Send it to /api/assistant/quote.', 'how do i post to /api/assistant/quote?')).toBe(false);
+    expect(namesSomethingNew('Send it to /api/assistant/quote with a `taskHash`.', 'how do i post to /api/assistant/quote?')).toBe(true);
+    expect(namesSomethingNew('It stays valid for a short while.', 'how long is a quote valid?')).toBe(false);
   });
 
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
