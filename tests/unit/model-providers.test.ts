@@ -40,6 +40,10 @@ describe('docs provider', () => {
     expect(stem('registers')).toBe('register');
     // Identifiers read as their parts too, so plain words meet the sentence that names the code.
     expect(wordsAndPartsOf('`payment_token_used` and minConfirmations')).toEqual(['payment_token_used', 'payment', 'token', 'used', 'and', 'minConfirmations', 'min', 'Confirmations']);
+    // An entry whose word the stemmer shortens ("embed" is the stem "emb") still applies, and its
+    // alternatives are the stems the index holds ("rate_limited" is indexed as "rate_limit").
+    expect(questionConcepts('Can I embed it?')).toEqual([[stem('embed'), 'widget', 'element']]);
+    expect(questionConcepts('Is there a limit?')).toEqual([['limit', stem('rate_limited'), 'rate']]);
   });
 
   it('cuts long passages into sentences, a short lead-in kept with the sentence that says what it means', () => {
@@ -48,7 +52,7 @@ describe('docs provider', () => {
       'Then it reads the Note.',
     ]);
     // "How must amounts be written?" asks for their format.
-    expect(questionConcepts('How must amounts be written?').at(-1)).toEqual(['writ*', 'format*', 'decimal*', 'digit', 'string']);
+    expect(questionConcepts('How must amounts be written?').at(-1)).toEqual(['writ*', 'format*', 'decimal*', 'digit', stem('string')]);
     // "How is it computed?" meets the sentence naming the hash.
     expect(questionConcepts('How is the task hash computed?').at(-1)).toEqual(['comput*', 'calculat*', 'deriv*', 'blake2b256']);
   });

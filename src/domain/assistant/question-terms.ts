@@ -55,7 +55,15 @@ const WRITTEN = ['writ*', 'format*', 'decimal*', 'digit', 'string'];
 /** "How is it computed?" is answered by the sentence that names the hash or the derivation. */
 const COMPUTE = ['comput*', 'calculat*', 'deriv*', 'blake2b256'];
 
-const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
+/**
+ * Written in plain words, looked up and matched as stems: an entry keyed `embed` must be found under
+ * `emb`, the stem a question's "embed" becomes, and its alternatives must be the stems the index holds.
+ */
+function asStems(entries: Readonly<Record<string, readonly string[]>>): Readonly<Record<string, readonly string[]>> {
+  return Object.fromEntries(Object.entries(entries).map(([word, alternatives]) => [stem(word), alternatives.map((alternative) => (alternative.endsWith('*') ? alternative : stem(alternative)))]));
+}
+
+const VOCABULARY = asStems({
   register: ['register', 'r4', 'r5', 'r6'],
   r4: ['r4', 'reserve'],
   r5: ['r5', 'expiry'],
@@ -107,7 +115,7 @@ const VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   connect: ['connect', 'client', 'endpoint', 'url'],
   download: ['download', 'path', 'url'],
   step: ['step', 'then', 'first'],
-};
+});
 
 /** "How long may a question be?" asks for a length, where "how long does a quote stay valid?" asks for a time. */
 const ASKS_FOR_LENGTH = /\bhow long (?:may|can|could|should|must|is|are)\b[^?]*\bbe\s*\??\s*$/i;
