@@ -12,7 +12,7 @@ const STOP_WORDS = new Set(
     'that the their them then there these they this those to was we were what when where which who whom why will with would you your ' +
     'about any some tell explain please also just get got need needs must may might one use used using there here than other such ' +
     'site service page carry carries hold holds contain contains mean means work works happen know find say take give make want go stay ' +
-    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running'
+    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running people'
   ).split(' '),
 );
 
@@ -99,6 +99,7 @@ const VOCABULARY = asStems({
   different: ['different', 'another', 'other', 'mismatch'],
   two: ['two', 'another'],
   embed: ['embed', 'widget', 'element'],
+  feed: ['feed', 'activity', 'recent'],
   maximum: SIZE,
   largest: SIZE,
   large: SIZE,
