@@ -100,6 +100,7 @@ const VOCABULARY = asStems({
   two: ['two', 'another'],
   embed: ['embed', 'widget', 'element'],
   feed: ['feed', 'activity', 'recent'],
+  low: ['low', 'below', 'minimum', 'under'],
   maximum: SIZE,
   largest: SIZE,
   large: SIZE,
