@@ -1,11 +1,13 @@
 /**
  * The site's own content as plain-text documents for retrieval: every human page (its title,
  * description and the routes it shows), every static descriptor body (the JSON built from
- * `content/`) and the error code list. Built from the same route table and builders that produce
+ * `content/`), what the pages show as data, in sentences (data-sentences.ts), and the error code
+ * list. Built from the same route table and builders that produce
  * `dist/client`, so the assistant quotes exactly what the site serves; and the assistant's terms, in
  * sentences, from the running configuration.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { dataSentences } from './data-sentences.ts';
 import { humanPages } from './human-pages.ts';
 import { staticDocuments } from './static-documents.ts';
 import { siteUrl } from '../config/site.ts';
@@ -14,7 +16,7 @@ import { paidTurnConfig } from '../config/assistant.ts';
 import { routeUrl } from '../catalogue/lookup.ts';
 import { assistantTermsProse, buildAssistantTerms } from '../descriptors/assistant-terms.ts';
 import { buildLlmsFullTxt } from '../descriptors/agent-conventions.ts';
-import { allRoutes } from '../routes/table.ts';
+import { allRoutes, routeById } from '../routes/table.ts';
 import type { StaticRoute } from '../routes/types.ts';
 
 export interface SiteDocument {
@@ -108,6 +110,10 @@ export function builtDocuments(): SiteDocument[] {
     const prose = [...new Set(proseOf(JSON.parse(body), []))];
     if (prose.length === 0) continue;
     documents.push({ id: `json:${route.path}`, title: route.summary, url: siteUrl(route.path), text: prose.join('\n') });
+  }
+  for (const { routeId, sentences } of dataSentences()) {
+    const route = routeById().get(routeId)!;
+    documents.push({ id: `data:${route.path}`, title: route.summary, url: siteUrl(route.page ?? route.path), text: sentences.join('\n') });
   }
   documents.push(...llmsFullSections(buildLlmsFullTxt()));
   documents.push({

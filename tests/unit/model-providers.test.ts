@@ -34,10 +34,13 @@ describe('docs provider', () => {
     // "How long" asks for a length when the question ends on "be", for a time otherwise.
     expect(questionConcepts('How long may a question be?')[0]).toEqual(['character', 'length', 'max*', 'long']);
     expect(questionConcepts('How long can my message be')[0]).toEqual(['character', 'length', 'max*', 'long']);
-    expect(questionConcepts('How long does a quote stay valid?')[0]).toEqual(['lifetime', 'valid', 'second', 'minute', 'expir*']);
+    expect(questionConcepts('How long does a quote stay valid?')[0]).toEqual(['lifetim', 'valid', 'second', 'minut', 'expir*']);
     expect(questionConcepts('what is it?')).toEqual([]);
     expect(stem('signing')).toBe('sign');
     expect(stem('registers')).toBe('register');
+    // A final e goes, so both forms of a word meet.
+    expect(stem('released')).toBe(stem('release'));
+    expect(stem('requires')).toBe(stem('required'));
     // Identifiers read as their parts too, so plain words meet the sentence that names the code.
     expect(wordsAndPartsOf('`payment_token_used` and minConfirmations')).toEqual(['payment_token_used', 'payment', 'token', 'used', 'and', 'minConfirmations', 'min', 'Confirmations']);
     // An entry whose word the stemmer shortens ("embed" is the stem "emb") still applies, and its

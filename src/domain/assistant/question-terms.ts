@@ -23,6 +23,8 @@ export function stem(word: string): string {
   else if (term.length > 4 && term.endsWith('ies')) term = `${term.slice(0, -3)}y`;
   else if (term.length > 4 && term.endsWith('ed')) term = term.slice(0, -2);
   else if (term.length > 3 && term.endsWith('s') && !term.endsWith('ss')) term = term.slice(0, -1);
+  // A final e goes too, so that "release" meets "released" and "require" meets "required".
+  if (term.length > 4 && term.endsWith('e')) term = term.slice(0, -1);
   return term;
 }
 

@@ -1,0 +1,47 @@
+/**
+ * What the pages show as tables and lists (the MCP host's tools, the actions a policy profile can
+ * allow, each job's reward, the release, the wallet boundary's chain id, each service's listing),
+ * said in sentences for the assistant's corpus. The descriptors hold these as values, and the
+ * corpus takes only their prose, so "which tools does the MCP host expose?" had no sentence that
+ * answers it. Each sentence is made from the same served body as the page, at build time.
+ */
+import { staticBody } from './human-pages.ts';
+
+interface ToolsBody {
+  tools: Array<{ name: string }>;
+}
+interface WalletAgentBody {
+  actions: Array<{ action: string }>;
+}
+interface JobsBody {
+  jobs: Array<{ id: string; title: string; status: string; deadline: string; reward: { erg: string; nanoerg: string; rail: string } }>;
+}
+interface ReleaseBody {
+  release: { version: string; site_commit: string };
+}
+interface WalletBoundaryBody {
+  caip: { chain_id: string; namespace: string; network: string };
+}
+interface RegistryBody {
+  services: Array<{ id: string; name: string; listing: { status: string; operated_by: string } }>;
+}
+
+/** "a, b and c". */
+const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The sentences of each route's body, keyed by route id. */
+const SENTENCES: Record<string, (body: never) => string[]> = {
+  'mcp-tools': ({ tools }: ToolsBody) => [`The MCP host exposes ${tools.length} tools: ${listed(tools.map((tool) => tool.name))}.`],
+  'wallet-agent': ({ actions }: WalletAgentBody) => [`A wallet-agent policy profile can allow ${actions.length} actions: ${listed(actions.map((entry) => entry.action))}.`],
+  jobs: ({ jobs }: JobsBody) =>
+    jobs.map((job) => `The job "${job.title}" (${job.id}) pays a reward of ${job.reward.erg} ERG (${job.reward.nanoerg} nanoERG) by ${job.reward.rail}; it is ${job.status}, with its deadline at ${job.deadline}.`),
+  'release-current': ({ release }: ReleaseBody) => [`The current release of this site is version ${release.version}, built from commit ${release.site_commit}.`],
+  'wallet-boundary': ({ caip }: WalletBoundaryBody) => [`The wallet boundary names the ${caip.network} by the CAIP-2 chain id ${caip.chain_id} (namespace ${caip.namespace}).`],
+  registry: ({ services }: RegistryBody) =>
+    services.map((service) => `${service.name} (${service.id}) is listed with status ${service.listing.status}, operated by ${service.listing.operated_by.replace(/_/g, ' ')}.`),
+};
+
+/** The sentences of each route above (by route id), made from the body it serves. */
+export function dataSentences(): Array<{ routeId: string; sentences: string[] }> {
+  return Object.entries(SENTENCES).map(([routeId, sentences]) => ({ routeId, sentences: sentences(staticBody(routeId) as never) }));
+}

@@ -1,0 +1,41 @@
+/**
+ * The sentences the assistant's corpus holds for what the pages show as data: each is made from
+ * the body the route serves, so a tool, a job or a release the data gains is in them.
+ */
+import { describe, expect, it } from 'vitest';
+import { dataSentences } from '../../src/build/data-sentences.ts';
+import { staticBody } from '../../src/build/human-pages.ts';
+import { siteDocuments } from '../../src/build/site-documents.ts';
+
+const sentencesOf = (routeId: string) => dataSentences().find((entry) => entry.routeId === routeId)?.sentences ?? [];
+
+describe('data said in sentences', () => {
+  it('names every MCP tool and every action a policy profile can allow, from the served bodies', () => {
+    const { tools } = staticBody<{ tools: Array<{ name: string }> }>('mcp-tools');
+    const [toolsSentence] = sentencesOf('mcp-tools');
+    expect(toolsSentence).toMatch(new RegExp(`^The MCP host exposes ${tools.length} tools: `));
+    for (const { name } of tools) expect(toolsSentence).toContain(name);
+    const { actions } = staticBody<{ actions: Array<{ action: string }> }>('wallet-agent');
+    const [actionsSentence] = sentencesOf('wallet-agent');
+    for (const { action } of actions) expect(actionsSentence).toContain(action);
+  });
+
+  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id and each service its listing", () => {
+    const { jobs } = staticBody<{ jobs: Array<{ id: string; reward: { erg: string; nanoerg: string } }> }>('jobs');
+    const jobSentences = sentencesOf('jobs');
+    expect(jobSentences).toHaveLength(jobs.length);
+    jobs.forEach((job, at) => expect(jobSentences[at]).toContain(`(${job.id}) pays a reward of ${job.reward.erg} ERG (${job.reward.nanoerg} nanoERG)`));
+    const { release } = staticBody<{ release: { version: string } }>('release-current');
+    expect(sentencesOf('release-current')[0]).toContain(`is version ${release.version},`);
+    const { caip } = staticBody<{ caip: { chain_id: string } }>('wallet-boundary');
+    expect(sentencesOf('wallet-boundary')[0]).toContain(`CAIP-2 chain id ${caip.chain_id}`);
+    const { services } = staticBody<{ services: Array<{ id: string; listing: { status: string } }> }>('registry');
+    services.forEach((service, at) => expect(sentencesOf('registry')[at]).toContain(`(${service.id}) is listed with status ${service.listing.status}`));
+  });
+
+  it('puts them in the corpus, cited by the page that shows the data', () => {
+    const document = siteDocuments().find((entry) => entry.id === 'data:/api/agents/mcp-tools');
+    expect(document?.url).toMatch(/\/mcp-tools\/$/);
+    expect(document?.text).toBe(sentencesOf('mcp-tools').join('\n'));
+  });
+});
