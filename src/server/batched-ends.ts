@@ -10,31 +10,33 @@
  * (docs/performance.md). Written back to back, the first answer of a batch wakes the reader and
  * the others find it awake: the policy check went from 44 to 33 us of server CPU per request.
  *
- * The price: under load an answer waits for the other requests read in the same turn (a handful,
- * tens of microseconds); with one request in flight it waits for nothing but the turn's end.
- * Static files do not wait: they are answered fast enough that the reader is still awake, and
- * batching them measured no gain.
+ * The price: an answer waits for the other answers made in the same turn (under load a handful,
+ * tens of microseconds; a slow synchronous handler delays the answers made before it in its turn);
+ * with one request in flight it waits for nothing but the turn's end. `writeHead` only composes the
+ * head: its bytes go out with the body, from here. Static files do not wait: they are answered fast
+ * enough that the reader is still awake, and batching them measured no gain.
  */
 import type http from 'node:http';
 import { logger } from '../services/logger.ts';
 
 interface PendingEnd {
   res: http.ServerResponse;
-  /** Undefined for an answer without a body (HEAD, 204, 308). */
+  /** Undefined for an answer without a body (to a HEAD). */
   body: string | undefined;
   encoding: BufferEncoding;
 }
 
 let pending: PendingEnd[] = [];
 
-/** Ends `res` with `body` (its head already written) with the rest of this turn's answers. */
+/** Ends `res` with `body` (its head composed by writeHead) with the rest of this turn's answers. */
 export function endWithBatch(res: http.ServerResponse, body: string | undefined, encoding: BufferEncoding = 'utf8'): void {
-  // setImmediate runs after the poll phase: every request this turn read is answered by then.
+  // setImmediate runs after the poll phase, where most answers are made (from the sockets' events).
   if (pending.length === 0) setImmediate(endPending);
   pending.push({ res, body, encoding });
 }
 
-function endPending(): void {
+/** Ends the answers waiting for this turn's end now: before anything else is written to their connections. */
+export function endPending(): void {
   const batch = pending;
   pending = [];
   for (const { res, body, encoding } of batch) {

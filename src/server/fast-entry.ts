@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { checkConfigurationAtStart } from '../config/check-at-start.ts';
 import { isLocalOrigin, localOrigin, readBuildOrigin, type BuildOrigin } from '../config/build-origin.ts';
 import { loadListenConfig, loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
-import { endWithBatch } from './batched-ends.ts';
+import { endPending, endWithBatch } from './batched-ends.ts';
 import { dispatch, problemResponse, type SerializedResponse } from './dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
@@ -40,7 +41,7 @@ const baseHost = new URL(site.base_url).host.toLowerCase();
 /**
  * Reads the whole body and calls `done` once: with the bytes, or with the 413 problem as soon as it
  * passes `limit`, or with the stream's error. A callback rather than a promise: the answer of a
- * synchronous handler then goes out from the body's last event, as a bare server's would.
+ * synchronous handler is then made in the body's last event, as a bare server's would be.
  */
 function readBody(req: http.IncomingMessage, limit: number, done: (error: unknown, bytes?: Uint8Array) => void): void {
   const chunks: Buffer[] = [];
@@ -127,8 +128,8 @@ interface RequestContext {
 
 /**
  * The request in flight behind each response that this module answers itself: its id is echoed in
- * `x-request-id`, and its log line is written as the head goes out (writeHead), with no `finish`
- * listener per request.
+ * `x-request-id`, and its log line is written as the head is composed (writeHead; its bytes go out
+ * with the body, batched-ends.ts), with no `finish` listener per request.
  */
 const answering = new WeakMap<http.ServerResponse, RequestContext>();
 
@@ -162,16 +163,19 @@ function writeHead(res: http.ServerResponse, status: number, headers: Readonly<R
 }
 
 /**
- * A route's answer, ended with the rest of this turn's (batched-ends.ts). The body goes out as a
+ * A route's answer, ended with the rest of this turn's (batched-ends.ts) unless `now`. The body goes out as a
  * string: node:http then sends the head and the body in one write, where a Buffer body costs a
  * second chunk and a writev (about a tenth of a small POST's CPU here). A body whose UTF-8 length
  * equals its length is ASCII, and goes out as Latin-1: the same bytes, copied rather than encoded
  * character by character.
  */
-function send(res: http.ServerResponse, response: SerializedResponse, head = false): void {
+function send(res: http.ServerResponse, response: SerializedResponse, head = false, now = false): void {
   const length = Buffer.byteLength(response.body);
   writeHead(res, response.status, response.headers, length);
-  endWithBatch(res, head ? undefined : response.body, length === response.body.length ? 'latin1' : 'utf8');
+  const body = head ? undefined : response.body;
+  const encoding = length === response.body.length ? 'latin1' : 'utf8';
+  if (now) res.end(body, encoding);
+  else endWithBatch(res, body, encoding);
 }
 
 interface Target {
@@ -197,8 +201,8 @@ function parseTarget(target: string): Target {
 /**
  * The request handler. A static file is answered synchronously, as a bare `node:http` handler would
  * (no promise per request on the path most requests take); everything else goes through
- * `answerDynamic`, which also answers without a promise wherever the route's handler does (a POST
- * is answered from its body's last event), and whose failures are caught and answered here.
+ * `answerDynamic`, which also answers without a promise wherever the route's handler does (a POST's
+ * answer is made in its body's last event), and whose failures are caught and answered here.
  */
 export function createRequestListener(options: ServerOptions) {
   const manifest = JSON.parse(readFileSync(`${options.distDir}/server/static-manifest.json`, 'utf8')) as StaticManifestEntry[];
@@ -232,8 +236,11 @@ export function createRequestListener(options: ServerOptions) {
       answer.then((settled) => reply(req, res, context, settled)).catch((error: unknown) => failed(res, context, error));
       return;
     }
-    if (answer.status === 413) res.once('finish', () => closeAfterDraining(req));
-    send(res, answer, context.method === 'HEAD');
+    // A 413 closes its connection once it is out; ended with a batch, the answers to requests read
+    // after it on the same connection would go out first.
+    const refused = answer.status === 413;
+    if (refused) res.once('finish', () => closeAfterDraining(req));
+    send(res, answer, context.method === 'HEAD', refused);
   }
 
   function answerDynamic(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext, target: Target | undefined, onHubHost: boolean): void {
@@ -335,6 +342,46 @@ export function createRequestListener(options: ServerOptions) {
   };
 }
 
+/** Node's own answers to a request it cannot parse (`_http_server.js`), by the parser's error code. */
+const CLIENT_ERROR_ANSWERS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
+  ERR_HTTP_REQUEST_TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+};
+const BAD_REQUEST_ANSWER = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+
+/**
+ * A connection whose next request cannot be parsed (or is too slow) is closed, with Node's own
+ * answer when the connection's current answer has not begun. Node's default does the same, but
+ * cannot see an answer waiting in this turn's batch, nor one about to be made for a request read
+ * whole in the same read as the bad bytes after it (a POST whose body ended there): it would write
+ * its 400 in their place, and the request that was fine got the 400. So the batch goes out first,
+ * and a request read whole gets its own answer before the connection closes; otherwise Node's rule
+ * is applied as Node applies it, reading the same fields its default reads (no public API says
+ * whether an answer's bytes have gone out). The connection is destroyed once what was written has
+ * gone out, within DRAIN_MS, rather than at once, which could cut a large answer short.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  endPending();
+  if (closing.has(socket)) return;
+  closing.add(socket);
+  if (!socket.writable) return void socket.destroy();
+  socket.pause();
+  const cut = setTimeout(() => socket.destroy(), DRAIN_MS).unref();
+  const close = () =>
+    socket.end(() => {
+      clearTimeout(cut);
+      socket.destroy();
+    });
+  const current = (socket as Duplex & { _httpMessage?: http.ServerResponse & { _headerSent?: boolean } })._httpMessage;
+  if (current && !current._headerSent && current.req.complete && !current.writableEnded) return void current.once('finish', close);
+  if (!current?._headerSent) socket.write(CLIENT_ERROR_ANSWERS[error.code ?? ''] ?? BAD_REQUEST_ANSWER);
+  close();
+}
+
+/** Connections being closed after a client error: the parser may report its error again as more bytes come. */
+const closing = new WeakSet<Duplex>();
+
 /** Starts the server; resolves once it listens. */
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
   // The docs index (search_docs, the docs model provider) reads the documents this server serves.
@@ -351,6 +398,7 @@ export async function startServer(options: ServerOptions & { host: string; port:
     },
     listener,
   );
+  server.on('clientError', answerClientError);
   await listen(server, options.host, options.port, 'PORT');
   return server;
 }

@@ -182,4 +182,48 @@ describe('answers written together', () => {
     expect(JSON.parse(answers[2]!.body)).toMatchObject({ code: 'invalid_json' });
     expect(JSON.parse(answers[4]!.body)).toMatchObject({ action: 'hash', result: { algorithm: 'blake2b256' } });
   });
+
+  /** Everything the server sends back on one connection to `writes`, written one after the other at once, until it closes. */
+  const exchange = (...writes: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const { port, hostname } = new URL(server.url);
+      let received = '';
+      const socket = net.connect(Number(port), hostname, () => writes.forEach((bytes) => socket.write(bytes)));
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+
+  it('answers a request followed by bytes that are no request, then closes: the good one gets its own answer, not a 400', async () => {
+    const example = JSON.stringify((JSON.parse(await (await fetch(`${server.url}/api/agent-economy/wallet-agent/policy-check`)).text()) as { example_request: unknown }).example_request);
+    const good = {
+      'GET (batched)': 'GET /api/assistant/terms HTTP/1.1\r\nHost: x\r\n\r\n',
+      'POST (answered once its body is read)': `POST /api/agent-economy/wallet-agent/policy-check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(example)}\r\n\r\n${example}`,
+      'GET with Connection: close': 'GET /api/assistant/terms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    };
+    for (const [what, request] of Object.entries(good)) {
+      for (const [after, bytes] of Object.entries({ garbage: 'NOT HTTP AT ALL\r\n\r\n', 'a bad header': 'GET / HTTP/1.1\r\nBad Header Line\r\n\r\n' })) {
+        const received = await exchange(request + bytes);
+        expect(received.slice(0, 15), `${what} + ${after}`).toBe('HTTP/1.1 200 OK');
+        const length = Number(/content-length: (\d+)/i.exec(received)?.[1]);
+        expect(received.length - received.indexOf('\r\n\r\n') - 4, `${what} + ${after}: one whole answer`).toBe(length);
+      }
+    }
+    // Bytes that are no request on a connection with nothing else still get Node's 400.
+    expect(await exchange('NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+
+  it('answers nothing after a 413 on its connection, which closes', async () => {
+    const big = 'x'.repeat(70_000);
+    for (const path of ['/api/dev/tools', '/api/agents/publish']) {
+      for (let round = 0; round < 10; round++) {
+        const received = await exchange(
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big}`,
+          'GET /api/assistant/terms HTTP/1.1\r\nHost: x\r\n\r\n',
+        );
+        // An answer's head follows the one before it directly, not on a line of its own.
+        expect(received.match(/HTTP\/1\.1 \d{3} /g), `${path}, round ${round}`).toEqual(['HTTP/1.1 413 ']);
+      }
+    }
+  });
 });
