@@ -23,7 +23,13 @@ interface WalletBoundaryBody {
   caip: { chain_id: string; namespace: string; network: string };
 }
 interface RegistryBody {
-  services: Array<{ id: string; name: string; listing: { status: string; operated_by: string } }>;
+  services: Array<{
+    id: string;
+    name: string;
+    pricing: { amount: string; unit: string; currency: string };
+    accepted_payment_rails: string[];
+    listing: { status: string; operated_by: string };
+  }>;
 }
 
 /** "a, b and c". */
@@ -38,7 +44,10 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
   'release-current': ({ release }: ReleaseBody) => [`The current release of this site is version ${release.version}, built from commit ${release.site_commit}.`],
   'wallet-boundary': ({ caip }: WalletBoundaryBody) => [`The wallet boundary names the ${caip.network} by the CAIP-2 chain id ${caip.chain_id} (namespace ${caip.namespace}).`],
   registry: ({ services }: RegistryBody) =>
-    services.map((service) => `${service.name} (${service.id}) is listed with status ${service.listing.status}, operated by ${service.listing.operated_by.replace(/_/g, ' ')}.`),
+    services.map(
+      ({ id, name, pricing, accepted_payment_rails: rails, listing }) =>
+        `${name} (${id}) costs ${pricing.amount} ${pricing.currency} ${pricing.unit} and accepts ${listed(rails)}; it is listed with status ${listing.status}, operated by ${listing.operated_by.replace(/_/g, ' ')}.`,
+    ),
 };
 
 /** The sentences of each route above (by route id), made from the body it serves. */

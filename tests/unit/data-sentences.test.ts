@@ -20,7 +20,7 @@ describe('data said in sentences', () => {
     for (const { action } of actions) expect(actionsSentence).toContain(action);
   });
 
-  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id and each service its listing", () => {
+  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id and each service its price, rails and listing", () => {
     const { jobs } = staticBody<{ jobs: Array<{ id: string; reward: { erg: string; nanoerg: string } }> }>('jobs');
     const jobSentences = sentencesOf('jobs');
     expect(jobSentences).toHaveLength(jobs.length);
@@ -29,8 +29,14 @@ describe('data said in sentences', () => {
     expect(sentencesOf('release-current')[0]).toContain(`is version ${release.version},`);
     const { caip } = staticBody<{ caip: { chain_id: string } }>('wallet-boundary');
     expect(sentencesOf('wallet-boundary')[0]).toContain(`CAIP-2 chain id ${caip.chain_id}`);
-    const { services } = staticBody<{ services: Array<{ id: string; listing: { status: string } }> }>('registry');
-    services.forEach((service, at) => expect(sentencesOf('registry')[at]).toContain(`(${service.id}) is listed with status ${service.listing.status}`));
+    const { services } = staticBody<{ services: Array<{ id: string; pricing: { amount: string; unit: string }; accepted_payment_rails: string[]; listing: { status: string } }> }>('registry');
+    services.forEach((service, at) => {
+      const sentence = sentencesOf('registry')[at];
+      expect(sentence).toContain(`(${service.id}) costs ${service.pricing.amount} `);
+      expect(sentence).toContain(` ${service.pricing.unit} and accepts `);
+      for (const rail of service.accepted_payment_rails) expect(sentence).toContain(rail);
+      expect(sentence).toContain(`is listed with status ${service.listing.status}`);
+    });
   });
 
   it('puts them in the corpus, cited by the page that shows the data', () => {
