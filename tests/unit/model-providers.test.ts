@@ -47,6 +47,9 @@ describe('docs provider', () => {
     // alternatives are the stems the index holds ("rate_limited" is indexed as "rate_limit").
     expect(questionConcepts('Can I embed it?')).toEqual([[stem('embed'), 'widget', 'element']]);
     expect(questionConcepts('Is there a limit?')).toEqual([['limit', stem('rate_limited'), 'rate']]);
+    // A term of several words is one concept: "proof of work" is the faucet's challenge, not a proof.
+    expect(questionConcepts('How does the faucet proof of work work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
+    expect(questionConcepts('What does the proof explorer show?')).toEqual([['proof'], ['explorer']]);
   });
 
   it('cuts long passages into sentences, a short lead-in kept with the sentence that says what it means', () => {

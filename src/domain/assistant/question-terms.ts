@@ -121,6 +121,12 @@ const VOCABULARY = asStems({
   step: ['step', 'then', 'first'],
 });
 
+/**
+ * Terms of more than one word, read as one concept: "proof of work" is the faucet's challenge (its
+ * nonce and difficulty), where "work" alone says nothing and "proof" alone is the proof explorer's.
+ */
+const PHRASES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [[/\bproofs? of work\b/i, ['proof', 'nonce', 'difficulty*', 'challeng*']]];
+
 /** "How long may a question be?" asks for a length, where "how long does a quote stay valid?" asks for a time. */
 const ASKS_FOR_LENGTH = /\bhow long (?:may|can|could|should|must|is|are)\b[^?]*\bbe\s*\??\s*$/i;
 const LENGTH = ['character', 'length', 'max*', 'long'];
@@ -135,7 +141,13 @@ export function questionConcepts(question: string): string[][] {
   const seen = new Set<string>();
   const concepts: string[][] = [];
   const length = ASKS_FOR_LENGTH.test(question);
-  for (const word of wordsAndPartsOf(question)) {
+  let words = question;
+  for (const [phrase, alternatives] of PHRASES) {
+    if (!phrase.test(words)) continue;
+    words = words.replace(phrase, ' ');
+    concepts.push(alternatives.map((alternative) => (alternative.endsWith('*') ? alternative : stem(alternative))));
+  }
+  for (const word of wordsAndPartsOf(words)) {
     if (word.length < 2 || STOP_WORDS.has(word.toLowerCase())) continue;
     const stemmed = stem(word);
     if (seen.has(stemmed)) continue;
