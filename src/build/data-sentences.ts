@@ -1,6 +1,7 @@
 /**
  * What the pages show as tables and lists (the MCP host's tools, the actions a policy profile can
- * allow, each job's reward, the release, the wallet boundary's chain id, each service's listing),
+ * allow, each job's reward, the release, the wallet boundary's chain id, the well-known documents,
+ * each service's price and listing),
  * said in sentences for the assistant's corpus. The descriptors hold these as values, and the
  * corpus takes only their prose, so "which tools does the MCP host expose?" had no sentence that
  * answers it. Each sentence is made from the same served body as the page, at build time.
@@ -32,6 +33,10 @@ interface RegistryBody {
   }>;
 }
 
+interface DiscoveryBody {
+  endpoints: Array<{ url: string }>;
+}
+
 /** "a, b and c". */
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
@@ -43,6 +48,10 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
     jobs.map((job) => `The job "${job.title}" (${job.id}) pays a reward of ${job.reward.erg} ERG (${job.reward.nanoerg} nanoERG) by ${job.reward.rail}; it is ${job.status}, with its deadline at ${job.deadline}.`),
   'release-current': ({ release }: ReleaseBody) => [`The current release of this site is version ${release.version}, built from commit ${release.site_commit}.`],
   'wallet-boundary': ({ caip }: WalletBoundaryBody) => [`The wallet boundary names the ${caip.network} by the CAIP-2 chain id ${caip.chain_id} (namespace ${caip.namespace}).`],
+  'discovery-well-known': ({ endpoints }: DiscoveryBody) => {
+    const paths = [...new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')))];
+    return [`The site publishes ${paths.length} documents at well-known paths: ${listed(paths)}.`];
+  },
   registry: ({ services }: RegistryBody) =>
     services.map(
       ({ id, name, pricing, accepted_payment_rails: rails, listing }) =>

@@ -20,13 +20,17 @@ describe('data said in sentences', () => {
     for (const { action } of actions) expect(actionsSentence).toContain(action);
   });
 
-  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id and each service its price, rails and listing", () => {
+  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id, the well-known documents their paths and each service its price, rails and listing", () => {
     const { jobs } = staticBody<{ jobs: Array<{ id: string; reward: { erg: string; nanoerg: string } }> }>('jobs');
     const jobSentences = sentencesOf('jobs');
     expect(jobSentences).toHaveLength(jobs.length);
     jobs.forEach((job, at) => expect(jobSentences[at]).toContain(`(${job.id}) pays a reward of ${job.reward.erg} ERG (${job.reward.nanoerg} nanoERG)`));
     const { release } = staticBody<{ release: { version: string } }>('release-current');
     expect(sentencesOf('release-current')[0]).toContain(`is version ${release.version},`);
+    const { endpoints } = staticBody<{ endpoints: Array<{ url: string }> }>('discovery-well-known');
+    const wellKnown = new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')));
+    expect(sentencesOf('discovery-well-known')[0]).toMatch(new RegExp(`^The site publishes ${wellKnown.size} documents at well-known paths: `));
+    for (const path of wellKnown) expect(sentencesOf('discovery-well-known')[0]).toContain(path);
     const { caip } = staticBody<{ caip: { chain_id: string } }>('wallet-boundary');
     expect(sentencesOf('wallet-boundary')[0]).toContain(`CAIP-2 chain id ${caip.chain_id}`);
     const { services } = staticBody<{ services: Array<{ id: string; pricing: { amount: string; unit: string }; accepted_payment_rails: string[]; listing: { status: string } }> }>('registry');
