@@ -1,7 +1,8 @@
 /**
  * What the pages show as tables and lists (the MCP host's tools, the actions a policy profile can
  * allow, each job's reward, the release, the wallet boundary's chain id, the well-known documents,
- * each service's price and listing),
+ * each service's price and listing, the mainnet gate's blockers and opening steps, the developer
+ * tools' actions and limits),
  * said in sentences for the assistant's corpus. The descriptors hold these as values, and the
  * corpus takes only their prose, so "which tools does the MCP host expose?" had no sentence that
  * answers it. Each sentence is made from the same served body as the page, at build time.
@@ -33,6 +34,16 @@ interface RegistryBody {
   }>;
 }
 
+interface MainnetGateBody {
+  blockers: Array<{ id: string; label: string; state: string; owner: string }>;
+  opening_procedure: string[];
+}
+interface DevToolsBody {
+  method: string;
+  endpoint: string;
+  actions: Array<{ action: string }>;
+  limits: { max_input_characters: number; max_body_bytes: number };
+}
 interface DiscoveryBody {
   endpoints: Array<{ url: string }>;
 }
@@ -48,6 +59,14 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
     jobs.map((job) => `The job "${job.title}" (${job.id}) pays a reward of ${job.reward.erg} ERG (${job.reward.nanoerg} nanoERG) by ${job.reward.rail}; it is ${job.status}, with its deadline at ${job.deadline}.`),
   'release-current': ({ release }: ReleaseBody) => [`The current release of this site is version ${release.version}, built from commit ${release.site_commit}.`],
   'wallet-boundary': ({ caip }: WalletBoundaryBody) => [`The wallet boundary names the ${caip.network} by the CAIP-2 chain id ${caip.chain_id} (namespace ${caip.namespace}).`],
+  'mainnet-gate': ({ blockers, opening_procedure: steps }: MainnetGateBody) => [
+    ...blockers.map(({ id, label, state, owner }) => `The mainnet gate's blocker ${id} (${label}) is ${state}; its owner: ${owner}.`),
+    // One sentence, so that the procedure is quoted whole: each step in lower case after the first, joined by "then".
+    `The procedure for opening the mainnet gate has ${steps.length} steps: ${steps.map((step, at) => (at === 0 ? step : step[0]!.toLowerCase() + step.slice(1)).replace(/\.$/, '')).join('; then ')}.`,
+  ],
+  'dev-tools-catalogue': ({ method, endpoint, actions, limits }: DevToolsBody) => [
+    `The developer tools endpoint (${method} ${new URL(endpoint).pathname}) has ${actions.length} actions, ${listed(actions.map(({ action }) => action))}, and reads at most ${limits.max_input_characters} input characters in a body of at most ${limits.max_body_bytes} bytes.`,
+  ],
   'discovery-well-known': ({ endpoints }: DiscoveryBody) => {
     const paths = [...new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')))];
     return [`The site publishes ${paths.length} documents at well-known paths: ${listed(paths)}.`];

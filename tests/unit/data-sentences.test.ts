@@ -43,6 +43,20 @@ describe('data said in sentences', () => {
     });
   });
 
+  it("gives each mainnet gate blocker its state and owner, the opening procedure whole, and the developer tools' actions and limits", () => {
+    const gate = staticBody<{ blockers: Array<{ id: string; state: string; owner: string }>; opening_procedure: string[] }>('mainnet-gate');
+    const gateSentences = sentencesOf('mainnet-gate');
+    for (const blocker of gate.blockers) expect(gateSentences.join('\n')).toMatch(new RegExp(`blocker ${blocker.id} \\(.*\\) is ${blocker.state}; its owner: `));
+    for (const blocker of gate.blockers) expect(gateSentences.join('\n')).toContain(`its owner: ${blocker.owner}`);
+    const procedure = gateSentences.find((sentence) => sentence.startsWith('The procedure for opening the mainnet gate'))!;
+    expect(procedure).toContain(`has ${gate.opening_procedure.length} steps`);
+    for (const step of gate.opening_procedure) expect(procedure.toLowerCase()).toContain(step.slice(1).replace(/\.$/, '').toLowerCase());
+    const tools = staticBody<{ actions: Array<{ action: string }>; limits: { max_input_characters: number } }>('dev-tools-catalogue');
+    const [toolsSentence] = sentencesOf('dev-tools-catalogue');
+    for (const { action } of tools.actions) expect(toolsSentence).toContain(action);
+    expect(toolsSentence).toContain(`at most ${tools.limits.max_input_characters} input characters`);
+  });
+
   it('puts them in the corpus, cited by the page that shows the data', () => {
     const document = siteDocuments().find((entry) => entry.id === 'data:/api/agents/mcp-tools');
     expect(document?.url).toMatch(/\/mcp-tools\/$/);

@@ -102,6 +102,7 @@ const VOCABULARY = asStems({
   two: ['two', 'another'],
   embed: ['embed', 'widget', 'element'],
   feed: ['feed', 'activity', 'recent'],
+  responsible: ['responsible', 'owner'],
   low: ['low', 'below', 'minimum', 'under'],
   maximum: SIZE,
   largest: SIZE,
