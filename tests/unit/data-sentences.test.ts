@@ -15,9 +15,13 @@ describe('data said in sentences', () => {
     const [toolsSentence] = sentencesOf('mcp-tools');
     expect(toolsSentence).toMatch(new RegExp(`^The MCP host exposes ${tools.length} tools: `));
     for (const { name } of tools) expect(toolsSentence).toContain(name);
-    const { actions } = staticBody<{ actions: Array<{ action: string }> }>('wallet-agent');
-    const [actionsSentence] = sentencesOf('wallet-agent');
+    const { actions, policy_checks: checks } = staticBody<{ actions: Array<{ action: string }>; policy_checks: Array<{ order: number; check: string }> }>('wallet-agent');
+    const [actionsSentence, checksSentence] = sentencesOf('wallet-agent');
     for (const { action } of actions) expect(actionsSentence).toContain(action);
+    // The checks in their order, as the engine runs them.
+    const inOrder = [...checks].sort((a, b) => a.order - b.order).map(({ check }) => check);
+    expect(inOrder.map((check) => checksSentence!.indexOf(` ${check}`))).toEqual([...inOrder.map((check) => checksSentence!.indexOf(` ${check}`))].sort((a, b) => a - b));
+    expect(checksSentence).toMatch(new RegExp(`^The policy check runs ${checks.length} checks in this order`));
   });
 
   it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id, the well-known documents their paths and each service its price, rails and listing", () => {
@@ -55,6 +59,18 @@ describe('data said in sentences', () => {
     const [toolsSentence] = sentencesOf('dev-tools-catalogue');
     for (const { action } of tools.actions) expect(toolsSentence).toContain(action);
     expect(toolsSentence).toContain(`at most ${tools.limits.max_input_characters} input characters`);
+  });
+
+  it("gives a manifest's validation checks with their codes, and its forbidden claims", () => {
+    const guide = staticBody<{ checks: Array<{ label: string; codes: Array<{ code: string }> }>; forbidden_claims: { claims: Array<{ phrase: string }> } }>('publish-guide');
+    const sentences = sentencesOf('publish-guide');
+    for (const check of guide.checks) {
+      const sentence = sentences.find((entry) => entry.startsWith(`The ${check.label} check of a service manifest (`));
+      for (const { code } of check.codes) expect(sentence).toContain(code);
+    }
+    const claims = sentences.at(-1)!;
+    expect(claims).toMatch(new RegExp(`^A service manifest may not claim any of ${guide.forbidden_claims.claims.length} forbidden claims: `));
+    for (const { phrase } of guide.forbidden_claims.claims) expect(claims).toContain(phrase);
   });
 
   it('puts them in the corpus, cited by the page that shows the data', () => {
