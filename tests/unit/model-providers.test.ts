@@ -47,6 +47,8 @@ describe('docs provider', () => {
     // alternatives are the stems the index holds ("rate_limited" is indexed as "rate_limit").
     expect(questionConcepts('Can I embed it?')).toEqual([[stem('embed'), 'widget', 'element']]);
     expect(questionConcepts('Is there a limit?')).toEqual([['limit', stem('rate_limited'), 'rate']]);
+    // A beginning is a stem's beginning too: "recomputed" is indexed as "recomput".
+    expect(questionConcepts('Is it genuine?')).toEqual([[stem('genuine'), `${stem('recompute')}*`, 'verif*']]);
     // A term of several words is one concept: "proof of work" is the faucet's challenge, not a proof.
     expect(questionConcepts('How does the faucet proof of work work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
     expect(questionConcepts('What does the proof explorer show?')).toEqual([['proof'], ['explorer']]);

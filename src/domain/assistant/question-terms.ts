@@ -59,10 +59,12 @@ const COMPUTE = ['comput*', 'calculat*', 'deriv*', 'blake2b256'];
 
 /**
  * Written in plain words, looked up and matched as stems: an entry keyed `embed` must be found under
- * `emb`, the stem a question's "embed" becomes, and its alternatives must be the stems the index holds.
+ * `emb`, the stem a question's "embed" becomes, and its alternatives must be the stems the index holds
+ * (a beginning too: `recompute*` meets "recomputed" as `recomput*`).
  */
 function asStems(entries: Readonly<Record<string, readonly string[]>>): Readonly<Record<string, readonly string[]>> {
-  return Object.fromEntries(Object.entries(entries).map(([word, alternatives]) => [stem(word), alternatives.map((alternative) => (alternative.endsWith('*') ? alternative : stem(alternative)))]));
+  const asStem = (alternative: string) => (alternative.endsWith('*') ? `${stem(alternative.slice(0, -1))}*` : stem(alternative));
+  return Object.fromEntries(Object.entries(entries).map(([word, alternatives]) => [stem(word), alternatives.map(asStem)]));
 }
 
 const VOCABULARY = asStems({
