@@ -14,7 +14,7 @@ import { isLocalOrigin, localOrigin, readBuildOrigin, type BuildOrigin } from '.
 import { loadListenConfig, loadServerConfig } from '../config/server.ts';
 import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
-import { endPending, endWithBatch } from './batched-ends.ts';
+import { batchThisTurn, endPending, endWithBatch } from './batched-ends.ts';
 import { dispatch, problemResponse, type SerializedResponse } from './dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
@@ -246,6 +246,7 @@ export function createRequestListener(options: ServerOptions) {
   function answerDynamic(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext, target: Target | undefined, onHubHost: boolean): void {
     // Everything below answers through writeHead/send, which echo the id and log from here.
     answering.set(res, context);
+    batchThisTurn();
     if (!target) return send(res, problemResponse(new ProblemError(400, 'invalid_url', 'Invalid URL', 'The request target is not a valid URL.'), '/'));
     const { path } = target;
     const method = context.method;
@@ -270,8 +271,9 @@ export function createRequestListener(options: ServerOptions) {
       (limit, done) =>
         readBody(req, limit, (error, bytes) => {
           // A stream error is the client leaving: no route's failure, and nobody to answer.
-          if (error !== undefined && !(error instanceof ProblemError)) abandoned(res, context, error);
-          else done(error, bytes);
+          if (error !== undefined && !(error instanceof ProblemError)) return abandoned(res, context, error);
+          batchThisTurn();
+          done(error, bytes);
         }),
       (answer) => {
         // Called from the body's events too, where a throw would escape every handler.

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { endWithBatch } from '../../src/server/batched-ends.ts';
+import { batchThisTurn, endWithBatch } from '../../src/server/batched-ends.ts';
 
 /** A response that records its end, or throws from it; `onEnd` runs after the end is recorded. */
 function fakeResponse(log: string[], name: string, throws = false, onEnd?: () => void) {
@@ -21,6 +21,7 @@ const afterThisTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('answers ended together', () => {
   it('ends every answer of a turn after the turn, in the order given', async () => {
     const log: string[] = [];
+    batchThisTurn();
     endWithBatch(fakeResponse(log, 'a'), '{"a":1}', 'latin1');
     endWithBatch(fakeResponse(log, 'b'), undefined);
     await Promise.resolve();
@@ -32,6 +33,7 @@ describe('answers ended together', () => {
 
   it('ends the others when one write throws, and destroys that one', async () => {
     const log: string[] = [];
+    batchThisTurn();
     endWithBatch(fakeResponse(log, 'a'), 'x');
     endWithBatch(fakeResponse(log, 'broken', true), 'y');
     endWithBatch(fakeResponse(log, 'c'), 'z');
@@ -39,14 +41,19 @@ describe('answers ended together', () => {
     expect(log).toEqual(['a:x:utf8', 'broken:destroyed', 'c:z:utf8']);
   });
 
-  it('starts a new batch for answers given while a batch is being ended', async () => {
+  it("ends at once an answer made after the turn's batch has gone (in the check phase, after a store's group commit), without waiting a turn", async () => {
     const log: string[] = [];
-    const late = fakeResponse(log, 'late');
-    const first = fakeResponse(log, 'first', false, () => endWithBatch(late, 'later'));
-    endWithBatch(first, 'now');
+    batchThisTurn();
+    // What a route queues for the same check phase runs after the batch, queued first.
+    setImmediate(() => endWithBatch(fakeResponse(log, 'after commit'), 'late'));
+    endWithBatch(fakeResponse(log, 'sync'), 'now');
     await afterThisTurn();
-    expect(log).toEqual(['first:now:utf8']);
+    expect(log).toEqual(['sync:now:utf8', 'after commit:late:utf8']);
+    // The next request's event opens a new batch.
+    batchThisTurn();
+    endWithBatch(fakeResponse(log, 'next'), 'x');
+    expect(log).toHaveLength(2);
     await afterThisTurn();
-    expect(log).toEqual(['first:now:utf8', 'late:later:utf8']);
+    expect(log).toHaveLength(3);
   });
 });
