@@ -1,11 +1,12 @@
 /**
  * What the pages show as tables and lists (the MCP host's tools, the actions a policy profile can
- * allow and the checks it runs, a manifest's validation checks and forbidden claims, each job's
- * reward, the release, the wallet boundary's chain id, the well-known documents, each service's
- * price and listing, the mainnet gate's blockers and opening steps, the developer tools' actions
- * and limits), said in sentences for the assistant's corpus. The descriptors hold these as values, and the
- * corpus takes only their prose, so "which tools does the MCP host expose?" had no sentence that
- * answers it. Each sentence is made from the same served body as the page, at build time.
+ * allow and the checks it runs, a manifest's and a job quote's validation checks, a manifest's
+ * forbidden claims, each job's reward, the release, the wallet boundary's chain id, the well-known
+ * documents, each service's price and listing, the mainnet gate's blockers and opening steps, the
+ * developer tools' actions and limits), said in sentences for the assistant's corpus. The
+ * descriptors hold these as values, and the corpus takes only their prose, so "which tools does the
+ * MCP host expose?" had no sentence that answers it. Each sentence is made from the same served
+ * body as the page, at build time.
  */
 import { staticBody } from './human-pages.ts';
 
@@ -16,8 +17,10 @@ interface WalletAgentBody {
   actions: Array<{ action: string }>;
   policy_checks: Array<{ order: number; check: string }>;
 }
-interface PublishGuideBody {
+interface ValidationGuideBody {
   checks: Array<{ label: string; description: string; codes: Array<{ code: string }> }>;
+}
+interface PublishGuideBody extends ValidationGuideBody {
   forbidden_claims: { claims: Array<{ phrase: string }> };
 }
 interface JobsBody {
@@ -56,6 +59,10 @@ interface DiscoveryBody {
 /** "a, b and c". */
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
+/** A validation guide's checks, each with the codes it reports and what it requires. */
+const checkSentences = (checks: ValidationGuideBody['checks'], subject: string) =>
+  checks.map(({ label, description, codes }) => `The ${label} check of ${subject} (${listed(codes.map(({ code }) => code))}): ${description}`);
+
 /** The sentences of each route's body, keyed by route id. */
 const SENTENCES: Record<string, (body: never) => string[]> = {
   'mcp-tools': ({ tools }: ToolsBody) => [`The MCP host exposes ${tools.length} tools: ${listed(tools.map((tool) => tool.name))}.`],
@@ -64,9 +71,10 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
     `The policy check runs ${checks.length} checks in this order, before the host wallet signs: ${listed([...checks].sort((a, b) => a.order - b.order).map(({ check }) => check))}.`,
   ],
   'publish-guide': ({ checks, forbidden_claims: forbidden }: PublishGuideBody) => [
-    ...checks.map(({ label, description, codes }) => `The ${label} check of a service manifest (${listed(codes.map(({ code }) => code))}): ${description}`),
+    ...checkSentences(checks, 'a service manifest'),
     `A service manifest may not claim any of ${forbidden.claims.length} forbidden claims: ${listed(forbidden.claims.map(({ phrase }) => phrase))}.`,
   ],
+  'jobs-quote-guide': ({ checks }: ValidationGuideBody) => checkSentences(checks, 'a job quote request'),
   jobs: ({ jobs }: JobsBody) =>
     jobs.map((job) => `The job "${job.title}" (${job.id}) pays a reward of ${job.reward.erg} ERG (${job.reward.nanoerg} nanoERG) by ${job.reward.rail}; it is ${job.status}, with its deadline at ${job.deadline}.`),
   'release-current': ({ release }: ReleaseBody) => [`The current release of this site is version ${release.version}, built from commit ${release.site_commit}.`],

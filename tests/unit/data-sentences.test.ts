@@ -61,11 +61,16 @@ describe('data said in sentences', () => {
     expect(toolsSentence).toContain(`at most ${tools.limits.max_input_characters} input characters`);
   });
 
-  it("gives a manifest's validation checks with their codes, and its forbidden claims", () => {
+  it("gives a manifest's and a job quote's validation checks with their codes, and a manifest's forbidden claims", () => {
     const guide = staticBody<{ checks: Array<{ label: string; codes: Array<{ code: string }> }>; forbidden_claims: { claims: Array<{ phrase: string }> } }>('publish-guide');
     const sentences = sentencesOf('publish-guide');
     for (const check of guide.checks) {
       const sentence = sentences.find((entry) => entry.startsWith(`The ${check.label} check of a service manifest (`));
+      for (const { code } of check.codes) expect(sentence).toContain(code);
+    }
+    const quoteGuide = staticBody<{ checks: Array<{ label: string; codes: Array<{ code: string }> }> }>('jobs-quote-guide');
+    for (const check of quoteGuide.checks) {
+      const sentence = sentencesOf('jobs-quote-guide').find((entry) => entry.startsWith(`The ${check.label} check of a job quote request (`));
       for (const { code } of check.codes) expect(sentence).toContain(code);
     }
     const claims = sentences.at(-1)!;
