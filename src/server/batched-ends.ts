@@ -15,8 +15,8 @@
  * with one request in flight it waits for nothing but the turn's end. An answer made after the
  * batch has gone (in the check phase, after a store's group commit) goes out at once: it would
  * otherwise wait a whole turn. `writeHead` only composes the head: its bytes go out with the body,
- * from here. Static files do not wait: they are answered fast
- * enough that the reader is still awake, and batching them measured no gain.
+ * from here. Static files do not wait: they are answered fast enough that the reader is still
+ * awake, and batching them measured no gain.
  */
 import type http from 'node:http';
 import { logger } from '../services/logger.ts';

@@ -163,11 +163,11 @@ function writeHead(res: http.ServerResponse, status: number, headers: Readonly<R
 }
 
 /**
- * A route's answer, ended with the rest of this turn's (batched-ends.ts) unless `now`. The body goes out as a
- * string: node:http then sends the head and the body in one write, where a Buffer body costs a
- * second chunk and a writev (about a tenth of a small POST's CPU here). A body whose UTF-8 length
- * equals its length is ASCII, and goes out as Latin-1: the same bytes, copied rather than encoded
- * character by character.
+ * A route's answer, ended with the rest of this turn's (batched-ends.ts) unless `now`. The body
+ * goes out as a string: node:http then sends the head and the body in one write, where a Buffer
+ * body costs a second chunk and a writev (about a tenth of a small POST's CPU here). A body whose
+ * UTF-8 length equals its length is ASCII, and goes out as Latin-1: the same bytes, copied rather
+ * than encoded character by character.
  */
 function send(res: http.ServerResponse, response: SerializedResponse, head = false, now = false): void {
   const length = Buffer.byteLength(response.body);
