@@ -2,7 +2,7 @@
  * What the pages show as tables and lists (the MCP host's tools, the actions a policy profile can
  * allow and the checks it runs, a manifest's and a job quote's validation checks, a manifest's
  * forbidden claims, each job's reward, the release, the wallet boundary's chain id, the well-known
- * documents, each service's price and listing, the mainnet gate's blockers and opening steps, the
+ * documents, each service's rails and listing, the mainnet gate's blockers and opening steps, the
  * developer tools' actions and limits), said in sentences for the assistant's corpus. The
  * descriptors hold these as values, and the corpus takes only their prose, so "which tools does the
  * MCP host expose?" had no sentence that answers it. Each sentence is made from the same served
@@ -36,7 +36,6 @@ interface RegistryBody {
   services: Array<{
     id: string;
     name: string;
-    pricing: { amount: string; unit: string; currency: string };
     accepted_payment_rails: string[];
     listing: { status: string; operated_by: string };
   }>;
@@ -58,21 +57,32 @@ interface DiscoveryBody {
 
 /** "a, b and c". */
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+/** "1 tool", "16 tools". */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** A step after the first, in a sentence: its first letter in lower case unless it starts an acronym ("MCP host"). */
+const continued = (step: string) => (/^[A-Z][a-z]/.test(step) ? step[0]!.toLowerCase() + step.slice(1) : step);
 
 /** A validation guide's checks, each with the codes it reports and what it requires. */
 const checkSentences = (checks: ValidationGuideBody['checks'], subject: string) =>
-  checks.map(({ label, description, codes }) => `The ${label} check of ${subject} (${listed(codes.map(({ code }) => code))}): ${description}`);
+  checks.map(({ label, description, codes }) => `The ${label} check of ${subject}${codes.length ? ` (${listed(codes.map(({ code }) => code))})` : ''}: ${description}`);
+
+function procedure(steps: string[]): string[] {
+  if (steps.length === 0) return [];
+  return [`The procedure for opening the mainnet gate has ${counted(steps.length, 'step')}: ${steps.map((step, at) => (at === 0 ? step : continued(step))).join('; then ')}.`];
+}
 
 /** The sentences of each route's body, keyed by route id. */
 const SENTENCES: Record<string, (body: never) => string[]> = {
-  'mcp-tools': ({ tools }: ToolsBody) => [`The MCP host exposes ${tools.length} tools: ${listed(tools.map((tool) => tool.name))}.`],
+  'mcp-tools': ({ tools }: ToolsBody) => (tools.length ? [`The MCP host exposes ${counted(tools.length, 'tool')}: ${listed(tools.map((tool) => tool.name))}.`] : []),
   'wallet-agent': ({ actions, policy_checks: checks }: WalletAgentBody) => [
-    `A wallet-agent policy profile can allow ${actions.length} actions: ${listed(actions.map((entry) => entry.action))}.`,
-    `The policy check runs ${checks.length} checks in this order, before the host wallet signs: ${listed([...checks].sort((a, b) => a.order - b.order).map(({ check }) => check))}.`,
+    ...(actions.length ? [`A wallet-agent policy profile can allow ${counted(actions.length, 'action')}: ${listed(actions.map((entry) => entry.action))}.`] : []),
+    ...(checks.length
+      ? [`The policy check runs ${counted(checks.length, 'check')} in this order, before the host wallet signs: ${listed([...checks].sort((a, b) => a.order - b.order).map(({ check }) => check))}.`]
+      : []),
   ],
   'publish-guide': ({ checks, forbidden_claims: forbidden }: PublishGuideBody) => [
     ...checkSentences(checks, 'a service manifest'),
-    `A service manifest may not claim any of ${forbidden.claims.length} forbidden claims: ${listed(forbidden.claims.map(({ phrase }) => phrase))}.`,
+    ...(forbidden.claims.length ? [`A service manifest may not claim any of ${counted(forbidden.claims.length, 'forbidden claim')}: ${listed(forbidden.claims.map(({ phrase }) => phrase))}.`] : []),
   ],
   'jobs-quote-guide': ({ checks }: ValidationGuideBody) => checkSentences(checks, 'a job quote request'),
   jobs: ({ jobs }: JobsBody) =>
@@ -81,24 +91,32 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
   'wallet-boundary': ({ caip }: WalletBoundaryBody) => [`The wallet boundary names the ${caip.network} by the CAIP-2 chain id ${caip.chain_id} (namespace ${caip.namespace}).`],
   'mainnet-gate': ({ blockers, opening_procedure: steps }: MainnetGateBody) => [
     ...blockers.map(({ id, label, state, owner }) => `The mainnet gate's blocker ${id} (${label}) is ${state}; its owner: ${owner}.`),
-    // One sentence, so that the procedure is quoted whole: each step in lower case after the first, joined by "then".
-    `The procedure for opening the mainnet gate has ${steps.length} steps: ${steps.map((step, at) => (at === 0 ? step : step[0]!.toLowerCase() + step.slice(1)).replace(/\.$/, '')).join('; then ')}.`,
+    // One sentence (no full stop inside), so that the procedure is quoted whole: the steps joined by "then".
+    ...procedure(steps.map((step) => step.trim().replace(/\.$/, '')).filter(Boolean)),
   ],
   'dev-tools-catalogue': ({ method, endpoint, actions, limits }: DevToolsBody) => [
-    `The developer tools endpoint (${method} ${new URL(endpoint).pathname}) has ${actions.length} actions, ${listed(actions.map(({ action }) => action))}, and reads at most ${limits.max_input_characters} input characters in a body of at most ${limits.max_body_bytes} bytes.`,
+    `The developer tools endpoint (${method} ${new URL(endpoint).pathname}) has ${counted(actions.length, 'action')}${actions.length ? ` (${listed(actions.map(({ action }) => action))})` : ''} and reads at most ${limits.max_input_characters} input characters in a body of at most ${limits.max_body_bytes} bytes.`,
   ],
   'discovery-well-known': ({ endpoints }: DiscoveryBody) => {
     const paths = [...new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')))];
-    return [`The site publishes ${paths.length} documents at well-known paths: ${listed(paths)}.`];
+    return paths.length ? [`The site publishes ${counted(paths.length, 'document')} at well-known paths: ${listed(paths)}.`] : [];
   },
   registry: ({ services }: RegistryBody) =>
+    // No price: the hosted assistant's is the running configuration's (the terms), which the registry's may not be.
     services.map(
-      ({ id, name, pricing, accepted_payment_rails: rails, listing }) =>
-        `${name} (${id}) costs ${pricing.amount} ${pricing.currency} ${pricing.unit} and accepts ${listed(rails)}; it is listed with status ${listing.status}, operated by ${listing.operated_by.replace(/_/g, ' ')}.`,
+      ({ id, name, accepted_payment_rails: rails, listing }) =>
+        `${name} (${id})${rails.length ? ` accepts ${listed(rails)}, and` : ''} is listed with status ${listing.status}, operated by ${listing.operated_by}.`,
     ),
 };
 
+/** The sentences of `routeId`'s `body` (a route above). */
+export function sentencesFor(routeId: string, body: unknown): string[] {
+  const sentences = SENTENCES[routeId];
+  if (!sentences) throw new Error(`data sentences: no sentences for "${routeId}"`);
+  return sentences(body as never);
+}
+
 /** The sentences of each route above (by route id), made from the body it serves. */
 export function dataSentences(): Array<{ routeId: string; sentences: string[] }> {
-  return Object.entries(SENTENCES).map(([routeId, sentences]) => ({ routeId, sentences: sentences(staticBody(routeId) as never) }));
+  return Object.keys(SENTENCES).map((routeId) => ({ routeId, sentences: sentencesFor(routeId, staticBody(routeId)) }));
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, loadQuestions } from '../../scripts/eval-assistant.ts';
 
-/** Answered with their facts on 2026-11-26: 52 of 87. */
+/** Answered with their facts at the end of 2026-11-26 (the seventh session): 72 of 87. */
 const FLOOR = 72 / 87;
 
 describe('assistant evaluation set', () => {

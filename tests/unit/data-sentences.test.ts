@@ -3,7 +3,7 @@
  * the body the route serves, so a tool, a job or a release the data gains is in them.
  */
 import { describe, expect, it } from 'vitest';
-import { dataSentences } from '../../src/build/data-sentences.ts';
+import { dataSentences, sentencesFor } from '../../src/build/data-sentences.ts';
 import { staticBody } from '../../src/build/human-pages.ts';
 import { siteDocuments } from '../../src/build/site-documents.ts';
 
@@ -24,7 +24,7 @@ describe('data said in sentences', () => {
     expect(checksSentence).toMatch(new RegExp(`^The policy check runs ${checks.length} checks in this order`));
   });
 
-  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id, the well-known documents their paths and each service its price, rails and listing", () => {
+  it("gives each job its reward in ERG and nanoERG, the release its version, the boundary its chain id, the well-known documents their paths and each service its rails and listing", () => {
     const { jobs } = staticBody<{ jobs: Array<{ id: string; reward: { erg: string; nanoerg: string } }> }>('jobs');
     const jobSentences = sentencesOf('jobs');
     expect(jobSentences).toHaveLength(jobs.length);
@@ -37,13 +37,14 @@ describe('data said in sentences', () => {
     for (const path of wellKnown) expect(sentencesOf('discovery-well-known')[0]).toContain(path);
     const { caip } = staticBody<{ caip: { chain_id: string } }>('wallet-boundary');
     expect(sentencesOf('wallet-boundary')[0]).toContain(`CAIP-2 chain id ${caip.chain_id}`);
-    const { services } = staticBody<{ services: Array<{ id: string; pricing: { amount: string; unit: string }; accepted_payment_rails: string[]; listing: { status: string } }> }>('registry');
+    const { services } = staticBody<{ services: Array<{ id: string; accepted_payment_rails: string[]; listing: { status: string } }> }>('registry');
     services.forEach((service, at) => {
       const sentence = sentencesOf('registry')[at];
-      expect(sentence).toContain(`(${service.id}) costs ${service.pricing.amount} `);
-      expect(sentence).toContain(` ${service.pricing.unit} and accepts `);
+      expect(sentence).toContain(`(${service.id}) accepts `);
       for (const rail of service.accepted_payment_rails) expect(sentence).toContain(rail);
       expect(sentence).toContain(`is listed with status ${service.listing.status}`);
+      // The hosted assistant's price is the running configuration's (its terms), not a registry figure.
+      expect(sentence).not.toMatch(/costs|ERG/);
     });
   });
 
@@ -76,6 +77,17 @@ describe('data said in sentences', () => {
     const claims = sentences.at(-1)!;
     expect(claims).toMatch(new RegExp(`^A service manifest may not claim any of ${guide.forbidden_claims.claims.length} forbidden claims: `));
     for (const { phrase } of guide.forbidden_claims.claims) expect(claims).toContain(phrase);
+  });
+
+  it('reads well for one item and says nothing of an empty list, and keeps acronyms', () => {
+    expect(sentencesFor('mcp-tools', { tools: [{ name: 'dev_box' }] })).toEqual(['The MCP host exposes 1 tool: dev_box.']);
+    expect(sentencesFor('mcp-tools', { tools: [] })).toEqual([]);
+    expect(sentencesFor('wallet-agent', { actions: [], policy_checks: [] })).toEqual([]);
+    expect(sentencesFor('publish-guide', { checks: [], forbidden_claims: { claims: [] } })).toEqual([]);
+    expect(sentencesFor('discovery-well-known', { endpoints: [{ url: 'http://x/api/jobs' }] })).toEqual([]);
+    expect(sentencesFor('mainnet-gate', { blockers: [], opening_procedure: ['Publish it.', '', 'MCP host first.', 'Release it.'] })).toEqual([
+      'The procedure for opening the mainnet gate has 3 steps: Publish it; then MCP host first; then release it.',
+    ]);
   });
 
   it('puts them in the corpus, cited by the page that shows the data', () => {

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDocsProvider, namesSomethingNew } from '../../src/services/model/docs-provider.ts';
+import { chooseSentences, createDocsProvider, namesSomethingNew } from '../../src/services/model/docs-provider.ts';
 import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
@@ -34,7 +34,7 @@ describe('docs provider', () => {
     // "How long" asks for a length when the question ends on "be", for a time otherwise.
     expect(questionConcepts('How long may a question be?')[0]).toEqual(['character', 'length', 'max*', 'long']);
     expect(questionConcepts('How long can my message be')[0]).toEqual(['character', 'length', 'max*', 'long']);
-    expect(questionConcepts('How long does a quote stay valid?')[0]).toEqual(['lifetim', 'valid', 'second', 'minut', 'expir*']);
+    expect(questionConcepts('How long does a quote stay valid?')[0]).toEqual([stem('lifetime'), 'valid', 'second', stem('minute'), 'expir*']);
     expect(questionConcepts('what is it?')).toEqual([]);
     expect(stem('signing')).toBe('sign');
     expect(stem('registers')).toBe('register');
@@ -52,6 +52,8 @@ describe('docs provider', () => {
     // A term of several words is one concept: "proof of work" is the faucet's challenge, not a proof.
     expect(questionConcepts('How does the faucet proof of work work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
     expect(questionConcepts('What does the proof explorer show?')).toEqual([['proof'], ['explorer']]);
+    // Written with hyphens as the site writes it, or twice: one concept, and no stray "proof".
+    expect(questionConcepts('Is the faucet proof-of-work like any other proof of work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
   });
 
   it('cuts long passages into sentences, a short lead-in kept with the sentence that says what it means', () => {
@@ -124,6 +126,21 @@ describe('docs provider', () => {
     expect(namesSomethingNew('Send it to /api/assistant/quote.', 'how do i post to /api/assistant/quote?')).toBe(false);
     expect(namesSomethingNew('Send it to /api/assistant/quote with a `taskHash`.', 'how do i post to /api/assistant/quote?')).toBe(true);
     expect(namesSomethingNew('It stays valid for a short while.', 'how long is a quote valid?')).toBe(false);
+    // Whole names only: `id` is not named by "valid", nor `ok` by "token"; a MIME type is no path.
+    expect(namesSomethingNew('It has an `id`.', 'how long is a quote valid?')).toBe(true);
+    expect(namesSomethingNew('It answers `ok`.', 'what does the token say?')).toBe(true);
+    expect(namesSomethingNew('Send it as application/json, and/or text.', 'how do i send it?')).toBe(false);
+    expect(namesSomethingNew('It hashes with blake2b256.', 'how is it hashed?')).toBe(true);
+  });
+
+  it('quotes no sentence that covers less than half of the question, however high it ranks', () => {
+    const sentence = (text: string) => ({ documentId: text, title: '', url: `http://x/${text}`, text, terms: new Set<string>(), titleTerms: new Set<string>() });
+    const ranked = [
+      { sentence: sentence('a'), coverage: 0.34, rank: 2 },
+      { sentence: sentence('b'), coverage: 0.6, rank: 1 },
+    ];
+    expect(chooseSentences(ranked).map(({ sentence: { text } }) => text)).toEqual(['b']);
+    expect(chooseSentences(ranked.slice(0, 1))).toEqual([]);
   });
 
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {

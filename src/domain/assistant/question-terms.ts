@@ -57,13 +57,15 @@ const WRITTEN = ['writ*', 'format*', 'decimal*', 'digit', 'string'];
 /** "How is it computed?" is answered by the sentence that names the hash or the derivation. */
 const COMPUTE = ['comput*', 'calculat*', 'deriv*', 'blake2b256'];
 
+/** An alternative as the index holds it: a stem, or a stem's beginning (`recompute*` is `recomput*`). */
+const asStem = (alternative: string) => (alternative.endsWith('*') ? `${stem(alternative.slice(0, -1))}*` : stem(alternative));
+
 /**
  * Written in plain words, looked up and matched as stems: an entry keyed `embed` must be found under
  * `emb`, the stem a question's "embed" becomes, and its alternatives must be the stems the index holds
  * (a beginning too: `recompute*` meets "recomputed" as `recomput*`).
  */
 function asStems(entries: Readonly<Record<string, readonly string[]>>): Readonly<Record<string, readonly string[]>> {
-  const asStem = (alternative: string) => (alternative.endsWith('*') ? `${stem(alternative.slice(0, -1))}*` : stem(alternative));
   return Object.fromEntries(Object.entries(entries).map(([word, alternatives]) => [stem(word), alternatives.map(asStem)]));
 }
 
@@ -115,9 +117,7 @@ const VOCABULARY = asStems({
   genuine: ['genuine', 'recompute*', 'verif*'],
   write: WRITTEN,
   written: WRITTEN,
-  comput: COMPUTE,
   compute: COMPUTE,
-  calculat: COMPUTE,
   calculate: COMPUTE,
   connect: ['connect', 'client', 'endpoint', 'url'],
   download: ['download', 'path', 'url'],
@@ -128,7 +128,7 @@ const VOCABULARY = asStems({
  * Terms of more than one word, read as one concept: "proof of work" is the faucet's challenge (its
  * nonce and difficulty), where "work" alone says nothing and "proof" alone is the proof explorer's.
  */
-const PHRASES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [[/\bproofs? of work\b/i, ['proof', 'nonce', 'difficulty*', 'challeng*']]];
+const PHRASES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [[/\bproofs?[\s-]+of[\s-]+work\b/gi, ['proof', 'nonce', 'difficulty*', 'challeng*'].map(asStem)]];
 
 /** "How long may a question be?" asks for a length, where "how long does a quote stay valid?" asks for a time. */
 const ASKS_FOR_LENGTH = /\bhow long (?:may|can|could|should|must|is|are)\b[^?]*\bbe\s*\??\s*$/i;
@@ -146,9 +146,10 @@ export function questionConcepts(question: string): string[][] {
   const length = ASKS_FOR_LENGTH.test(question);
   let words = question;
   for (const [phrase, alternatives] of PHRASES) {
-    if (!phrase.test(words)) continue;
-    words = words.replace(phrase, ' ');
-    concepts.push(alternatives.map((alternative) => (alternative.endsWith('*') ? alternative : stem(alternative))));
+    const without = words.replace(phrase, ' ');
+    if (without === words) continue;
+    words = without;
+    concepts.push([...alternatives]);
   }
   for (const word of wordsAndPartsOf(words)) {
     if (word.length < 2 || STOP_WORDS.has(word.toLowerCase())) continue;

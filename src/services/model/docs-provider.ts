@@ -47,17 +47,25 @@ const matchCount = (terms: ReadonlySet<string>, alternatives: readonly string[])
   alternatives.filter((alternative) => (alternative.endsWith('*') ? [...terms].some((term) => term.startsWith(alternative.slice(0, -1))) : terms.has(alternative))).length;
 
 /**
- * Something concrete a sentence names: code, a snake_case or camelCase identifier, a number of three
- * or more digits and dots (410, 0.001), a path. A question asking what or which is answered by the
- * sentence that names the thing, not by the one that describes it in prose.
+ * Something concrete a sentence names: code, a snake_case, SCREAMING_SNAKE or camelCase identifier
+ * (nanoERG too: a unit's name), a word with digits in it (blake2b256), a number of three or more
+ * digits and dots (410, 0.001), a path that stands on its own (not the `/json` of
+ * application/json). A question asking what or which is answered by the sentence that names the
+ * thing, not by the one that describes it in prose.
  */
-const CONCRETE = /`[^`]+`|\b[a-z0-9]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]+\b|\b\d[\d.]+\d\b|\/[a-z](?:[\w\-./{}]*[\w}/])?/g;
-/** Rank added to a sentence that names something concrete beyond the question's own words (0.25 to 0.5 answer 56 of 87 in the evaluation set, none 52). */
+const CONCRETE =
+  /`[^`]+`|\b[a-z0-9]+_[a-z0-9_]+\b|\b[A-Z0-9]+_[A-Z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]+\b|\b[a-z]+\d+[a-z0-9]*\b|\b\d[\d.]+\d\b|(?<![\w/])\/[.a-z](?:[\w\-./{}]*[\w}/])?/g;
+/** Rank added to a sentence that names something concrete beyond the question's own words (tuned on the evaluation set: when it came, 0.25 to 0.5 answered 56 of 87 and none 52). */
 const NAMES_SOMETHING = 0.4;
 
-/** Whether `text` names something concrete (CONCRETE) that `question` (lower case) does not. */
+/** Whether `text` names something concrete (CONCRETE) that `question` (lower case) does not name as a whole word. */
 export function namesSomethingNew(text: string, question: string): boolean {
-  for (const [token] of text.matchAll(CONCRETE)) if (!question.includes(token.replace(/`/g, '').toLowerCase())) return true;
+  for (const [token] of text.matchAll(CONCRETE)) {
+    const name = token.replace(/`/g, '').toLowerCase();
+    const at = question.indexOf(name);
+    const whole = at !== -1 && !/[\w]/.test(question[at - 1] ?? '') && !/[\w]/.test(question[at + name.length] ?? '');
+    if (!whole) return true;
+  }
   return false;
 }
 
@@ -114,10 +122,12 @@ function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>
 
 /** The sentences to quote: the best, then up to two more that cover nearly as much, at most two from one page, none a near-copy of one quoted. */
 export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSentence[] {
-  const best = ranked[0];
-  if (!best || best.coverage < MIN_COVERAGE) return [];
+  // A sentence that covers less than half of the question is no answer to it, however well it ranks.
+  const answering = ranked.filter((entry) => entry.coverage >= MIN_COVERAGE);
+  const best = answering[0];
+  if (!best) return [];
   let chosen = [best];
-  for (const candidate of ranked.slice(1)) {
+  for (const candidate of answering.slice(1)) {
     if (chosen.length === MAX_SENTENCES) break;
     if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
     const { text, terms, url } = candidate.sentence;
