@@ -58,10 +58,17 @@ const CONCRETE =
 /** Rank added to a sentence that names something concrete beyond the question's own words (tuned on the evaluation set: when it came, 0.25 to 0.5 answered 56 of 87 and none 52). */
 const NAMES_SOMETHING = 0.4;
 
+/** The concrete names (CONCRETE) of each sentence text, lower case, found once rather than for every question (as many as the corpus has sentences). */
+const namesOf = new Map<string, string[]>();
+function concreteNames(text: string): string[] {
+  let names = namesOf.get(text);
+  if (!names) namesOf.set(text, (names = [...text.matchAll(CONCRETE)].map(([token]) => token.replace(/`/g, '').toLowerCase())));
+  return names;
+}
+
 /** Whether `text` names something concrete (CONCRETE) that `question` (lower case) does not name as a whole word. */
 export function namesSomethingNew(text: string, question: string): boolean {
-  for (const [token] of text.matchAll(CONCRETE)) {
-    const name = token.replace(/`/g, '').toLowerCase();
+  for (const name of concreteNames(text)) {
     const at = question.indexOf(name);
     const whole = at !== -1 && !/[\w]/.test(question[at - 1] ?? '') && !/[\w]/.test(question[at + name.length] ?? '');
     if (!whole) return true;
