@@ -59,6 +59,8 @@ interface DiscoveryBody {
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 /** "1 tool", "16 tools". */
 const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** "<lead> 3 tools<after>: a, b and c.", or no sentence for no items. */
+const listing = (lead: string, items: readonly string[], noun: string, after = '') => (items.length ? [`${lead} ${counted(items.length, noun)}${after}: ${listed(items)}.`] : []);
 /** A step after the first, in a sentence: its first letter in lower case unless it starts an acronym ("MCP host"). */
 const continued = (step: string) => (/^[A-Z][a-z]/.test(step) ? step[0]!.toLowerCase() + step.slice(1) : step);
 
@@ -66,6 +68,7 @@ const continued = (step: string) => (/^[A-Z][a-z]/.test(step) ? step[0]!.toLower
 const checkSentences = (checks: ValidationGuideBody['checks'], subject: string) =>
   checks.map(({ label, description, codes }) => `The ${label} check of ${subject}${codes.length ? ` (${listed(codes.map(({ code }) => code))})` : ''}: ${description}`);
 
+/** The mainnet gate's opening steps as one sentence, joined by "then". */
 function procedure(steps: string[]): string[] {
   if (steps.length === 0) return [];
   return [`The procedure for opening the mainnet gate has ${counted(steps.length, 'step')}: ${steps.map((step, at) => (at === 0 ? step : continued(step))).join('; then ')}.`];
@@ -73,16 +76,14 @@ function procedure(steps: string[]): string[] {
 
 /** The sentences of each route's body, keyed by route id. */
 const SENTENCES: Record<string, (body: never) => string[]> = {
-  'mcp-tools': ({ tools }: ToolsBody) => (tools.length ? [`The MCP host exposes ${counted(tools.length, 'tool')}: ${listed(tools.map((tool) => tool.name))}.`] : []),
+  'mcp-tools': ({ tools }: ToolsBody) => listing('The MCP host exposes', tools.map((tool) => tool.name), 'tool'),
   'wallet-agent': ({ actions, policy_checks: checks }: WalletAgentBody) => [
-    ...(actions.length ? [`A wallet-agent policy profile can allow ${counted(actions.length, 'action')}: ${listed(actions.map((entry) => entry.action))}.`] : []),
-    ...(checks.length
-      ? [`The policy check runs ${counted(checks.length, 'check')} in this order, before the host wallet signs: ${listed([...checks].sort((a, b) => a.order - b.order).map(({ check }) => check))}.`]
-      : []),
+    ...listing('A wallet-agent policy profile can allow', actions.map((entry) => entry.action), 'action'),
+    ...listing('The policy check runs', [...checks].sort((a, b) => a.order - b.order).map(({ check }) => check), 'check', ' in this order, before the host wallet signs'),
   ],
   'publish-guide': ({ checks, forbidden_claims: forbidden }: PublishGuideBody) => [
     ...checkSentences(checks, 'a service manifest'),
-    ...(forbidden.claims.length ? [`A service manifest may not claim any of ${counted(forbidden.claims.length, 'forbidden claim')}: ${listed(forbidden.claims.map(({ phrase }) => phrase))}.`] : []),
+    ...listing('A service manifest may not claim any of', forbidden.claims.map(({ phrase }) => phrase), 'forbidden claim'),
   ],
   'jobs-quote-guide': ({ checks }: ValidationGuideBody) => checkSentences(checks, 'a job quote request'),
   jobs: ({ jobs }: JobsBody) =>
@@ -97,10 +98,8 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
   'dev-tools-catalogue': ({ method, endpoint, actions, limits }: DevToolsBody) => [
     `The developer tools endpoint (${method} ${new URL(endpoint).pathname}) has ${counted(actions.length, 'action')}${actions.length ? ` (${listed(actions.map(({ action }) => action))})` : ''} and reads at most ${limits.max_input_characters} input characters in a body of at most ${limits.max_body_bytes} bytes.`,
   ],
-  'discovery-well-known': ({ endpoints }: DiscoveryBody) => {
-    const paths = [...new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')))];
-    return paths.length ? [`The site publishes ${counted(paths.length, 'document')} at well-known paths: ${listed(paths)}.`] : [];
-  },
+  'discovery-well-known': ({ endpoints }: DiscoveryBody) =>
+    listing('The site publishes', [...new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')))], 'document', ' at well-known paths'),
   registry: ({ services }: RegistryBody) =>
     // No price: the hosted assistant's is the running configuration's (the terms), which the registry's may not be.
     services.map(
