@@ -83,10 +83,7 @@ function closeAfterDraining(req: http.IncomingMessage): void {
   const socket = req.socket;
   if (socket.destroyed) return;
   let drained = 0;
-  const cut = () => socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
+  const cut = destroyedWithin(socket);
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > DRAIN_BYTES) cut();
@@ -94,6 +91,15 @@ function closeAfterDraining(req: http.IncomingMessage): void {
   req.once('end', cut);
   req.resume();
   socket.end();
+}
+
+/** Destroys `socket` DRAIN_MS from now at the latest; returns the function that destroys it sooner. */
+function destroyedWithin(socket: Duplex): () => void {
+  const cut = () => socket.destroy();
+  const timer = setTimeout(cut, DRAIN_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  return cut;
 }
 
 /** Security and CORS headers of an answer of `contentType`, as a flat raw-header list made once per policy. */
@@ -369,12 +375,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   closing.add(socket);
   if (!socket.writable) return void socket.destroy();
   socket.pause();
-  const cut = setTimeout(() => socket.destroy(), DRAIN_MS).unref();
-  const close = () =>
-    socket.end(() => {
-      clearTimeout(cut);
-      socket.destroy();
-    });
+  // Bounded from now: an answer still being made does not keep the connection past DRAIN_MS.
+  const cut = destroyedWithin(socket);
+  const close = () => socket.end(cut);
   const current = (socket as Duplex & { _httpMessage?: http.ServerResponse & { _headerSent?: boolean } })._httpMessage;
   if (current && !current._headerSent && current.req.complete && !current.writableEnded) return void current.once('finish', close);
   if (!current?._headerSent) socket.write(CLIENT_ERROR_ANSWERS[error.code ?? ''] ?? BAD_REQUEST_ANSWER);
