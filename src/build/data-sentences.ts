@@ -3,12 +3,15 @@
  * allow and the checks it runs, a manifest's and a job quote's validation checks, a manifest's
  * forbidden claims, each job's reward, the release, the wallet boundary's chain id, the well-known
  * documents, each service's rails and listing, the mainnet gate's blockers and opening steps, the
- * developer tools' actions and limits), said in sentences for the assistant's corpus. The
+ * developer tools' actions and limits, and what each POST route takes as its body, from the OpenAPI
+ * document as the API reference shows it), said in sentences for the assistant's corpus. The
  * descriptors hold these as values, and the corpus takes only their prose, so "which tools does the
  * MCP host expose?" had no sentence that answers it. Each sentence is made from the same served
  * body as the page, at build time.
  */
 import { staticBody } from './human-pages.ts';
+import { componentName, fieldRows, variantsOf, writtenOut, type FieldRow, type JsonSchema } from './schema-fields.ts';
+import { allRoutes } from '../routes/table.ts';
 
 interface ToolsBody {
   tools: Array<{ name: string }>;
@@ -48,7 +51,7 @@ interface MainnetGateBody {
 interface DevToolsBody {
   method: string;
   endpoint: string;
-  actions: Array<{ action: string }>;
+  actions: Array<{ action: string; label: string }>;
   limits: { max_input_characters: number; max_body_bytes: number };
 }
 interface DiscoveryBody {
@@ -96,7 +99,7 @@ const SENTENCES: Record<string, (body: never) => string[]> = {
     ...procedure(steps.map((step) => step.trim().replace(/\.$/, '')).filter(Boolean)),
   ],
   'dev-tools-catalogue': ({ method, endpoint, actions, limits }: DevToolsBody) => [
-    `The developer tools endpoint (${method} ${new URL(endpoint).pathname}) has ${counted(actions.length, 'action')}${actions.length ? ` (${listed(actions.map(({ action }) => action))})` : ''} and reads at most ${limits.max_input_characters} input characters in a body of at most ${limits.max_body_bytes} bytes.`,
+    `The developer tools endpoint (${method} ${new URL(endpoint).pathname}) has ${counted(actions.length, 'action')}${actions.length ? ` (${actions.map(({ action, label }) => `${action}: ${continued(label)}`).join('; ')})` : ''} and reads at most ${limits.max_input_characters} input characters in a body of at most ${limits.max_body_bytes} bytes.`,
   ],
   'discovery-well-known': ({ endpoints }: DiscoveryBody) =>
     listing('The site publishes', [...new Set(endpoints.map(({ url }) => new URL(url).pathname).filter((path) => path.startsWith('/.well-known/')))], 'document', ' at well-known paths'),
@@ -118,4 +121,41 @@ export function sentencesFor(routeId: string, body: unknown): string[] {
 /** The sentences of each route above (by route id), made from the body it serves. */
 export function dataSentences(): Array<{ routeId: string; sentences: string[] }> {
   return Object.keys(SENTENCES).map((routeId) => ({ routeId, sentences: sentencesFor(routeId, staticBody(routeId)) }));
+}
+
+/** Fields a request body sentence describes one by one; a larger body is named field by field at its top level. */
+const DESCRIBED_FIELDS = 8;
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema?: JsonSchema }> } }>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+/** The first sentence of a field's description, without its full stop. */
+const firstSentence = (description: string) => description.split(/(?<=[.;])\s+(?=[A-Z`])/)[0]!.replace(/[.;]$/, '');
+
+/** "`noteBoxId`: box id of the Note on the chain: 64 hexadecimal characters", "`memo` (optional)". */
+const fieldPhrase = (row: FieldRow, described: boolean) => `\`${row.path}\`${row.required ? '' : ' (optional)'}${described && row.description ? `: ${firstSentence(row.description)}` : ''}`;
+
+/**
+ * What each POST route takes, as the API reference shows it in its "Request body" table: "POST
+ * /api/assistant/verify-payment takes a JSON body of 4 fields: `quote`: the premium quote as
+ * received; ...". A body of up to DESCRIBED_FIELDS fields (two levels deep) is described field by
+ * field; a larger one is described at its top level, or only named when that is still too many,
+ * so that one sentence does not hold a whole schema.
+ */
+export function requestBodySentences(document: OpenApiDocument = staticBody<OpenApiDocument>('openapi')): Array<{ routeId: string; sentence: string }> {
+  const openapi = writtenOut(document);
+  return allRoutes().flatMap((route) => {
+    const ref = Object.values(openapi.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content ?? {})[0]?.schema?.$ref;
+    const schema = ref ? openapi.components.schemas[componentName(ref)] : undefined;
+    if (!schema) return [];
+    // A body of several forms (A2A 1.0 and 0.3) is said form by form, as the reference shows them.
+    return variantsOf(schema).flatMap((variant) => {
+      const rows = fieldRows(variant, 2).length <= DESCRIBED_FIELDS ? fieldRows(variant, 2) : fieldRows(variant, 1);
+      if (rows.length === 0) return [];
+      const described = rows.length <= DESCRIBED_FIELDS;
+      return [{ routeId: route.id, sentence: `${route.method} ${route.path} takes a JSON body of ${counted(rows.length, 'field')}: ${rows.map((row) => fieldPhrase(row, described)).join('; ')}.` }];
+    });
+  });
 }

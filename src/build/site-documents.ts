@@ -8,8 +8,9 @@
  * configuration.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dataSentences } from './data-sentences.ts';
+import { dataSentences, requestBodySentences } from './data-sentences.ts';
 import { humanPages } from './human-pages.ts';
+import { operationAnchor } from './schema-fields.ts';
 import { staticDocuments } from './static-documents.ts';
 import { siteUrl } from '../config/site.ts';
 import { PROBLEM_CODES } from '../lib/problem-codes.ts';
@@ -115,6 +116,11 @@ export function builtDocuments(): SiteDocument[] {
   for (const { routeId, sentences } of dataSentences()) {
     const route = routeById().get(routeId)!;
     documents.push({ id: `data:${route.path}`, title: route.summary, url: siteUrl(route.page ?? route.path), text: sentences.join('\n') });
+  }
+  const bodySentences = Map.groupBy(requestBodySentences(), ({ routeId }) => routeId);
+  for (const [routeId, sentences] of bodySentences) {
+    const route = routeById().get(routeId)!;
+    documents.push({ id: `api:${routeId}`, title: `${route.method} ${route.path}`, url: siteUrl(`/api-reference/#${operationAnchor(routeId)}`), text: sentences.map(({ sentence }) => sentence).join('\n') });
   }
   documents.push(...llmsFullSections(buildLlmsFullTxt()));
   documents.push({

@@ -3,7 +3,7 @@
  * the body the route serves, so a tool, a job or a release the data gains is in them.
  */
 import { describe, expect, it } from 'vitest';
-import { dataSentences, sentencesFor } from '../../src/build/data-sentences.ts';
+import { dataSentences, requestBodySentences, sentencesFor, type OpenApiDocument } from '../../src/build/data-sentences.ts';
 import { staticBody } from '../../src/build/human-pages.ts';
 import { siteDocuments } from '../../src/build/site-documents.ts';
 
@@ -56,9 +56,10 @@ describe('data said in sentences', () => {
     const procedure = gateSentences.find((sentence) => sentence.startsWith('The procedure for opening the mainnet gate'))!;
     expect(procedure).toContain(`has ${gate.opening_procedure.length} steps`);
     for (const step of gate.opening_procedure) expect(procedure.toLowerCase()).toContain(step.slice(1).replace(/\.$/, '').toLowerCase());
-    const tools = staticBody<{ actions: Array<{ action: string }>; limits: { max_input_characters: number } }>('dev-tools-catalogue');
+    const tools = staticBody<{ actions: Array<{ action: string; label: string }>; limits: { max_input_characters: number } }>('dev-tools-catalogue');
     const [toolsSentence] = sentencesOf('dev-tools-catalogue');
-    for (const { action } of tools.actions) expect(toolsSentence).toContain(action);
+    // Each action with what it does, as the page's table labels it.
+    for (const { action, label } of tools.actions) expect(toolsSentence).toContain(`${action}: ${label.replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase())}`);
     expect(toolsSentence).toContain(`at most ${tools.limits.max_input_characters} input characters`);
   });
 
@@ -90,9 +91,38 @@ describe('data said in sentences', () => {
     ]);
   });
 
+  it('says what each POST route takes as its body, from the OpenAPI document, and follows it', () => {
+    const openapi = staticBody<OpenApiDocument>('openapi');
+    const sentenceOf = (document: OpenApiDocument, routeId: string) => requestBodySentences(document).filter((entry) => entry.routeId === routeId).map(({ sentence }) => sentence);
+    const [verifyPayment] = sentenceOf(openapi, 'assistant-verify-payment');
+    expect(verifyPayment).toMatch(/^POST \/api\/assistant\/verify-payment takes a JSON body of 4 fields: `quote`: /);
+    // Two levels deep, each field with the first sentence of its description.
+    expect(verifyPayment).toContain('`quote.quoteId`: Id of the premium quote being paid;');
+    expect(verifyPayment).toContain('`noteBoxId`: Box id of the Note on the chain: 64 hexadecimal characters.');
+    // Every POST route with a JSON body has its sentence; GET routes have none.
+    const posts = requestBodySentences(openapi).map(({ routeId }) => routeId);
+    expect(posts).toEqual(expect.arrayContaining(['policy-check', 'publish', 'jobs-accept', 'jobs-quote', 'dev-tools', 'faucet', 'assistant-quote', 'assistant-chat']));
+    expect(posts).not.toContain('discovery');
+    // A body of several forms is said form by form.
+    expect(sentenceOf(openapi, 'a2a')).toHaveLength(2);
+    // The sentence follows the document: a field added (or described anew) is in it.
+    const changed = structuredClone(openapi);
+    const request = changed.components.schemas.AssistantVerifyPaymentRequest!;
+    request.properties = { ...request.properties, memo: { type: 'string', description: 'A note for the operator. Not read.' } };
+    expect(sentenceOf(changed, 'assistant-verify-payment')[0]).toMatch(/of 5 fields: .*; `memo` \(optional\): A note for the operator\.$/);
+    // More fields than one sentence should hold: the top level only, named without descriptions.
+    const publish = sentenceOf(openapi, 'publish')[0]!;
+    expect(publish).toMatch(/^POST \/api\/agents\/publish takes a JSON body of \d+ fields: `id`; `name`; /);
+    expect(publish).not.toContain('pricing.amount');
+  });
+
   it('puts them in the corpus, cited by the page that shows the data', () => {
     const document = siteDocuments().find((entry) => entry.id === 'data:/api/agents/mcp-tools');
     expect(document?.url).toMatch(/\/mcp-tools\/$/);
     expect(document?.text).toBe(sentencesOf('mcp-tools').join('\n'));
+    // What a POST route takes is cited by its section of the API reference.
+    const body = siteDocuments().find((entry) => entry.id === 'api:assistant-verify-payment');
+    expect(body?.url).toMatch(/\/api-reference\/#op-assistant-verify-payment$/);
+    expect(body?.text).toContain('`noteBoxId`');
   });
 });

@@ -52,6 +52,11 @@ describe('docs provider', () => {
     // A term of several words is one concept: "proof of work" is the faucet's challenge, not a proof.
     expect(questionConcepts('How does the faucet proof of work work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
     expect(questionConcepts('What does the proof explorer show?')).toEqual([['proof'], ['explorer']]);
+    // A minimum is what the site writes as "min" in a field name or "at least"; settling is settlement;
+    // buying is what the site says is sold or not; "according to" and "through" say nothing.
+    expect(questionConcepts('What minimum must it meet?')[0]).toEqual(['minimum', 'min', 'least', 'lowest']);
+    expect(questionConcepts('How is it settled according to the guide?')).toEqual([['settl*'], [stem('guide')]]);
+    expect(questionConcepts('Can I buy turns through it?')).toEqual([['buy', 'sold', 'sell*', `${stem('purchas')}*`], ['turn']]);
     // Written with hyphens as the site writes it, or twice: one concept, and no stray "proof".
     expect(questionConcepts('Is the faucet proof-of-work like any other proof of work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cardTitle, humanize, isCommand, isLinkable, isTabular, isToken, localHref } from '../../src/components/format.ts';
-import { fieldRows, typeOf, variantsOf } from '../../src/components/schema-fields.ts';
+import { fieldRows, typeOf, variantsOf } from '../../src/build/schema-fields.ts';
 
 describe('format', () => {
   it.each([
