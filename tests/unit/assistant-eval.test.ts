@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, HELD_OUT_SET, loadQuestions } from '../../scripts/eval-assistant.ts';
 
-/** Answered with their facts on 2026-11-26 (the ninth session): 78 of 87, and 12 of the 26 held out. */
-const FLOOR = 78 / 87;
+/** Answered with their facts on 2026-11-26 (the ninth session): 79 of 87, and 12 of the 26 held out. */
+const FLOOR = 79 / 87;
 const HELD_OUT_FLOOR = 12 / 26;
 
 describe('assistant evaluation set', () => {

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseSentences, createDocsProvider, namesSomethingNew } from '../../src/services/model/docs-provider.ts';
+import { chooseSentences, createDocsProvider, namesSomethingNew, rankSentences } from '../../src/services/model/docs-provider.ts';
 import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
@@ -136,6 +136,16 @@ describe('docs provider', () => {
     expect(namesSomethingNew('It answers `ok`.', 'what does the token say?')).toBe(true);
     expect(namesSomethingNew('Send it as application/json, and/or text.', 'how do i send it?')).toBe(false);
     expect(namesSomethingNew('It hashes with blake2b256.', 'how is it hashed?')).toBe(true);
+  });
+
+  it('prefers the sentences of the route a question names by its path (verify-payment) to the same words elsewhere', () => {
+    const text = 'Checks the Note and issues a single-use payment token once the payment checks out.';
+    // The same sentence in a section of the route and in one of a path that only looks like it.
+    const index = indexSentences([page('/llms-full.txt#a', 'POST /api/assistant/verify-payment-draft', text), page('/llms-full.txt#b', 'POST /api/assistant/verify-payment', text.replace('Checks', 'It checks'))]);
+    const rank = (question: string) => new Map(rankSentences(questionConcepts(question), question.toLowerCase(), index).map(({ sentence, rank }) => [sentence.title, rank]));
+    const lead = (question: string) => rank(question).get('POST /api/assistant/verify-payment')! - rank(question).get('POST /api/assistant/verify-payment-draft')!;
+    // Written as the route's name, the question puts the route's own sentence well ahead; in plain words, it does not.
+    expect(lead('What does verify-payment do when the payment checks out?')).toBeGreaterThan(lead('What does verify payment do when the payment checks out?') + 0.1);
   });
 
   it('quotes no sentence that covers less than half of the question, however high it ranks', () => {
