@@ -158,6 +158,15 @@ describe('docs provider', () => {
     expect(chooseSentences(ranked.slice(0, 1))).toEqual([]);
   });
 
+  it('quotes a description once, whether a page lists it under its route or llms-full.txt links it', () => {
+    const sentence = (text: string, url: string) => ({ documentId: url, title: '', url, text, terms: new Set<string>(), titleTerms: new Set<string>() });
+    const listed = 'GET /api/agents/registry: Service registry. Agent services as service manifests, with their listing status.';
+    const linked = '[Service registry](http://127.0.0.1:4321/registry/): Agent services as service manifests, with their listing status. JSON: http://127.0.0.1:4321/api/agents/registry';
+    const other = 'Send the submit draft as JSON to the operator contact named in the review pack.';
+    const ranked = [sentence(listed, 'http://x/registry/'), sentence(linked, 'http://x/llms-full.txt'), sentence(other, 'http://x/onboarding')].map((entry, at) => ({ sentence: entry, coverage: 1, rank: 3 - at }));
+    expect(chooseSentences(ranked).map(({ sentence: { text } }) => text)).toEqual([listed, other]);
+  });
+
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
     for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which jobs board deadline applies to pasta?']) {
       const answer = await createDocsProvider(() => corpus, noSearch).answer(ask(question));

@@ -13,7 +13,7 @@
  * of the question, it says the site does not answer it instead of quoting something unrelated.
  * `npm run eval:assistant` measures it.
  */
-import { questionConcepts } from '../../domain/assistant/question-terms.ts';
+import { questionConcepts, stem, wordsAndPartsOf } from '../../domain/assistant/question-terms.ts';
 import { catalogue } from '../../catalogue/index.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { siteUrl } from '../../config/site.ts';
@@ -157,6 +157,13 @@ export function rankSentences(concepts: readonly string[][], question: string, i
   return scored.sort((a, b) => b.rank - a.rank);
 }
 
+/**
+ * The stems of what a sentence says, without the route it is listed under ("GET /api/agents/registry: ")
+ * or the URLs of its links: the same description as a page lists it and as llms-full.txt links it
+ * is said once.
+ */
+const plainStems = (text: string) => new Set(wordsAndPartsOf(text.replace(/\(?https?:\/\/[^\s)]*\)?/g, ' ').replace(/^(?:GET|POST) \S+: /, '')).map(stem));
+
 /** Share of the stems of `candidate` that `quoted` already holds. */
 function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>): number {
   let both = 0;
@@ -174,12 +181,12 @@ export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSenten
   for (const candidate of answering.slice(1)) {
     if (chosen.length === MAX_SENTENCES) break;
     if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
-    const { text, terms, url } = candidate.sentence;
+    const { text, url } = candidate.sentence;
     // A line that quotes chosen sentences with more around them (their reason code, their link) takes their place.
     const within = chosen.filter(({ sentence }) => text.includes(sentence.text));
     const others = chosen.filter((entry) => !within.includes(entry));
     // The same description on a page and in its descriptor would take a place that another answer could use.
-    if (others.some(({ sentence }) => sentence.text.includes(text) || alreadySaid(terms, sentence.terms) > ALREADY_SAID)) continue;
+    if (others.some(({ sentence }) => sentence.text.includes(text) || alreadySaid(plainStems(text), plainStems(sentence.text)) > ALREADY_SAID)) continue;
     if (others.filter(({ sentence }) => sentence.url === url).length >= MAX_SENTENCES_PER_PAGE) continue;
     chosen = within.length === 0 ? [...chosen, candidate] : chosen.flatMap((entry) => (entry === within[0] ? [candidate] : within.includes(entry) ? [] : [entry]));
   }
