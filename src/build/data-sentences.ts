@@ -123,7 +123,7 @@ export function dataSentences(): Array<{ routeId: string; sentences: string[] }>
   return Object.keys(SENTENCES).map((routeId) => ({ routeId, sentences: sentencesFor(routeId, staticBody(routeId)) }));
 }
 
-/** Fields a request body sentence describes one by one; a larger body is named field by field at its top level. */
+/** Fields a request body sentence describes one by one; beyond them, it goes to the top level, and names the fields there without their descriptions when they are still more. */
 const DESCRIBED_FIELDS = 8;
 
 export interface OpenApiDocument {
@@ -134,12 +134,12 @@ export interface OpenApiDocument {
 /** The first sentence of a field's description, without its full stop. */
 const firstSentence = (description: string) => description.split(/(?<=[.;])\s+(?=[A-Z`])/)[0]!.replace(/[.;]$/, '');
 
-/** "`noteBoxId`: box id of the Note on the chain: 64 hexadecimal characters", "`memo` (optional)". */
+/** "`noteBoxId`: Box id of the Note on the chain: 64 hexadecimal characters", "`memo` (optional)". */
 const fieldPhrase = (row: FieldRow, described: boolean) => `\`${row.path}\`${row.required ? '' : ' (optional)'}${described && row.description ? `: ${firstSentence(row.description)}` : ''}`;
 
 /**
  * What each POST route takes, as the API reference shows it in its "Request body" table: "POST
- * /api/assistant/verify-payment takes a JSON body of 4 fields: `quote`: the premium quote as
+ * /api/assistant/verify-payment takes a JSON body of 4 fields: `quote`: The premium quote as
  * received; ...". A body of up to DESCRIBED_FIELDS fields (two levels deep) is described field by
  * field; a larger one is described at its top level, or only named when that is still too many,
  * so that one sentence does not hold a whole schema.

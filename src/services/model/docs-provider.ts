@@ -7,7 +7,7 @@
  * the site and a word in the page's title counting half, then by BM25 and by its brevity, and less
  * when it says little beyond the question's own words (a heading or link text restating it), more
  * when it names something concrete the question does not (a code, a field, a path, a number) or
- * is one of the route the question names by its path (`verify-payment`). The
+ * belongs to the route the question names by its path (`verify-payment`). The
  * answer quotes the one to three sentences that cover the question best, each with the page it
  * comes from and none a near-copy of another, then links to read more. When no sentence covers half
  * of the question, it says the site does not answer it instead of quoting something unrelated.
