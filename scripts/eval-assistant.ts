@@ -3,7 +3,7 @@
 // and prints, for each, the share answered with all their facts (and, for the questions the site does
 // not answer, the share where the assistant says so). Both are written from the site's pages; the
 // engine's weights and words are chosen on the first only, so the second shows how far they carry to
-// questions they were not chosen on.
+// questions they were not chosen on (its description says how it was kept apart).
 import { readFileSync } from 'node:fs';
 import { siteDocuments } from '../src/build/site-documents.ts';
 import { useCorpus } from '../src/services/docs-index.ts';

@@ -12,6 +12,7 @@
 import { staticBody } from './human-pages.ts';
 import { componentName, fieldRows, variantsOf, writtenOut, type FieldRow, type JsonSchema } from './schema-fields.ts';
 import { allRoutes } from '../routes/table.ts';
+import { sentencesOf } from '../services/docs-index.ts';
 
 interface ToolsBody {
   tools: Array<{ name: string }>;
@@ -131,15 +132,18 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, JsonSchema> };
 }
 
-/** The first sentence of a field's description, without its full stop. */
-const firstSentence = (description: string) => description.split(/(?<=[.;])\s+(?=[A-Z`])/)[0]!.replace(/[.;]$/, '');
+/** The first sentence of a field's description (as the corpus cuts sentences), without its full stop. */
+const firstSentence = (description: string) => (sentencesOf(description)[0] ?? description).replace(/\.$/, '');
 
-/** "`noteBoxId`: Box id of the Note on the chain: 64 hexadecimal characters", "`memo` (optional)". */
-const fieldPhrase = (row: FieldRow, described: boolean) => `\`${row.path}\`${row.required ? '' : ' (optional)'}${described && row.description ? `: ${firstSentence(row.description)}` : ''}`;
+/**
+ * "`noteBoxId`: Box id of the Note on the chain: 64 hexadecimal characters", "`method`: "SendMessage""
+ * (a field without a description says its type), "`memo` (optional)".
+ */
+const fieldPhrase = (row: FieldRow, described: boolean) => `\`${row.path}\`${row.required ? '' : ' (optional)'}${described ? `: ${row.description ? firstSentence(row.description) : row.type}` : ''}`;
 
 /**
  * What each POST route takes, as the API reference shows it in its "Request body" table: "POST
- * /api/assistant/verify-payment takes a JSON body of 4 fields: `quote`: The premium quote as
+ * /api/assistant/verify-payment takes a JSON body with the fields `quote`: The premium quote as
  * received; ...". A body of up to DESCRIBED_FIELDS fields (two levels deep) is described field by
  * field; a larger one is described at its top level, or only named when that is still too many,
  * so that one sentence does not hold a whole schema.
@@ -152,10 +156,11 @@ export function requestBodySentences(document: OpenApiDocument = staticBody<Open
     if (!schema) return [];
     // A body of several forms (A2A 1.0 and 0.3) is said form by form, as the reference shows them.
     return variantsOf(schema).flatMap((variant) => {
-      const rows = fieldRows(variant, 2).length <= DESCRIBED_FIELDS ? fieldRows(variant, 2) : fieldRows(variant, 1);
+      const nested = fieldRows(variant, 2);
+      const rows = nested.length <= DESCRIBED_FIELDS ? nested : fieldRows(variant, 1);
       if (rows.length === 0) return [];
       const described = rows.length <= DESCRIBED_FIELDS;
-      return [{ routeId: route.id, sentence: `${route.method} ${route.path} takes a JSON body of ${counted(rows.length, 'field')}: ${rows.map((row) => fieldPhrase(row, described)).join('; ')}.` }];
+      return [{ routeId: route.id, sentence: `${route.method} ${route.path} takes a JSON body with the fields ${rows.map((row) => fieldPhrase(row, described)).join('; ')}.` }];
     });
   });
 }

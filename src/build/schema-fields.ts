@@ -1,7 +1,8 @@
 /**
  * A JSON Schema (as published in the OpenAPI document) flattened into rows a person can read: one
  * row per field with its dotted path, a short type, whether it is required and its description.
- * Used by the API reference, which is generated from the OpenAPI document and nothing else.
+ * Used by the API reference, which is generated from the OpenAPI document and nothing else, and by
+ * the assistant's corpus, which says the same request bodies in sentences (data-sentences.ts).
  */
 
 export type JsonSchema = {

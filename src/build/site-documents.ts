@@ -2,7 +2,8 @@
  * The site's own content as plain-text documents for retrieval: every human page (its title,
  * description and the routes it shows), every static descriptor body (the JSON built from
  * `content/`), what the pages show as data, in sentences composed from the same bodies
- * (data-sentences.ts), and the error code list. Built from the same route table and builders that
+ * (data-sentences.ts), what each POST route takes as its body (cited by its section of the API
+ * reference), and the error code list. Built from the same route table and builders that
  * produce `dist/client`, so the assistant quotes what the site serves (the data sentences in words
  * of their own, the values as served); and the assistant's terms, in sentences, from the running
  * configuration.

@@ -182,7 +182,8 @@ const WHOLE_LINE_CHARACTERS = 400;
 /** A sentence of fewer words is a label (a heading, a link text), not something to quote. */
 const MIN_SENTENCE_WORDS = 4;
 
-const stems = (text: string) => new Set(wordsAndPartsOf(text).map(stem));
+/** The stems of the words of `text` and of the parts of its identifiers. */
+export const stemsOf = (text: string) => new Set(wordsAndPartsOf(text).map(stem));
 
 let sentencesBuilt: SentenceIndex | undefined;
 
@@ -199,7 +200,7 @@ export function indexSentences(documents: readonly CorpusDocument[]): SentenceIn
   const sentences: DocsSentence[] = [];
   const seen = new Set<string>();
   for (const document of documents) {
-    const titleTerms = stems(document.title);
+    const titleTerms = stemsOf(document.title);
     for (const line of document.text.split('\n')) {
       // A short line (a reason code and its meaning, a status and what it says) is quoted whole; a long one sentence by sentence.
       for (const text of line.length <= WHOLE_LINE_CHARACTERS ? [line.trim()] : sentencesOf(line)) {
@@ -207,7 +208,7 @@ export function indexSentences(documents: readonly CorpusDocument[]): SentenceIn
         // labels and questions (a review pack's open questions) are not answers.
         if (seen.has(text) || text.endsWith('?') || wordsOf(text).length < MIN_SENTENCE_WORDS) continue;
         seen.add(text);
-        sentences.push({ documentId: document.id, title: document.title, url: document.url, text, terms: stems(text), titleTerms });
+        sentences.push({ documentId: document.id, title: document.title, url: document.url, text, terms: stemsOf(text), titleTerms });
       }
     }
   }

@@ -95,24 +95,26 @@ describe('data said in sentences', () => {
     const openapi = staticBody<OpenApiDocument>('openapi');
     const sentenceOf = (document: OpenApiDocument, routeId: string) => requestBodySentences(document).filter((entry) => entry.routeId === routeId).map(({ sentence }) => sentence);
     const [verifyPayment] = sentenceOf(openapi, 'assistant-verify-payment');
-    expect(verifyPayment).toMatch(/^POST \/api\/assistant\/verify-payment takes a JSON body of 4 fields: `quote`: /);
+    expect(verifyPayment).toMatch(/^POST \/api\/assistant\/verify-payment takes a JSON body with the fields `quote`: /);
     // Two levels deep, each field with the first sentence of its description.
     expect(verifyPayment).toContain('`quote.quoteId`: Id of the premium quote being paid;');
     expect(verifyPayment).toContain('`noteBoxId`: Box id of the Note on the chain: 64 hexadecimal characters.');
-    // Every POST route with a JSON body has its sentence; GET routes have none.
-    const posts = requestBodySentences(openapi).map(({ routeId }) => routeId);
-    expect(posts).toEqual(expect.arrayContaining(['policy-check', 'publish', 'jobs-accept', 'jobs-quote', 'dev-tools', 'faucet', 'assistant-quote', 'assistant-chat']));
-    expect(posts).not.toContain('discovery');
-    // A body of several forms is said form by form.
-    expect(sentenceOf(openapi, 'a2a')).toHaveLength(2);
-    // The sentence follows the document: a field added (or described anew) is in it.
+    // Every operation with a request body has its sentence, and no other.
+    const withBody = Object.values(openapi.paths).flatMap((item) => Object.values(item)).filter((operation) => operation.requestBody).length;
+    expect(new Set(requestBodySentences(openapi).map(({ routeId }) => routeId)).size).toBe(withBody);
+    // A body of several forms is said form by form; a field without a description says its type.
+    const forms = sentenceOf(openapi, 'a2a');
+    expect(forms).toHaveLength(2);
+    expect(forms[0]).toContain('`method`: "SendMessage"');
+    expect(forms[1]).toContain('`method`: "message/send"');
+    // The sentence follows the document: a field added (or described anew) is in it, with its first sentence.
     const changed = structuredClone(openapi);
     const request = changed.components.schemas.AssistantVerifyPaymentRequest!;
-    request.properties = { ...request.properties, memo: { type: 'string', description: 'A note for the operator. Not read.' } };
-    expect(sentenceOf(changed, 'assistant-verify-payment')[0]).toMatch(/of 5 fields: .*; `memo` \(optional\): A note for the operator\.$/);
+    request.properties = { ...request.properties, memo: { type: 'string', description: 'A note for the operator, kept with the receipt bundle. Never read by the server.' } };
+    expect(sentenceOf(changed, 'assistant-verify-payment')[0]).toMatch(/; `memo` \(optional\): A note for the operator, kept with the receipt bundle\.$/);
     // More fields than one sentence should hold: the top level only, named without descriptions.
     const publish = sentenceOf(openapi, 'publish')[0]!;
-    expect(publish).toMatch(/^POST \/api\/agents\/publish takes a JSON body of \d+ fields: `id`; `name`; /);
+    expect(publish).toMatch(/^POST \/api\/agents\/publish takes a JSON body with the fields `id`; `name`; /);
     expect(publish).not.toContain('pricing.amount');
   });
 

@@ -56,7 +56,7 @@ describe('docs provider', () => {
     // buying is what the site says is sold or not; "according to" and "through" say nothing.
     expect(questionConcepts('What minimum must it meet?')[0]).toEqual(['minimum', 'min', 'least', 'lowest']);
     expect(questionConcepts('How is it settled according to the guide?')).toEqual([['settl*'], [stem('guide')]]);
-    expect(questionConcepts('Can I buy turns through it?')).toEqual([['buy', 'sold', 'sell*', `${stem('purchas')}*`], ['turn']]);
+    expect(questionConcepts('Can I buy turns through it?')).toEqual([['buy', 'sold', `${stem('purchas')}*`], ['turn']]);
     // Written with hyphens as the site writes it, or twice: one concept, and no stray "proof".
     expect(questionConcepts('Is the faucet proof-of-work like any other proof of work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
   });
@@ -146,6 +146,16 @@ describe('docs provider', () => {
     const lead = (question: string) => rank(question).get('POST /api/assistant/verify-payment')! - rank(question).get('POST /api/assistant/verify-payment-draft')!;
     // Written as the route's name, the question puts the route's own sentence well ahead; in plain words, it does not.
     expect(lead('What does verify-payment do when the payment checks out?')).toBeGreaterThan(lead('What does verify payment do when the payment checks out?') + 0.1);
+    // Written as the end of its path too.
+    expect(lead('What does /api/assistant/verify-payment do when the payment checks out?')).toBeGreaterThan(lead('What does verify payment do when the payment checks out?') + 0.1);
+    // The route's own descriptor counts as its own as well; a name that is a family of routes (wallet-agent) names none.
+    const gate = 'The gate stays closed until an external review exists.';
+    const descriptors = indexSentences([page('/api/agent-economy/mainnet-gate', 'Mainnet gate status', gate.replace('review', 'review of the contracts and of the receipt flow')), page('/roadmap/', 'Mainnet gate status', gate)]);
+    const gateLead = (question: string) => {
+      const ranks = new Map(rankSentences(questionConcepts(question), question.toLowerCase(), descriptors).map(({ sentence, rank }) => [sentence.url, rank]));
+      return ranks.get('http://127.0.0.1:4321/api/agent-economy/mainnet-gate')! - ranks.get('http://127.0.0.1:4321/roadmap/')!;
+    };
+    expect(gateLead('When does the mainnet-gate open after an external review?')).toBeGreaterThan(gateLead('When does the mainnet gate open after an external review?') + 0.1);
   });
 
   it('quotes no sentence that covers less than half of the question, however high it ranks', () => {
@@ -165,6 +175,10 @@ describe('docs provider', () => {
     const other = 'Send the submit draft as JSON to the operator contact named in the review pack.';
     const ranked = [sentence(listed, 'http://x/registry/'), sentence(linked, 'http://x/llms-full.txt'), sentence(other, 'http://x/onboarding')].map((entry, at) => ({ sentence: entry, coverage: 1, rank: 3 - at }));
     expect(chooseSentences(ranked).map(({ sentence: { text } }) => text)).toEqual([listed, other]);
+  });
+
+  it('says the site does not answer a question only a synonym of one of its words meets', async () => {
+    for (const question of ['Where can I buy a used car?', 'Where do I buy shoes?']) expect((await createDocsProvider().answer(ask(question))).answer, question).toMatch(/^Nothing on this site answers that question/);
   });
 
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {

@@ -12,7 +12,7 @@ const STOP_WORDS = new Set(
     'that the their them then there these they this those to was we were what when where which who whom why will with would you your ' +
     'about any some tell explain please also just get got need needs must may might one use used using there here than other such ' +
     'site service page carry carries hold holds contain contains mean means work works happen know find say take give make want go stay ' +
-    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running people according through during'
+    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running people according through'
   ).split(' '),
 );
 
@@ -110,7 +110,7 @@ const VOCABULARY = asStems({
   low: ['low', 'below', 'minimum', 'under'],
   minimum: ['minimum', 'min', 'least', 'lowest'],
   settle: ['settl*'],
-  buy: ['buy', 'sold', 'sell*', 'purchas*'],
+  buy: ['buy', 'sold', 'purchas*'],
   maximum: SIZE,
   largest: SIZE,
   large: SIZE,

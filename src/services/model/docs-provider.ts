@@ -9,15 +9,15 @@
  * when it names something concrete the question does not (a code, a field, a path, a number) or
  * belongs to the route the question names by its path (`verify-payment`). The
  * answer quotes the one to three sentences that cover the question best, each with the page it
- * comes from and none a near-copy of another, then links to read more. When no sentence covers half
- * of the question, it says the site does not answer it instead of quoting something unrelated.
+ * comes from and none a near-copy of another, then links to read more. When no sentence covers more
+ * than half of the question, it says the site does not answer it instead of quoting something unrelated.
  * `npm run eval:assistant` measures it.
  */
-import { questionConcepts, stem, wordsAndPartsOf } from '../../domain/assistant/question-terms.ts';
+import { questionConcepts } from '../../domain/assistant/question-terms.ts';
 import { catalogue } from '../../catalogue/index.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { siteUrl } from '../../config/site.ts';
-import { searchPassages, sentenceIndex, type DocsHit, type DocsSentence, type SentenceIndex } from '../docs-index.ts';
+import { searchPassages, sentenceIndex, stemsOf, type DocsHit, type DocsSentence, type SentenceIndex } from '../docs-index.ts';
 import type { ModelAnswer, ModelProvider, ModelRequest } from './provider.ts';
 
 export const DOCS_INDEX_NAME = 'site-docs-sentences';
@@ -25,7 +25,11 @@ export const DOCS_INDEX_NAME = 'site-docs-sentences';
 /** Sentences quoted in one answer, and pages linked to read more. */
 const MAX_SENTENCES = 3;
 const MAX_READ_MORE = 3;
-/** The least share of a question a sentence must cover to be quoted as its answer. */
+/**
+ * The share of a question a sentence must cover more than to be quoted as its answer: more than
+ * half, so that of "Where can I buy a used car?" the word the site knows a synonym of ("sold") is
+ * not enough.
+ */
 const MIN_COVERAGE = 0.5;
 /** Sentences after the first are quoted when they cover nearly as much of the question. */
 const FOLLOWING_COVERAGE_GAP = 0.4;
@@ -82,34 +86,41 @@ export function namesSomethingNew(text: string, question: string): boolean {
 const NAMED_ROUTE = 0.2;
 
 interface NamedRoute {
-  /** The last segment of its path when it is a name of hyphenated words (`verify-payment`, `policy-check`). */
+  /** The last segment of its path, a name of hyphenated words (`verify-payment`, `policy-check`). */
   name: string;
   path: string;
-  /** Its own documents: the descriptor it serves, and its human page when the page shows no other route. */
-  urls: ReadonlySet<string>;
 }
 
 let namedRoutes: NamedRoute[] | undefined;
 
-/** The routes whose path ends in a name of hyphenated words: a question that writes the name (`verify-payment`) asks about that route. */
+/**
+ * The routes whose path ends in a name of hyphenated words: a question that writes the name
+ * (`verify-payment`) asks about that route. A name that is also a segment of other paths
+ * (`wallet-agent`) names a family of routes, not one, and is left out.
+ */
 function routesWithNames(): NamedRoute[] {
   if (namedRoutes) return namedRoutes;
   const routes = catalogue();
-  const routesPerPage = new Map<string, number>();
-  for (const { page } of routes) if (page) routesPerPage.set(page, (routesPerPage.get(page) ?? 0) + 1);
-  namedRoutes = routes.flatMap(({ path, page }) => {
+  const parents = new Set(routes.flatMap(({ path }) => path.split('/').slice(1, -1)));
+  namedRoutes = routes.flatMap(({ path }) => {
     const name = path.split('/').at(-1) ?? '';
-    if (!/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(name)) return [];
-    return [{ name, path, urls: new Set([siteUrl(path), ...(page && routesPerPage.get(page) === 1 ? [siteUrl(page)] : [])]) }];
+    return /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(name) && !parents.has(name) ? [{ name, path }] : [];
   });
   return namedRoutes;
 }
 
-/** The routes `question` (lower case) names by their path's name, as a word of its own. */
-const routesNamedIn = (question: string) => routesWithNames().filter(({ name }) => new RegExp(`(?<![\\w/-])${name}(?![\\w-])`).test(question));
+/** The routes `question` (lower case) names by their path's name, as a word of its own (or the end of a path it writes). */
+const routesNamedIn = (question: string) => {
+  const words = question.split(/[^a-z0-9-]+/);
+  return routesWithNames().filter(({ name }) => words.includes(name));
+};
 
-/** Whether `sentence` is one of `route`'s own: in its descriptor, its own page, or a section titled by its path (llms-full.txt, the API reference). */
-const isAbout = (sentence: DocsSentence, route: NamedRoute) => route.urls.has(sentence.url) || sentence.title.endsWith(` ${route.path}`);
+/**
+ * Whether `sentence` is one of `route`'s own: in the descriptor it serves, or in a section titled by
+ * its path (its llms-full.txt section, its request body in the API reference). Human pages show
+ * several routes each, so none is one route's own.
+ */
+const isAbout = (sentence: DocsSentence, route: NamedRoute) => sentence.url === siteUrl(route.path) || sentence.title.endsWith(` ${route.path}`);
 
 /** The sentences that answer `question` (lower case), read as `concepts` (questionConcepts), best first, with how much of it each covers. */
 export function rankSentences(concepts: readonly string[][], question: string, index: SentenceIndex = sentenceIndex()): ScoredSentence[] {
@@ -162,10 +173,11 @@ export function rankSentences(concepts: readonly string[][], question: string, i
  * or the URLs of its links: the same description as a page lists it and as llms-full.txt links it
  * is said once.
  */
-const plainStems = (text: string) => new Set(wordsAndPartsOf(text.replace(/\(?https?:\/\/[^\s)]*\)?/g, ' ').replace(/^(?:GET|POST) \S+: /, '')).map(stem));
+const plainStems = (text: string) => stemsOf(text.replace(/\(?https?:\/\/[^\s)]*\)?/g, ' ').replace(/^(?:GET|POST) \S+: /, ''));
 
 /** Share of the stems of `candidate` that `quoted` already holds. */
 function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>): number {
+  if (candidate.size === 0) return 1;
   let both = 0;
   for (const term of candidate) if (quoted.has(term)) both++;
   return both / candidate.size;
@@ -173,20 +185,21 @@ function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>
 
 /** The sentences to quote: the best, then up to two more that cover nearly as much, at most two from one page, none a near-copy of one quoted. */
 export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSentence[] {
-  // A sentence that covers less than half of the question is no answer to it, however well it ranks.
-  const answering = ranked.filter((entry) => entry.coverage >= MIN_COVERAGE);
+  // A sentence that covers no more than half of the question is no answer to it, however well it ranks.
+  const answering = ranked.filter((entry) => entry.coverage > MIN_COVERAGE);
   const best = answering[0];
   if (!best) return [];
   let chosen = [best];
   for (const candidate of answering.slice(1)) {
     if (chosen.length === MAX_SENTENCES) break;
-    if (candidate.coverage < Math.max(MIN_COVERAGE, best.coverage - FOLLOWING_COVERAGE_GAP)) continue;
+    if (candidate.coverage < best.coverage - FOLLOWING_COVERAGE_GAP) continue;
     const { text, url } = candidate.sentence;
     // A line that quotes chosen sentences with more around them (their reason code, their link) takes their place.
     const within = chosen.filter(({ sentence }) => text.includes(sentence.text));
     const others = chosen.filter((entry) => !within.includes(entry));
     // The same description on a page and in its descriptor would take a place that another answer could use.
-    if (others.some(({ sentence }) => sentence.text.includes(text) || alreadySaid(plainStems(text), plainStems(sentence.text)) > ALREADY_SAID)) continue;
+    const says = plainStems(text);
+    if (others.some(({ sentence }) => sentence.text.includes(text) || alreadySaid(says, plainStems(sentence.text)) > ALREADY_SAID)) continue;
     if (others.filter(({ sentence }) => sentence.url === url).length >= MAX_SENTENCES_PER_PAGE) continue;
     chosen = within.length === 0 ? [...chosen, candidate] : chosen.flatMap((entry) => (entry === within[0] ? [candidate] : within.includes(entry) ? [] : [entry]));
   }
