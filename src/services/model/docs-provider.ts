@@ -171,9 +171,14 @@ export function rankSentences(concepts: readonly string[][], question: string, i
 /**
  * The stems of what a sentence says, without the route it is listed under ("GET /api/agents/registry: ")
  * or the URLs of its links: the same description as a page lists it and as llms-full.txt links it
- * is said once.
+ * is said once. Made once per sentence text, as the concrete names are.
  */
-const plainStems = (text: string) => stemsOf(text.replace(/\(?https?:\/\/[^\s)]*\)?/g, ' ').replace(/^(?:GET|POST) \S+: /, ''));
+const plainStemsOf = new Map<string, ReadonlySet<string>>();
+function plainStems(text: string): ReadonlySet<string> {
+  let stems = plainStemsOf.get(text);
+  if (!stems) plainStemsOf.set(text, (stems = stemsOf(text.replace(/\(?https?:\/\/[^\s)]*\)?/g, ' ').replace(/^(?:GET|POST) \S+: /, ''))));
+  return stems;
+}
 
 /** Share of the stems of `candidate` that `quoted` already holds. */
 function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>): number {
