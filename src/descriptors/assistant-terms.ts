@@ -42,7 +42,7 @@ export function assistantTermsProse(terms: AssistantTerms): string[] {
   const { premium, free_tier: free } = terms;
   return [
     `A premium answer costs ${premium.price} ERG, that is ${premium.price_nanoerg} nanoERG, paid with one Note box on the Ergo testnet.`,
-    'The price is given twice, in ERG with exactly nine fraction digits (`price` here and in a premium quote) and in nanoERG as an integer string (`price_nanoerg` here, `priceNanoErg` in a quote); the Note value must reach the nanoERG amount.',
+    'The price is given twice, in ERG with exactly nine fraction digits (`price` in the terms and in a premium quote) and in nanoERG as an integer string (`price_nanoerg` in the terms, `priceNanoErg` in a quote); the Note value must reach the nanoERG amount.',
     `A premium quote stays valid for ${minutes(premium.quote_lifetime_seconds)} (${premium.quote_lifetime_seconds} seconds): verify the payment before it expires.`,
     `The free tier answers up to ${free.daily_limit} questions a day per client, each at most ${free.max_characters} characters; longer questions, or more of them, need a premium quote.`,
     `A question is at most ${terms.question_max_characters} characters.`,

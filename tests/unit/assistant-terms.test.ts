@@ -3,10 +3,10 @@
  * moves; the body validates against its published schema and lists every Note rule.
  */
 import { describe, expect, it } from 'vitest';
-import { NOTE_FAILURE_CODES } from '../../schemas/assistant.ts';
+import { NOTE_FAILURE_CODES, premiumQuoteSchema } from '../../schemas/assistant.ts';
 import { assistantTermsSchema } from '../../schemas/assistant-terms.ts';
 import { loadPaidTurnConfig } from '../../src/config/assistant.ts';
-import { buildAssistantTerms } from '../../src/descriptors/assistant-terms.ts';
+import { assistantTermsProse, buildAssistantTerms } from '../../src/descriptors/assistant-terms.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 const terms = (env: Record<string, string>) => assistantTermsSchema.parse(buildAssistantTerms(loadPaidTurnConfig(env), NOW));
@@ -41,5 +41,19 @@ describe('assistant terms', () => {
     expect(body.note_rules.map((rule) => rule.code)).toEqual([...NOTE_FAILURE_CODES]);
     expect(body.generated_at).toBe(NOW.toISOString());
     expect(body.links.page.endsWith('/assistant/')).toBe(true);
+  });
+
+  it('says in words each price of the body, and names the fields that hold it as the terms and a quote spell them', () => {
+    const body = terms({ ASSISTANT_PRICE_NANOERG: '25000000' });
+    const prose = assistantTermsProse(body).join('\n');
+    expect(prose).toContain(`costs ${body.premium.price} ERG, that is ${body.premium.price_nanoerg} nanoERG`);
+    expect(body.premium.price).toBe('0.025000000');
+    // The fields the sentence names exist: a rename in either schema fails here, not in an answer.
+    const named = [...prose.matchAll(/`(\w+)` in the terms/g)].map(([, field]) => field!);
+    expect(named).toEqual(['price', 'price_nanoerg']);
+    for (const field of named) expect(Object.keys(body.premium)).toContain(field);
+    const quoted = [...prose.matchAll(/`(\w+)` in (?:a premium quote|a quote)/g)].map(([, field]) => field!);
+    expect(quoted).toEqual(['priceNanoErg']);
+    for (const field of ['price', ...quoted]) expect(Object.keys(premiumQuoteSchema.shape)).toContain(field);
   });
 });
