@@ -10,7 +10,7 @@
  * body as the page, at build time.
  */
 import { staticBody } from './human-pages.ts';
-import { componentName, fieldRows, variantsOf, writtenOut, type FieldRow, type JsonSchema } from './schema-fields.ts';
+import { contentSchema, fieldRows, variantsOf, writtenOut, type FieldRow, type JsonSchema } from './schema-fields.ts';
 import { allRoutes } from '../routes/table.ts';
 import { sentencesOf } from '../services/docs-index.ts';
 
@@ -151,8 +151,7 @@ const fieldPhrase = (row: FieldRow, described: boolean) => `\`${row.path}\`${row
 export function requestBodySentences(document: OpenApiDocument = staticBody<OpenApiDocument>('openapi')): Array<{ routeId: string; sentence: string }> {
   const openapi = writtenOut(document);
   return allRoutes().flatMap((route) => {
-    const ref = Object.values(openapi.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content ?? {})[0]?.schema?.$ref;
-    const schema = ref ? openapi.components.schemas[componentName(ref)] : undefined;
+    const { schema } = contentSchema(openapi.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content, openapi.components.schemas);
     if (!schema) return [];
     // A body of several forms (A2A 1.0 and 0.3) is said form by form, as the reference shows them.
     return variantsOf(schema).flatMap((variant) => {

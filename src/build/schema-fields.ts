@@ -105,5 +105,13 @@ export function writtenOut<Document extends { paths: unknown; components: { sche
 /** `WalletAgentPolicyVerdict` from `#/components/schemas/WalletAgentPolicyVerdict`. */
 export const componentName = (ref: string): string => ref.split('/').pop() ?? ref;
 
+/** An operation's body (a request's or a response's `content`): its media type, and the component its schema names. */
+export function contentSchema(content: Record<string, { schema?: { $ref?: string } }> | undefined, schemas: Record<string, JsonSchema>) {
+  const [mediaType, entry] = Object.entries(content ?? {})[0] ?? [];
+  const ref = entry?.schema?.$ref;
+  const name = ref ? componentName(ref) : undefined;
+  return { mediaType, name, schema: name ? schemas[name] : undefined };
+}
+
 /** The anchor of an operation in the API reference: `op-<route id>`. */
 export const operationAnchor = (routeId: string): string => `op-${routeId}`;

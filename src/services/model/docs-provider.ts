@@ -89,6 +89,8 @@ interface NamedRoute {
   /** The last segment of its path, a name of hyphenated words (`verify-payment`, `policy-check`). */
   name: string;
   path: string;
+  /** The descriptor it serves. */
+  url: string;
 }
 
 let namedRoutes: NamedRoute[] | undefined;
@@ -104,7 +106,7 @@ function routesWithNames(): NamedRoute[] {
   const parents = new Set(routes.flatMap(({ path }) => path.split('/').slice(1, -1)));
   namedRoutes = routes.flatMap(({ path }) => {
     const name = path.split('/').at(-1) ?? '';
-    return /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(name) && !parents.has(name) ? [{ name, path }] : [];
+    return /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(name) && !parents.has(name) ? [{ name, path, url: siteUrl(path) }] : [];
   });
   return namedRoutes;
 }
@@ -120,7 +122,7 @@ const routesNamedIn = (question: string) => {
  * its path (its llms-full.txt section, its request body in the API reference). Human pages show
  * several routes each, so none is one route's own.
  */
-const isAbout = (sentence: DocsSentence, route: NamedRoute) => sentence.url === siteUrl(route.path) || sentence.title.endsWith(` ${route.path}`);
+const isAbout = (sentence: DocsSentence, route: NamedRoute) => sentence.url === route.url || sentence.title.endsWith(` ${route.path}`);
 
 /** The sentences that answer `question` (lower case), read as `concepts` (questionConcepts), best first, with how much of it each covers. */
 export function rankSentences(concepts: readonly string[][], question: string, index: SentenceIndex = sentenceIndex()): ScoredSentence[] {
