@@ -20,7 +20,11 @@ export const devToolWarningsSchema = z
   .array(devToolWarningSchema)
   .describe('Findings that are not errors: a declared id that does not match, a network mismatch, an unsigned transaction.');
 
-const resultCommon = {
+/**
+ * The fields every action's result has. Exported so the OpenAPI document writes each field once as
+ * a component (`DevToolResultCommonBroadcasts`, ...) rather than once per action.
+ */
+export const devToolResultCommonSchema = z.object({
   ok: z.literal(true).describe('Constant true: the input was inspected.'),
   type: typeLiteral('agent_economy.dev_tool_result.v0'),
   version: versionV0,
@@ -28,7 +32,8 @@ const resultCommon = {
   warnings: devToolWarningsSchema,
   signs_transactions: z.literal(false).describe('Constant false: the tools never sign.'),
   broadcasts: z.literal(false).describe('Constant false: the tools never broadcast or mutate chain state.'),
-};
+});
+const resultCommon = devToolResultCommonSchema.shape;
 
 const tokenAmount = z.object({
   token_id: hex64.describe('Token id.'),

@@ -148,7 +148,8 @@ export const agreementDraftSchema = z
     price: agreementSchema.shape.price.describe('Agreed price in testnet ERG, nine fraction digits (the quoted amount).'),
     priceNanoErg: agreementSchema.shape.priceNanoErg.describe('The same price in nanoERG.'),
     receiverAddress: agreementSchema.shape.receiverAddress.describe('Testnet address the Note pays (the agent’s payee address).'),
-    expiresAt: agreementSchema.shape.expiresAt.describe('Until when the quote stands (`quote_terms.valid_until`).'),
+    // The timestamp shape itself described, not the agreement's described copy: the document then refers to IsoDateTime instead of writing its pattern again.
+    expiresAt: isoDateTime.describe('Until when the quote stands (`quote_terms.valid_until`).'),
     terms: jobAgreementTermsSchema,
   })
   .describe('Agreement draft: the Agreement shape of assistant receipts, assembled from the job and the quote terms, pending operator review.');

@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a testnet Note payment for a quote
-         * @description Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. Safe to retry: the same quote, question and Note sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one (the earlier token stops working; only one is ever live for a Note), or 409 once that token has paid its turn.
+         * @description Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. Safe to retry for the payer: the same quote, question, Note and `Idempotency-Key` sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one (only one is ever live for a Note), or 409 once that token has paid its turn. Without the key a retry gets 409 and no token: all else it names is public.
          */
         post: operations["assistantVerifyPayment"];
         delete?: never;
@@ -1604,11 +1604,8 @@ export interface components {
                     priceNanoErg: string;
                     /** @description Testnet address the Note pays (the agent’s payee address). */
                     receiverAddress: string;
-                    /**
-                     * Format: date-time
-                     * @description Until when the quote stands (`quote_terms.valid_until`).
-                     */
-                    expiresAt: string;
+                    /** @description Until when the quote stands (`quote_terms.valid_until`). */
+                    expiresAt: components["schemas"]["IsoDateTime"];
                     /** @description The terms of the job agreement. */
                     terms: {
                         /**
@@ -2808,11 +2805,7 @@ export interface components {
              * @constant
              */
             ok: true;
-            /**
-             * @description Payload type (a constant).
-             * @constant
-             */
-            type: "svc.agent_economy.dev_tool_result.v0";
+            type: components["schemas"]["DevToolResultCommonType"];
             version: components["schemas"]["VersionV0"];
             /**
              * @description The network of the request.
@@ -2825,11 +2818,7 @@ export interface components {
              * @constant
              */
             signs_transactions: false;
-            /**
-             * @description Constant false: the tools never broadcast or mutate chain state.
-             * @constant
-             */
-            broadcasts: false;
+            broadcasts: components["schemas"]["DevToolResultCommonBroadcasts"];
             /**
              * @description The action run.
              * @constant
@@ -2858,11 +2847,7 @@ export interface components {
              * @constant
              */
             ok: true;
-            /**
-             * @description Payload type (a constant).
-             * @constant
-             */
-            type: "svc.agent_economy.dev_tool_result.v0";
+            type: components["schemas"]["DevToolResultCommonType"];
             version: components["schemas"]["VersionV0"];
             /**
              * @description The network of the request.
@@ -2875,11 +2860,7 @@ export interface components {
              * @constant
              */
             signs_transactions: false;
-            /**
-             * @description Constant false: the tools never broadcast or mutate chain state.
-             * @constant
-             */
-            broadcasts: false;
+            broadcasts: components["schemas"]["DevToolResultCommonBroadcasts"];
             /**
              * @description The action run.
              * @constant
@@ -2945,11 +2926,7 @@ export interface components {
              * @constant
              */
             ok: true;
-            /**
-             * @description Payload type (a constant).
-             * @constant
-             */
-            type: "svc.agent_economy.dev_tool_result.v0";
+            type: components["schemas"]["DevToolResultCommonType"];
             version: components["schemas"]["VersionV0"];
             /**
              * @description The network of the request.
@@ -2962,11 +2939,7 @@ export interface components {
              * @constant
              */
             signs_transactions: false;
-            /**
-             * @description Constant false: the tools never broadcast or mutate chain state.
-             * @constant
-             */
-            broadcasts: false;
+            broadcasts: components["schemas"]["DevToolResultCommonBroadcasts"];
             /**
              * @description The action run.
              * @constant
@@ -3005,11 +2978,7 @@ export interface components {
              * @constant
              */
             ok: true;
-            /**
-             * @description Payload type (a constant).
-             * @constant
-             */
-            type: "svc.agent_economy.dev_tool_result.v0";
+            type: components["schemas"]["DevToolResultCommonType"];
             version: components["schemas"]["VersionV0"];
             /**
              * @description The network of the request.
@@ -3022,11 +2991,7 @@ export interface components {
              * @constant
              */
             signs_transactions: false;
-            /**
-             * @description Constant false: the tools never broadcast or mutate chain state.
-             * @constant
-             */
-            broadcasts: false;
+            broadcasts: components["schemas"]["DevToolResultCommonBroadcasts"];
             /**
              * @description The action run.
              * @constant
@@ -3094,11 +3059,7 @@ export interface components {
              * @constant
              */
             ok: true;
-            /**
-             * @description Payload type (a constant).
-             * @constant
-             */
-            type: "svc.agent_economy.dev_tool_result.v0";
+            type: components["schemas"]["DevToolResultCommonType"];
             version: components["schemas"]["VersionV0"];
             /**
              * @description The network of the request.
@@ -3111,11 +3072,7 @@ export interface components {
              * @constant
              */
             signs_transactions: false;
-            /**
-             * @description Constant false: the tools never broadcast or mutate chain state.
-             * @constant
-             */
-            broadcasts: false;
+            broadcasts: components["schemas"]["DevToolResultCommonBroadcasts"];
             /**
              * @description The action run.
              * @constant
@@ -5913,6 +5870,16 @@ export interface components {
         DevToolAction: "hash" | "address" | "box" | "tx" | "receipt";
         /** @description What to inspect, at most 60000 characters; empty only for hash, whose digest of no bytes is defined. hash: the text (utf8) or bytes (hex); address: a base58 address (utf8) or a serialized ErgoTree (hex) to encode as an address; box: box JSON in Ergo node/explorer form (utf8) or serialized box bytes (hex); tx: transaction JSON in node, explorer or EIP-12 form (utf8) or serialized transaction bytes (hex); receipt: a full receipt bundle as JSON text. */
         DevToolInput: string;
+        /**
+         * @description Constant false: the tools never broadcast or mutate chain state.
+         * @constant
+         */
+        DevToolResultCommonBroadcasts: false;
+        /**
+         * @description Payload type (a constant).
+         * @constant
+         */
+        DevToolResultCommonType: "svc.agent_economy.dev_tool_result.v0";
         /** @description Findings that are not errors: a declared id that does not match, a network mismatch, an unsigned transaction. */
         DevToolWarnings: {
             /** @description Stable warning code, e.g. `network_mismatch`, `declared_id_mismatch`. */
@@ -7755,7 +7722,10 @@ export interface operations {
     assistantChat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description x402 v2 PaymentPayload, base64 JSON. Its `payment-identifier` id is the payer's retry key: only a retry carrying it recovers a settled turn. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7834,7 +7804,10 @@ export interface operations {
     assistantVerifyPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The payer's retry key, a random secret sent with the first verification; only a retry that sends it again gets a fresh token. Only its hash is stored. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7853,7 +7826,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantVerifyPayment"];
                 };
             };
-            /** @description Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), `quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question). */
+            /** @description Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), `quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question), `invalid_idempotency_key` (the header breaks its pattern). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7871,7 +7844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Payment already answered (code `payment_already_answered`): this Note paid this quote and its token has paid its turn; `receiptId` and `receiptUrl` name the receipt. */
+            /** @description This Note paid this quote: `payment_already_answered`, its token has paid its turn; `payment_already_settled`, the retry lacks the payer's `Idempotency-Key`. `receiptId` and `receiptUrl` name the receipt. */
             409: {
                 headers: {
                     [name: string]: unknown;

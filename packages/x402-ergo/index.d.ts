@@ -29,7 +29,11 @@ export declare function noteTerms(requirements: PaymentRequirements): NoteTerms;
 export declare class ExactErgoScheme implements SchemeNetworkClient {
   readonly scheme: 'exact';
   constructor(options: { payNote: PayNote });
-  createPaymentPayload(x402Version: number, requirements: PaymentRequirements): Promise<{ x402Version: number; payload: { noteBoxId: string } }>;
+  createPaymentPayload(
+    x402Version: number,
+    requirements: PaymentRequirements,
+    context?: { extensions?: Record<string, unknown> },
+  ): Promise<{ x402Version: number; payload: { noteBoxId: string }; extensions?: Record<string, unknown> }>;
 }
 
 /** A PayNote minting on the proof surface's local sandbox chain (never the testnet). */

@@ -18,6 +18,13 @@ export const SCHEME = 'exact';
 export const NETWORK = 'ergo:testnet';
 export const ASSET = 'ERG';
 const HEX64 = /^[0-9a-f]{64}$/;
+const PAYMENT_IDENTIFIER = 'payment-identifier';
+
+/** 128 random bits as `pay_` and 32 hex digits, the form of @x402/extensions' generatePaymentId. */
+function newPaymentId() {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return `pay_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
 
 /** The Note binding of a requirement, read strictly: what `payNote` must put on chain. */
 export function noteTerms(requirements) {
@@ -48,10 +55,16 @@ export class ExactErgoScheme {
     this.payNote = payNote;
   }
 
-  async createPaymentPayload(x402Version, requirements) {
+  /**
+   * Where the server declares x402's `payment-identifier` (this scheme's servers do), the payload
+   * carries a fresh random id: the secret that lets this client, and only it, get a settled turn
+   * back by sending the same payload again after a lost answer. Keep the payload private.
+   */
+  async createPaymentPayload(x402Version, requirements, context) {
     const { noteBoxId } = await this.payNote(noteTerms(requirements));
     if (!HEX64.test(String(noteBoxId))) throw new Error('payNote must resolve to { noteBoxId } (64 lower-case hex)');
-    return { x402Version, payload: { noteBoxId } };
+    const declared = context?.extensions?.[PAYMENT_IDENTIFIER];
+    return { x402Version, payload: { noteBoxId }, ...(declared ? { extensions: { [PAYMENT_IDENTIFIER]: { info: { ...declared.info, id: newPaymentId() } } } } : {}) };
   }
 }
 

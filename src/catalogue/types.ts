@@ -70,6 +70,8 @@ export interface DynamicEntry extends EntryCommon {
    * the shared reader (415/413/400 problems).
    */
   validatesOwnBody?: true;
+  /** Optional request headers the route reads (name -> what it carries and its pattern). */
+  requestHeaders?: Record<string, { description: string; pattern?: string }>;
   /** JSON-RPC 2.0: a readable body is always answered 200, a refusal being a JSON-RPC `error` in it (the A2A endpoint). */
   protocol?: 'json-rpc';
   responses: Record<number, ResponseDoc>;

@@ -46,13 +46,22 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const DESCRIBED_BY = { Link: { $ref: '#/components/headers/DescribedBy' } };
 
 
-function pathParameters(path: string) {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+/** The operation's parameters: each `{name}` of its path, then the optional headers it reads. */
+function parameters(route: Entry) {
+  const inPath = [...route.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
     schema: { type: 'string', minLength: 1 },
   }));
+  const inHeaders = Object.entries((route.kind === 'dynamic' && route.requestHeaders) || {}).map(([name, { description, pattern }]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string', ...(pattern ? { pattern } : {}) },
+  }));
+  return [...inPath, ...inHeaders];
 }
 
 function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {
@@ -90,7 +99,7 @@ function operation(route: Entry, responseNames: ResponseNames) {
     tags: [route.tag],
     // Public: no credential is asked of anyone (the MCP host's optional bearer key is not part of this API).
     security: [],
-    ...(route.path.includes('{') ? { parameters: pathParameters(route.path) } : {}),
+    ...(parameters(route).length ? { parameters: parameters(route) } : {}),
   };
   if (route.kind === 'static') {
     const ok: ResponseDoc = {

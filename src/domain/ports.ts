@@ -46,6 +46,8 @@ export interface SettlePaymentInput {
   questionHash: string;
   /** The address that funded the Note (ChainClient.getTransactionPayer); null when the chain could not name it. */
   payerAddress: string | null;
+  /** Hash of the payer's retry key (retry-key.ts); null when the payer sent none. */
+  retryKeyHash: string | null;
 }
 
 export type SpendTokenResult =
@@ -59,6 +61,8 @@ export interface ReissueTokenInput {
   /** Hash of the fresh token that replaces the unspent one. */
   tokenHash: string;
   tokenExpiresAt: Date;
+  /** Hash of the retry key this retry presents; it must equal the one stored at settlement. */
+  retryKeyHash: string | null;
 }
 
 export type ReissueTokenResult =
@@ -66,6 +70,8 @@ export type ReissueTokenResult =
   | { status: 'reissued'; receipt: ReceiptBundle }
   /** The Note paid this quote and its token already paid a turn: no second answer. */
   | { status: 'answered'; receiptId: string }
+  /** The Note paid this quote, but the retry did not present the payer's retry key: nothing changed. */
+  | { status: 'not_payer'; receiptId: string }
   /** The Note paid another quote. */
   | { status: 'other_quote' };
 
@@ -115,8 +121,9 @@ export interface AssistantStore {
   settlePayment(input: SettlePaymentInput): Promise<void>;
   /**
    * A verification retried after it settled (its answer was lost on the way): in ONE transaction,
-   * finds the Note's settlement and, when it paid `quoteId` and its token is unspent, replaces that
-   * token's hash with `tokenHash`, so only one token is ever live for a Note.
+   * finds the Note's settlement and, when it paid `quoteId`, its token is unspent and the retry
+   * presents the payer's retry key, replaces that token's hash with `tokenHash`, so only one token
+   * is ever live for a Note and only the payer can hold it.
    */
   reissueToken(input: ReissueTokenInput): Promise<ReissueTokenResult>;
   /** Whether a settlement has claimed this Note (the claim settlePayment makes). */

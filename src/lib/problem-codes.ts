@@ -35,6 +35,13 @@ const LISTED = [
   { code: 'receipt_storage_unavailable', status: 503, where: ASSISTANT, meaning: 'The store of quotes, tokens and receipts cannot be reached; nothing was written. Retry shortly.' },
   { code: 'quote_not_found', status: 400, where: `${VERIFY} (404 on GET /api/assistant/quote/{id})`, meaning: 'No quote was issued with this `quoteId`.' },
   { code: 'question_mismatch', status: 400, where: VERIFY, meaning: 'The question is not the one the quote was issued for.' },
+  { code: 'invalid_idempotency_key', status: 400, where: VERIFY, meaning: 'The `Idempotency-Key` header (the payer\'s retry key) is not 16 to 128 letters, digits, `-` or `_`.' },
+  {
+    code: 'payment_already_settled',
+    status: 409,
+    where: VERIFY,
+    meaning: 'The Note already paid this quote, and the retry did not present the retry key the payer sent with its first verification (`Idempotency-Key`, or x402\'s `payment-identifier`): no token is handed out. `receiptId` and `receiptUrl` name the receipt.',
+  },
   { code: 'payment_already_answered', status: 409, where: VERIFY, meaning: 'The Note paid this quote and its payment token has paid its turn: each payment answers once. `receiptId` and `receiptUrl` name the receipt.' },
   { code: 'quote_expired', status: 410, where: `${VERIFY}, GET /api/assistant/quote/{id}`, meaning: 'The quote is past its `expiresAt`; ask for a new quote.' },
   { code: 'receipt_not_found', status: 404, where: 'GET /api/assistant/receipt/{id}', meaning: 'No receipt is stored under this receipt id or settlement transaction id.' },

@@ -36,6 +36,6 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 /** Added to CORS_HEADERS on a preflight answer. */
 export const CORS_PREFLIGHT_EXTRA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, if-none-match, payment-signature',
+  'access-control-allow-headers': 'content-type, if-none-match, payment-signature, idempotency-key',
   'access-control-max-age': '86400',
 };

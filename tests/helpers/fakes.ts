@@ -38,7 +38,7 @@ export class FakeStore implements AssistantStore {
   readonly usedNotes = new Map<string, string>();
   readonly receipts: ReceiptBundle[] = [];
   readonly payers = new Map<string, string | null>();
-  readonly tokens = new Map<string, { quoteId: string; receiptId: string; questionHash: string; expiresAt: Date; usedAt: Date | undefined }>();
+  readonly tokens = new Map<string, { quoteId: string; receiptId: string; questionHash: string; expiresAt: Date; usedAt: Date | undefined; retryKeyHash: string | null }>();
   readonly activity: ActivityEvent[] = [];
   readonly freeUsage = new Map<string, number>();
 
@@ -73,6 +73,7 @@ export class FakeStore implements AssistantStore {
       questionHash: input.questionHash,
       expiresAt: input.tokenExpiresAt,
       usedAt: undefined,
+      retryKeyHash: input.retryKeyHash,
     });
   }
   async reissueToken(input: ReissueTokenInput): Promise<ReissueTokenResult> {
@@ -82,6 +83,7 @@ export class FakeStore implements AssistantStore {
     const receipt = this.receipts.find((candidate) => candidate.noteBoxId === noteBoxId)!;
     const [oldHash, token] = [...this.tokens.entries()].find(([, candidate]) => candidate.receiptId === receipt.receiptId)!;
     if (token.usedAt) return { status: 'answered', receiptId: receipt.receiptId };
+    if (token.retryKeyHash === null || token.retryKeyHash !== input.retryKeyHash) return { status: 'not_payer', receiptId: receipt.receiptId };
     this.tokens.delete(oldHash);
     this.tokens.set(input.tokenHash, { ...token, expiresAt: input.tokenExpiresAt });
     return { status: 'reissued', receipt: structuredClone(receipt) };

@@ -67,10 +67,13 @@ interface Answer {
   ms: number;
 }
 
-async function call(base: string, path: string, body?: unknown): Promise<Answer> {
+/** The payer's retry key: a verification retried after a failure it did not see the end of gets its turn back. */
+const PAYER_KEY = { 'idempotency-key': 'faults-payer-retry-key-0123456789' };
+
+async function call(base: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const started = performance.now();
   const response = await fetch(`${base}${path}`, {
-    ...(body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(ANSWER_BOUND_MS * 3),
   });
   const text = await response.text();
@@ -144,7 +147,7 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
         }
         const payment = payments[index]!;
         const sentAt = performance.now();
-        const answer = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: payment.quote.quoteId }, question: payment.question, noteBoxId: payment.noteBoxId }).catch(
+        const answer = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: payment.quote.quoteId }, question: payment.question, noteBoxId: payment.noteBoxId }, PAYER_KEY).catch(
           (error: Error) => ({ status: 0, body: { code: `${error.message}: ${String((error.cause as Error | undefined)?.message ?? '')}` }, ms: performance.now() - sentAt }),
         );
         answers.push({ index, status: answer.status, ...(answer.body.code ? { code: answer.body.code } : {}), sentAt, ms: answer.ms });
@@ -310,7 +313,7 @@ describe('the chain source hanging and answering garbage', () => {
     const question = premiumQuestion('chain faults');
     const quote = await premiumQuote(base, question);
     const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
-    const verify = () => call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });
+    const verify = () => call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId }, PAYER_KEY);
 
     for (const fault of ['hang', 'not-json', 'wrong-shape', 'error'] as const) {
       explorer.set(fault);

@@ -285,7 +285,7 @@ describe('standalone MCP host (npm run mcp)', () => {
     const noteBoxId = hex32();
     const stored = makeReceipt(quote, noteBoxId);
     await writer.insertQuote(quote);
-    await writer.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: stored, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+    await writer.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: stored, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
     await writer.close();
 
     const client = await connect(host.url, { authorization: `Bearer ${API_KEY}` });

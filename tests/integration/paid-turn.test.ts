@@ -75,8 +75,8 @@ interface Answer<T = Record<string, any>> {
   body: T;
 }
 
-async function call<T = Record<string, any>>(base: string, path: string, body?: unknown): Promise<Answer<T>> {
-  const response = await fetch(`${base}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function call<T = Record<string, any>>(base: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  const response = await fetch(`${base}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
 
@@ -107,7 +107,11 @@ const payingNote = (paid: PremiumQuote) => ({
   confirmations: MIN_CONFIRMATIONS,
 });
 
-const verify = (base: string, paid: PremiumQuote, question: string, noteBoxId: string) => call(base, '/api/assistant/verify-payment', { quote: paid, question, noteBoxId });
+/** The payer's retry key, sent with each of its verifications; `null` sends none. */
+const PAYER_KEY = 'paid-turn-payer-key-0123456789abcdef';
+
+const verify = (base: string, paid: PremiumQuote, question: string, noteBoxId: string, retryKey: string | null = PAYER_KEY) =>
+  call(base, '/api/assistant/verify-payment', { quote: paid, question, noteBoxId }, retryKey === null ? {} : { 'idempotency-key': retryKey });
 
 const chat = (base: string, question: string, paymentToken: string) => call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }], paymentToken });
 
@@ -242,6 +246,25 @@ describe('the paid turn on one server', () => {
     expectProblem(reused, 402, 'task_hash_mismatch');
     const receipts = await call(base, `/api/assistant/receipt/${note.transactionId}`);
     expect(receipts.body.agreement.quoteId).toBe(first.quoteId);
+  });
+
+  it('hands a settled, unspent turn to no one but its payer: a retry built from the published receipt is 409 with no token, and the payer keeps its turn', async () => {
+    const question = premiumQuestion('takeover');
+    const paid = await quote(base, question);
+    const note = await mint(payingNote(paid));
+    const settled = await verify(base, paid, question, note.boxId);
+    expect(settled.status).toBe(200);
+    // What the attacker has: the receipt (quote id, Note box id, task hash) and a question guessed offline against the task hash.
+    const receipt = (await call(base, `/api/assistant/receipt/${settled.body.receiptId}`)).body;
+    expect(receipt.noteBoxId).toBe(note.boxId);
+    for (const retryKey of [null, 'attacker-guessed-key-0123456789']) {
+      const taken = await verify(base, { ...paid, quoteId: receipt.agreement.quoteId }, question, receipt.noteBoxId, retryKey);
+      expectProblem(taken, 409, 'payment_already_settled');
+      expect(taken.body.receiptId).toBe(settled.body.receiptId);
+      expect(taken.body.paymentToken).toBeUndefined();
+    }
+    // The payer's token was not replaced: it pays its turn.
+    expect((await chat(base, question, settled.body.paymentToken)).status).toBe(200);
   });
 
   it('settles a Note verified by concurrent requests once: every answer names that receipt, and exactly one token works', async () => {

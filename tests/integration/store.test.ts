@@ -131,7 +131,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     const receipt = makeReceipt(quote, noteBoxId);
     const tokenHash = hex32();
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
 
     expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
     expect(await store.getReceipt(receipt.settlementTxId)).toEqual(receipt);
@@ -148,7 +148,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     // In the schema's order, as verify-payment builds and answers it.
     const receipt = receiptBundleSchema.parse(makeReceipt(quote, noteBoxId));
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
     expect(JSON.stringify(await store.getReceipt(receipt.receiptId))).toBe(JSON.stringify(receipt));
     expect(JSON.stringify((await store.listReceipts(1))[0])).toBe(JSON.stringify(receipt));
   });
@@ -160,7 +160,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       await store.insertQuote(quote);
       const noteBoxId = hex32();
       const receipt = makeReceipt(quote, noteBoxId);
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
       ids.push(receipt.receiptId);
     }
     expect((await store.listReceipts(3)).map((r) => r.receiptId)).toEqual(ids.reverse());
@@ -172,11 +172,11 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await store.insertQuote(first);
     await store.insertQuote(second);
     const noteBoxId = hex32();
-    await store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: makeReceipt(first, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash, payerAddress: null });
+    await store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: makeReceipt(first, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash, payerAddress: null, retryKeyHash: null });
 
     const secondReceipt = makeReceipt(second, noteBoxId);
     const secondToken = hex32();
-    const attempt = store.settlePayment({ quoteId: second.quoteId, noteBoxId: noteBoxId.toUpperCase(), receipt: secondReceipt, tokenHash: secondToken, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash, payerAddress: null });
+    const attempt = store.settlePayment({ quoteId: second.quoteId, noteBoxId: noteBoxId.toUpperCase(), receipt: secondReceipt, tokenHash: secondToken, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash, payerAddress: null, retryKeyHash: null });
     await expect(attempt).rejects.toBeInstanceOf(NoteAlreadyUsedError);
     await expect(attempt).rejects.toMatchObject({ noteBoxId });
     expect(await store.getReceipt(secondReceipt.receiptId)).toBeUndefined();
@@ -189,10 +189,10 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     const broken = { ...makeReceipt(quote, noteBoxId), chain: 'mainnet' as 'testnet' };
     await expect(
-      store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: broken, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null }),
+      store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: broken, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null }),
     ).rejects.toThrow();
     const receipt = makeReceipt(quote, noteBoxId);
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
     expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
   });
 
@@ -202,7 +202,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const settle = async (expiresAt: Date) => {
       const noteBoxId = hex32();
       const tokenHash = hex32();
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: expiresAt, questionHash: quote.questionHash, payerAddress: null });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: expiresAt, questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
       return tokenHash;
     };
     const now = new Date();
@@ -217,7 +217,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.spendToken(hex32(), quote.questionHash, now)).toEqual({ ok: false, reason: 'unknown' });
   });
 
-  test('reissues the token of a settled Note for its own quote only: the old token stops working; once spent, answered', async () => {
+  test('reissues the token of a settled Note for its own quote and its payer\'s retry key only: the old token stops working; once spent, answered', async () => {
     const quote = makeQuote();
     const other = makeQuote();
     await store.insertQuote(quote);
@@ -225,17 +225,33 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const noteBoxId = hex32();
     const receipt = makeReceipt(quote, noteBoxId);
     const first = hex32();
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: first, tokenExpiresAt: new Date(Date.now() + 1_000), questionHash: quote.questionHash, payerAddress: null });
+    const key = hex32();
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: first, tokenExpiresAt: new Date(Date.now() + 1_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: key });
 
-    expect(await store.reissueToken({ noteBoxId, quoteId: other.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000) })).toEqual({ status: 'other_quote' });
-    expect(await store.reissueToken({ noteBoxId: hex32(), quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000) })).toEqual({ status: 'other_quote' });
-    const second = hex32();
     const later = new Date(Date.now() + 60_000);
-    expect(await store.reissueToken({ noteBoxId: noteBoxId.toUpperCase(), quoteId: quote.quoteId, tokenHash: second, tokenExpiresAt: later })).toEqual({ status: 'reissued', receipt });
+    expect(await store.reissueToken({ noteBoxId, quoteId: other.quoteId, tokenHash: hex32(), tokenExpiresAt: later, retryKeyHash: key })).toEqual({ status: 'other_quote' });
+    expect(await store.reissueToken({ noteBoxId: hex32(), quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: later, retryKeyHash: key })).toEqual({ status: 'other_quote' });
+    // Whoever knows only what is published (quote, Note, question) gets nothing, and the payer's token keeps working.
+    for (const retryKeyHash of [null, hex32()]) {
+      expect(await store.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: later, retryKeyHash })).toEqual({ status: 'not_payer', receiptId: receipt.receiptId });
+    }
+    const second = hex32();
+    expect(await store.reissueToken({ noteBoxId: noteBoxId.toUpperCase(), quoteId: quote.quoteId, tokenHash: second, tokenExpiresAt: later, retryKeyHash: key })).toEqual({ status: 'reissued', receipt });
     expect(await store.spendToken(first, quote.questionHash, new Date())).toEqual({ ok: false, reason: 'unknown' });
     // The fresh token carries the fresh expiry.
     expect((await store.spendToken(second, quote.questionHash, new Date(Date.now() + 30_000))).ok).toBe(true);
-    expect(await store.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: later })).toEqual({ status: 'answered', receiptId: receipt.receiptId });
+    expect(await store.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: later, retryKeyHash: key })).toEqual({ status: 'answered', receiptId: receipt.receiptId });
+  });
+
+  test('a Note settled without a retry key is never reissued', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const noteBoxId = hex32();
+    const receipt = makeReceipt(quote, noteBoxId);
+    const token = hex32();
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: token, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
+    expect(await store.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), retryKeyHash: null })).toEqual({ status: 'not_payer', receiptId: receipt.receiptId });
+    expect((await store.spendToken(token, quote.questionHash, new Date())).ok).toBe(true);
   });
 
   test('a reissue racing the spend of the old token: one of them wins, never both', async () => {
@@ -245,12 +261,13 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       const noteBoxId = hex32();
       const receipt = makeReceipt(quote, noteBoxId);
       const old = hex32();
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: old, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+      const key = hex32();
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: old, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: key });
       const other = harness.supportsSecondInstance ? harness.open() : store;
       const fresh = hex32();
       const [spent, reissued] = await Promise.all([
         store.spendToken(old, quote.questionHash, new Date()),
-        other.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: fresh, tokenExpiresAt: new Date(Date.now() + 60_000) }),
+        other.reissueToken({ noteBoxId, quoteId: quote.quoteId, tokenHash: fresh, tokenExpiresAt: new Date(Date.now() + 60_000), retryKeyHash: key }),
       ]);
       if (other !== store) await other.close();
       if (spent.ok) expect(reissued).toEqual({ status: 'answered', receiptId: receipt.receiptId });
@@ -267,7 +284,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await store.insertQuote(quote);
     const noteBoxId = hex32();
     const tokenHash = hex32();
-    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
     const other = harness.supportsSecondInstance ? harness.open() : store;
     const results = await Promise.all([
       ...Array.from({ length: 4 }, () => store.spendToken(tokenHash, quote.questionHash, new Date())),
@@ -288,8 +305,8 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       const noteBoxId = hex32();
       const receipts = [makeReceipt(first, noteBoxId), makeReceipt(second, noteBoxId)];
       const outcomes = await Promise.allSettled([
-        store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: receipts[0]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash, payerAddress: null }),
-        other.settlePayment({ quoteId: second.quoteId, noteBoxId, receipt: receipts[1]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash, payerAddress: null }),
+        store.settlePayment({ quoteId: first.quoteId, noteBoxId, receipt: receipts[0]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: first.questionHash, payerAddress: null, retryKeyHash: null }),
+        other.settlePayment({ quoteId: second.quoteId, noteBoxId, receipt: receipts[1]!, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: second.questionHash, payerAddress: null, retryKeyHash: null }),
       ]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
@@ -338,7 +355,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       await store.insertQuote(quote);
       const noteBoxId = hex32();
       const receipt = makeReceipt(quote, noteBoxId, { chain });
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress, retryKeyHash: null });
       return receipt;
     };
     const payer = '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw';
@@ -435,7 +452,7 @@ describe('embedded store specifics', () => {
     await before.insertQuote(quote);
     const noteBoxId = hex32();
     const receipt = makeReceipt(quote, noteBoxId, { chain: 'testnet' });
-    await before.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw' });
+    await before.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: '3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw', retryKeyHash: null });
     await before.close();
     // Back to schema version 1, as the build before the payer column left it.
     const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
@@ -494,7 +511,7 @@ describe('embedded store specifics', () => {
     const noteBoxId = hex32();
     const outcomes = await Promise.allSettled(
       quotes.slice(0, 6).map((quote, index) =>
-        (index % 2 ? one : two).settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null }),
+        (index % 2 ? one : two).settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null }),
       ),
     );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
@@ -514,14 +531,14 @@ describe('embedded store specifics', () => {
       ...quotes.slice(0, 25).map((quote) => store.insertQuote(quote)),
       store.insertQuote(duplicate),
       ...quotes.slice(25).map((quote) => store.insertQuote(quote)),
-      store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt: { ...makeReceipt(quotes[0]!, noteBoxId), chain: 'mainnet' as 'testnet' }, tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null }),
+      store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt: { ...makeReceipt(quotes[0]!, noteBoxId), chain: 'mainnet' as 'testnet' }, tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null, retryKeyHash: null }),
     ];
     const outcomes = await Promise.allSettled(writes);
     expect(outcomes.map((outcome) => outcome.status)).toEqual([...Array(25).fill('fulfilled'), 'rejected', ...Array(25).fill('fulfilled'), 'rejected']);
     for (const quote of quotes) expect(await store.getQuote(quote.quoteId)).toEqual(quote);
     // The failed settlement's first insert (the Note marked used) was rolled back with it.
     const receipt = makeReceipt(quotes[0]!, noteBoxId);
-    await store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quotes[0]!.questionHash, payerAddress: null });
+    await store.settlePayment({ quoteId: quotes[0]!.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quotes[0]!.questionHash, payerAddress: null, retryKeyHash: null });
     expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
     await store.close();
   });
@@ -657,7 +674,7 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
         connectTimeoutMs: 500,
       });
       const started = Date.now();
-      await expect(store.settlePayment({ quoteId: 'q', noteBoxId: hex32(), receipt: makeReceipt(makeQuote(), hex32()), tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null })).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.settlePayment({ quoteId: 'q', noteBoxId: hex32(), receipt: makeReceipt(makeQuote(), hex32()), tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null, retryKeyHash: null })).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(2_000);
       await store.close();
     } finally {
@@ -681,13 +698,13 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
       const receipt = makeReceipt(quote, noteBoxId);
       const started = Date.now();
       await expect(
-        store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null }),
+        store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null }),
       ).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(2_000);
       await admin.query('ROLLBACK');
       expect(await store.getReceipt(receipt.receiptId)).toBeUndefined();
       // The lock gone, the same Note settles.
-      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null });
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
       expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
     } finally {
       await store.close();

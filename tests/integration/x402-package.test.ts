@@ -50,6 +50,21 @@ describe('packages/x402-ergo', () => {
     expect(settled).toMatchObject({ success: true, network: 'ergo:testnet', transaction: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
+  it('puts a fresh payment-identifier in each payload, so the same payload (and only it) gets a settled turn back after a lost answer', async () => {
+    const text = question('recover');
+    const required = await offer(text);
+    const client = new x402HTTPClient(wallet());
+    const payload = await client.createPaymentPayload(required);
+    const id = (payload.extensions?.['payment-identifier'] as { info: { id: string } }).info.id;
+    expect(id).toMatch(/^pay_[0-9a-f]{32}$/);
+    expect((await client.createPaymentPayload(await offer(question('another')))).extensions?.['payment-identifier']).not.toEqual(payload.extensions?.['payment-identifier']);
+    // Settled by the facilitator, its answer never seen by the payer.
+    const facilitator = new HTTPFacilitatorClient({ url: `${stack.server.url}/api/x402/facilitator` });
+    expect(await facilitator.settle(payload, required.accepts[0]!)).toMatchObject({ success: true });
+    const answered = await fetch(`${stack.server.url}/api/assistant/chat`, { ...chatInit(text), headers: { 'content-type': 'application/json', ...client.encodePaymentSignatureHeader(payload) } });
+    expect(answered.status, await answered.clone().text()).toBe(200);
+  });
+
   it('builds the requirements a server offers from a premium quote, as the service offers them', async () => {
     const required = await offer(question('requirements'));
     const quote = await (await fetch(`${stack.server.url}/api/assistant/quote/${(required.accepts[0]!.extra as { quoteId: string }).quoteId}`)).json();

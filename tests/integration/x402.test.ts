@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, generatePaymentId } from '@x402/extensions/payment-identifier';
 import type { PaymentRequired, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatResponseSchema } from '../../schemas/assistant.ts';
@@ -19,7 +20,8 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ withMcp: true });
+  // Limits out of the way: this file pays many turns from one address within a minute.
+  stack = await startStack({ withMcp: true, env: { RATE_LIMIT_QUOTE_PER_MINUTE: '1000', RATE_LIMIT_CHAT_PER_MINUTE: '1000', RATE_LIMIT_VERIFY_PER_MINUTE: '1000' } });
 });
 afterAll(() => stack?.stop());
 
@@ -44,14 +46,55 @@ function sandboxScheme(paid: Array<{ noteBoxId: string; transactionId: string }>
   };
 }
 
-function x402(paid: Array<{ noteBoxId: string; transactionId: string }> = []) {
+/**
+ * A paying x402 client. With `paymentId`, it sends x402's payment-identifier (the server declares
+ * it), the key that lets it, and only it, recover a settled turn.
+ */
+function x402(paid: Array<{ noteBoxId: string; transactionId: string }> = [], paymentId?: string) {
   // ERG is no default asset of @x402/core's spend controls: a wallet allows it, up to a cap, as here.
   const wallet = x402Client.fromConfig({
     schemes: [{ network: 'ergo:testnet', client: sandboxScheme(paid) }],
     spendControls: { allowedAssets: [{ network: 'ergo:testnet', asset: 'ERG', maxAmountPerPayment: '100000000' }] },
   });
+  if (paymentId) wallet.onBeforePaymentCreation(async ({ paymentRequired }) => void appendPaymentIdentifierToExtensions((paymentRequired.extensions ??= {}), paymentId));
   return new x402HTTPClient(wallet);
 }
+
+/**
+ * The PAYMENT-SIGNATURE an attacker builds from what is published about a settled turn: the quote
+ * (GET /api/assistant/quote/{id}, named by the receipt) as requirements, and the receipt's Note.
+ */
+async function signatureFromReceipt(receiptId: string): Promise<Record<string, string>> {
+  const receipt = await (await fetch(`${stack.server.url}/api/assistant/receipt/${receiptId}`)).json();
+  const quote = await (await fetch(`${stack.server.url}/api/assistant/quote/${receipt.agreement.quoteId}`)).json();
+  const accepted = {
+    scheme: 'exact',
+    network: 'ergo:testnet',
+    asset: 'ERG',
+    amount: quote.priceNanoErg,
+    payTo: quote.receiverAddress,
+    maxTimeoutSeconds: 900,
+    extra: { paymentFlow: 'upfront', quoteId: quote.quoteId, taskHash: quote.taskHash, reserveBoxId: quote.reserveBoxId, noteExpiryMinHeight: quote.noteExpiryMinHeight, minConfirmations: quote.minConfirmations },
+  };
+  const payload = { x402Version: 2, accepted, payload: { noteBoxId: receipt.noteBoxId } };
+  return { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payload)).toString('base64') };
+}
+
+/** A premium turn paid and settled through verify-payment (with the payer's Idempotency-Key), its token unspent. */
+async function settledUnspent(text: string, retryKey: string) {
+  const quote = await (await fetch(`${stack.server.url}/api/assistant/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: text }) })).json();
+  const payment = await payQuote(quote, { sandboxUrl: stack.sandbox.url });
+  const verified = await fetch(`${stack.server.url}/api/assistant/verify-payment`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': retryKey },
+    body: JSON.stringify({ quote, question: text, noteBoxId: payment.noteBoxId }),
+  });
+  expect(verified.status).toBe(200);
+  return (await verified.json()) as { receiptId: string; paymentToken: string };
+}
+
+const paidChat = (text: string, paymentToken: string) =>
+  fetch(`${stack.server.url}/api/assistant/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: text }], paymentToken }) });
 
 const headerOf = (response: Response) => (name: string) => response.headers.get(name);
 
@@ -72,6 +115,8 @@ describe('x402 over HTTP on the chat', () => {
     // Bazaar discovery info for facilitator catalogues, valid by x402's own validator; the header stays small.
     expect(validateDiscoveryExtension(offer.extensions!.bazaar as Parameters<typeof validateDiscoveryExtension>[0])).toEqual({ valid: true });
     expect(unpaid.headers.get('payment-required')!.length).toBeLessThan(8 * 1024);
+    // payment-identifier, optional, exactly as x402's own helper declares it.
+    expect(offer.extensions!['payment-identifier']).toEqual(declarePaymentIdentifierExtension(false));
     // The quote is stored as the quote endpoint stores one.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).json();
     expect(stored).toMatchObject({ quoteId: requirements!.extra.quoteId, priceNanoErg: requirements!.amount, taskHash: requirements!.extra.taskHash });
@@ -95,6 +140,53 @@ describe('x402 over HTTP on the chat', () => {
     const again = x402PaymentRequiredSchema.parse(client.getPaymentRequiredResponse(headerOf(replay)));
     expect(again.error).toBe('payment_already_answered');
     expect(again.accepts[0]!.extra.quoteId).not.toBe(requirements!.extra.quoteId);
+  });
+
+  it('hands a settled, unspent turn to no one but its payer: a PAYMENT-SIGNATURE built from the published receipt is refused, the payer\'s own payment-identifier recovers it', async () => {
+    const text = question('x402 takeover');
+    const payerKey = generatePaymentId();
+    const settled = await settledUnspent(text, payerKey);
+    const taken = await chat(text, await signatureFromReceipt(settled.receiptId));
+    expect(taken.status).toBe(402);
+    expect(await taken.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'payment_already_settled' });
+    // Another id is no better than none.
+    const guessed = JSON.parse(Buffer.from((await signatureFromReceipt(settled.receiptId))['PAYMENT-SIGNATURE']!, 'base64').toString());
+    guessed.extensions = { 'payment-identifier': { info: { required: false, id: generatePaymentId() } } };
+    expect(await (await chat(text, { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(guessed)).toString('base64') })).json()).toMatchObject({ payment_error: 'payment_already_settled' });
+    // Neither attempt replaced the payer's token: it pays its turn.
+    expect((await paidChat(text, settled.paymentToken)).status).toBe(200);
+  });
+
+  it('lets the payer recover its own turn over x402 after the answer was lost, with its payment-identifier', async () => {
+    const text = question('x402 lost answer');
+    const paymentId = generatePaymentId();
+    const client = x402([], paymentId);
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
+    const payload = await client.createPaymentPayload(required);
+    expect(payload.extensions?.['payment-identifier']).toMatchObject({ info: { id: paymentId } });
+    // The turn settles (here through the facilitator, as a resource server would) and the answer never reaches the payer.
+    const settle = await fetch(`${stack.server.url}/api/x402/facilitator/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x402Version: 2, paymentPayload: payload, paymentRequirements: required.accepts[0] }),
+    });
+    expect(await settle.json()).toMatchObject({ success: true });
+    // Someone else, with everything but the id, is refused; the payer's same PAYMENT-SIGNATURE is answered.
+    const { extensions: _withoutId, ...stripped } = payload;
+    expect(await (await chat(text, client.encodePaymentSignatureHeader(stripped))).json()).toMatchObject({ payment_error: 'payment_already_settled' });
+    const answered = await chat(text, client.encodePaymentSignatureHeader(payload));
+    expect(answered.status, await answered.clone().text()).toBe(200);
+    expect(client.getPaymentSettleResponse(headerOf(answered))).toMatchObject({ success: true });
+  });
+
+  it('refuses a payment-identifier that breaks x402\'s rule with a 400 naming it', async () => {
+    const client = x402();
+    const text = question('bad id');
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
+    const payload = { x402Version: 2, accepted: required.accepts[0], payload: { noteBoxId: 'ab'.repeat(32) }, extensions: { 'payment-identifier': { info: { required: false, id: 'short' } } } };
+    const refused = await chat(text, { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payload)).toString('base64') });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'invalid_payment_signature', detail: expect.stringContaining('payment-identifier') });
   });
 
   it('refuses a Note paid for another question, an unknown quote and an unreadable header by name', async () => {
@@ -139,7 +231,7 @@ describe('the x402 facilitator', () => {
   });
 
   it('verifies without claiming, settles a Note once under concurrent settles, and the payer then gets the answer', async () => {
-    const client = x402();
+    const client = x402([], generatePaymentId());
     const text = question('facilitator');
     const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
     const payload = await client.createPaymentPayload(required);
@@ -191,6 +283,29 @@ describe('x402 over MCP (ask_assistant)', () => {
       const replay = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
       expect(replay.isError).toBe(true);
       expect(x402PaymentRequiredSchema.parse(replay.structuredContent).error).toBe('payment_already_answered');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('hands a settled, unspent turn to no one but its payer: a payment in _meta built from the published receipt is refused, the payer\'s payment-identifier gets the answer', async () => {
+    const mcp = new Client({ name: 'x402-takeover', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.mcpUrl}/mcp`)));
+    try {
+      const text = question('mcp takeover');
+      const payerKey = generatePaymentId();
+      const settled = await settledUnspent(text, payerKey);
+      const forged = JSON.parse(Buffer.from((await signatureFromReceipt(settled.receiptId))['PAYMENT-SIGNATURE']!, 'base64').toString());
+      const taken = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': forged } });
+      expect(taken.isError).toBe(true);
+      expect(x402PaymentRequiredSchema.parse(taken.structuredContent).error).toBe('payment_already_settled');
+      // The payer's answer was lost: the same payment with its key (the verify-payment key is the x402 id) gets the turn.
+      const own = { ...forged, extensions: { 'payment-identifier': { info: { required: false, id: payerKey } } } };
+      const answered = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': own } });
+      expect(answered.isError, JSON.stringify(answered.content)).toBeFalsy();
+      expect(chatResponseSchema.parse(answered.structuredContent)).toMatchObject({ tier: 'premium', receiptId: settled.receiptId });
+      // And the attacker's token-less attempt did not cancel anything: the turn answered once, so the first token is now replaced and refused.
+      expect((await paidChat(text, settled.paymentToken)).status).toBe(402);
     } finally {
       await mcp.close();
     }

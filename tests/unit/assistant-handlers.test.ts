@@ -24,9 +24,13 @@ import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 
 const LONG_QUESTION = 'How does the verify-payment endpoint decide that a Note pays a quote, and what does the receipt bundle record? '.repeat(3);
 
-function post(body: unknown, clientIp = '203.0.113.7'): ApiRequest {
-  return { method: 'POST', path: '/api/assistant/x', params: {}, query: new URLSearchParams(), headers: {}, body, clientIp };
+function post(body: unknown, clientIp = '203.0.113.7', headers: Record<string, string> = {}): ApiRequest {
+  return { method: 'POST', path: '/api/assistant/x', params: {}, query: new URLSearchParams(), headers, body, clientIp };
 }
+
+/** The payer's retry key, as it sends it with every verification of one Note. */
+const RETRY_KEY = 'payer-retry-key-0123456789abcdef';
+const withRetryKey = (body: unknown, key = RETRY_KEY) => post(body, '203.0.113.7', { 'idempotency-key': key });
 
 function get(params: Record<string, string> = {}): ApiRequest {
   return { method: 'GET', path: '/api/assistant/x', params, query: new URLSearchParams(), headers: {}, body: undefined, clientIp: '203.0.113.7' };
@@ -268,7 +272,7 @@ describe('POST /api/assistant/verify-payment', () => {
     const h = harness();
     const quote = await premiumQuote(h);
     const box = payNote(h, quote);
-    const request = () => h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
+    const request = () => h.verify(withRetryKey({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
     const answers = (await Promise.all([request(), request(), request()])).map((answer) => answer.body as VerifyPaymentResponse);
     expect(new Set(answers.map((answer) => answer.receiptId)).size).toBe(1);
     expect(h.deps.store.receipts).toHaveLength(1);
@@ -282,15 +286,51 @@ describe('POST /api/assistant/verify-payment', () => {
     const h = harness();
     const quote = await premiumQuote(h);
     const box = payNote(h, quote);
-    const lost = (await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }))).body as VerifyPaymentResponse;
+    const lost = (await h.verify(withRetryKey({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }))).body as VerifyPaymentResponse;
     h.deps.fakeClock.advance(16 * 60 * 1000);
-    const retried = await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
+    const retried = await h.verify(withRetryKey({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }));
     expect(retried.status).toBe(200);
     const answer = verifyPaymentResponseSchema.parse(retried.body);
     expect(answer.receiptId).toBe(lost.receiptId);
     expect(answer.paymentToken).not.toBe(lost.paymentToken);
     expect(await h.deps.store.spendToken(hashPaymentToken(lost.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock())).toEqual({ ok: false, reason: 'unknown' });
     expect((await h.deps.store.spendToken(hashPaymentToken(answer.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock())).ok).toBe(true);
+  });
+
+  it('hands a settled turn to no one but the payer: a retry from public data alone, or with another key, is 409 with the receipt and no token, and the payer\'s token keeps working', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const paid = (await h.verify(withRetryKey({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }))).body as VerifyPaymentResponse;
+    // Everything the attacker sends is published: the quote id and Note in the receipt, the question guessed against the task hash.
+    for (const attempt of [post({ quote: { quoteId: quote.quoteId }, question: LONG_QUESTION, noteBoxId: box.boxId }), withRetryKey({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }, 'attacker-guess-0123456789')]) {
+      const refused = await problem(h.verify(attempt));
+      expect({ status: refused.status, code: refused.code }).toEqual({ status: 409, code: 'payment_already_settled' });
+      expect(refused.extra).toMatchObject({ receiptId: paid.receiptId });
+      expect(JSON.stringify(refused.extra)).not.toContain('paymentToken');
+    }
+    expect((await h.deps.store.spendToken(hashPaymentToken(paid.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock())).ok).toBe(true);
+  });
+
+  it('keeps no retry for a payer that sent no key: the retry is 409 and the first token still pays', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    const paid = (await h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }))).body as VerifyPaymentResponse;
+    const refused = await problem(h.verify(post({ quote, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: refused.status, code: refused.code }).toEqual({ status: 409, code: 'payment_already_settled' });
+    expect((await h.deps.store.spendToken(hashPaymentToken(paid.paymentToken), hashQuestion(LONG_QUESTION), h.deps.clock())).ok).toBe(true);
+  });
+
+  it('answers 400 invalid_idempotency_key naming the header for a key that breaks its pattern, before anything is read', async () => {
+    const h = harness();
+    const quote = await premiumQuote(h);
+    const box = payNote(h, quote);
+    for (const key of ['short', 'x'.repeat(129), 'has spaces in it 0123456789', 'ключ-0123456789abcdef']) {
+      const refused = await problem(h.verify(withRetryKey({ quote, question: LONG_QUESTION, noteBoxId: box.boxId }, key)));
+      expect({ status: refused.status, code: refused.code, path: refused.errors?.[0]?.path }).toEqual({ status: 400, code: 'invalid_idempotency_key', path: '/headers/idempotency-key' });
+    }
+    expect(h.deps.store.usedNotes.size).toBe(0);
   });
 
   it('answers a retry after the token paid its turn 409 with the receipt', async () => {

@@ -138,6 +138,11 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         'Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG); ' +
         'pay its Note and send the same request with a `PAYMENT-SIGNATURE` header, base64 JSON `{x402Version: 2, accepted, payload: {noteBoxId}}`. The Note is settled as verify-payment settles it, and the answer carries `PAYMENT-RESPONSE`.',
       request: chatRequest,
+      requestHeaders: {
+        'PAYMENT-SIGNATURE': {
+          description: 'x402 v2 PaymentPayload, base64 JSON. Its `payment-identifier` id is the payer\'s retry key: only a retry carrying it recovers a settled turn.',
+        },
+      },
       responses: {
         200: {
           description: 'Answer for an allowed free or paid turn, with the pages it cites.',
@@ -180,22 +185,31 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       description:
         'Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain ' +
         'and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. ' +
-        'Safe to retry: the same quote, question and Note sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one ' +
-        '(the earlier token stops working; only one is ever live for a Note), or 409 once that token has paid its turn.',
+        'Safe to retry for the payer: the same quote, question, Note and `Idempotency-Key` sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one ' +
+        '(only one is ever live for a Note), or 409 once that token has paid its turn. Without the key a retry gets 409 and no token: all else it names is public.',
       request: verifyRequest,
+      requestHeaders: {
+        'Idempotency-Key': {
+          description: 'The payer\'s retry key, a random secret sent with the first verification; only a retry that sends it again gets a fresh token. Only its hash is stored.',
+          pattern: '^[A-Za-z0-9_-]{16,128}$',
+        },
+      },
       responses: {
         200: { description: 'Payment verified, payment token issued, receipt bundle stored; on a retry after a settlement, the same receipt with a fresh token.', schema: verifyResponse },
         400: {
           description:
             'Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), ' +
-            '`quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question).',
+            '`quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question), `invalid_idempotency_key` (the header breaks its pattern).',
         },
         402: {
           description:
             'Payment not verifiable against the quote. `code` names the first Note rule that failed and `note_code` repeats it in the Accord v0 vocabulary: ' +
             `${noteCodes}.`,
         },
-        409: { description: 'Payment already answered (code `payment_already_answered`): this Note paid this quote and its token has paid its turn; `receiptId` and `receiptUrl` name the receipt.' },
+        409: {
+          description:
+            'This Note paid this quote: `payment_already_answered`, its token has paid its turn; `payment_already_settled`, the retry lacks the payer\'s `Idempotency-Key`. `receiptId` and `receiptUrl` name the receipt.',
+        },
         410: { description: 'Quote expired (code `quote_expired`): ask for a new quote.' },
         429: rateLimited('Verification'),
         503: {

@@ -17,6 +17,7 @@ import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 import { assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
+import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
 
 /** Asks the provider; each way it can fail becomes its documented status. */
@@ -49,15 +50,22 @@ const tokenRefused = (reason: keyof typeof TOKEN_REFUSALS): ProblemError => {
   return new ProblemError(402, refusal.code, refusal.title, refusal.detail, { extra: { quote_url: routeUrl('assistant-quote') } });
 };
 
-/** The chat in x402's Bazaar terms, for facilitators that catalogue paid resources; made once. */
-let chatDiscovery: Record<string, unknown> | undefined;
-const chatDiscoveryExtension = () =>
-  (chatDiscovery ??= bazaarDiscovery({
+/**
+ * The x402 extensions PAYMENT-REQUIRED declares, made once: the chat in x402's Bazaar terms, for
+ * facilitators that catalogue paid resources, and `payment-identifier`, the key that lets the
+ * payer (and only the payer) recover a settled turn whose answer was lost.
+ */
+let chatExtensions: Record<string, unknown> | undefined;
+const chatExtensionsOnce = () =>
+  (chatExtensions ??= {
+    ...bazaarDiscovery({
     body: { messages: [{ role: 'user', content: 'Which registers must a Note carry?' }] },
     bodySchema: z.toJSONSchema(chatRequestSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
     outputExample: { tier: 'premium', answer: '> The Note must carry three registers: R4 the reserve box id, R5 the expiry height and R6 the task hash.', receiptId: '<64 hex>' },
     outputSchema: { type: 'object', properties: { tier: { const: 'premium' }, answer: { type: 'string' }, receiptId: { type: 'string' } }, required: ['tier', 'answer', 'receiptId'] },
-  }));
+    }),
+    [PAYMENT_IDENTIFIER]: paymentIdentifierDeclaration(),
+  });
 
 /** What an x402 payment buys here, as PAYMENT-REQUIRED names it. */
 const chatResource = () => ({ url: routeUrl('assistant-chat'), description: 'One premium answer from the hosted assistant, with a verifiable receipt.', mimeType: 'application/json' });
@@ -74,7 +82,7 @@ async function offerFor(deps: AssistantDeps, clientIp: string, conversation: Con
   const history = conversation.messages.slice(0, -1);
   try {
     const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
-    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds), chatDiscoveryExtension())) };
+    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds), chatExtensionsOnce())) };
   } catch (failure) {
     if (failure instanceof ProblemError && failure.status === 503) return {};
     throw failure;
@@ -106,7 +114,11 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
   if (!decoded.ok) {
     throw new ProblemError(400, 'invalid_payment_signature', 'Invalid PAYMENT-SIGNATURE', `The PAYMENT-SIGNATURE header ${decoded.reason}: send base64 JSON of { x402Version: 2, accepted, payload: { noteBoxId } }.`);
   }
-  const { accepted, payload } = decoded.payload;
+  const { accepted, payload, extensions } = decoded.payload;
+  const retryKey = paymentIdentifierOf(extensions);
+  if (typeof retryKey === 'object') {
+    throw new ProblemError(400, 'invalid_payment_signature', 'Invalid PAYMENT-SIGNATURE', `The PAYMENT-SIGNATURE payload's ${retryKey.invalid}.`);
+  }
   const refused = async (code: string, detail: string): Promise<never> => {
     if (CLEARS_BY_ITSELF.has(code)) {
       throw new ProblemError(402, 'x402_payment_refused', 'Payment not settled yet', `${code}: ${detail} Send the same PAYMENT-SIGNATURE again in a few seconds; do not pay again.`, {
@@ -127,7 +139,7 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
   try {
     const stored = await storedQuote(deps, accepted.extra.quoteId, '/accepted/extra/quoteId');
     assertQuotedQuestion(stored, conversation.question, '/messages');
-    settlement = await settleNote(deps, stored, payload.noteBoxId.toLowerCase());
+    settlement = await settleNote(deps, stored, payload.noteBoxId.toLowerCase(), { retryKey });
   } catch (error) {
     if (error instanceof ProblemError && [400, 402, 409, 410].includes(error.status)) return refused(error.code, error.message);
     throw error;

@@ -2,8 +2,10 @@
  * The two steps every way of paying a premium turn shares (the quote, verify-payment and chat routes,
  * x402 over HTTP, the x402 facilitator): issuing a stored premium quote, and settling a Note
  * against a stored quote. Settling is idempotent for the payer: the same Note for the same quote
- * after it settled (its answer lost on the way) gets the same receipt and a fresh token replacing
- * the unspent one, or 409 once that token has paid its turn.
+ * after it settled (its answer lost on the way), with the retry key the payer sent the first time,
+ * gets the same receipt and a fresh token replacing the unspent one, or 409 once that token has
+ * paid its turn. Without that key a retry gets 409 and the receipt id, never a token: everything
+ * else it names is public.
  */
 import { problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
@@ -12,6 +14,7 @@ import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
 import { newQuoteId, premiumQuoteBody, premiumQuoteTerms } from '../../domain/assistant/pricing.ts';
 import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
+import { hashRetryKey } from '../../domain/assistant/retry-key.ts';
 import { NoteAlreadyUsedError, type StoredQuote } from '../../domain/ports.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
@@ -66,12 +69,21 @@ export interface Settlement {
   payerAddress: string | null;
 }
 
+export interface SettleOptions {
+  /** Off for the x402 facilitator, whose settle succeeds once per Note. */
+  recoverSettled?: boolean;
+  /** The payer's retry key (retry-key.ts), already checked against its rule; its hash binds the turn. */
+  retryKey?: string | undefined;
+}
+
 /**
  * Settles `noteBoxId` against `stored`: the Note read from the chain and judged by every rule, then
- * one store transaction marks it used, stores the receipt bundle and the token's hash. Nothing is
- * written on any failure. Throws the documented problems (402 Note codes, 409, 410, 503).
+ * one store transaction marks it used, stores the receipt bundle, the token's hash and the retry
+ * key's hash. Nothing is written on any failure. Throws the documented problems (402 Note codes,
+ * 409, 410, 503).
  */
-export async function settleNote({ store, chain, clock, config }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true } = {}): Promise<Settlement> {
+export async function settleNote({ store, chain, clock, config }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true, retryKey }: SettleOptions = {}): Promise<Settlement> {
+  const retryKeyHash = retryKey === undefined ? null : hashRetryKey(retryKey);
   /**
    * A retry of a settlement of this quote by this Note, or undefined when the Note did not pay it
    * (or when `recoverSettled` is off: the x402 facilitator's settle succeeds once per Note).
@@ -79,12 +91,20 @@ export async function settleNote({ store, chain, clock, config }: Deps, stored: 
   async function settledBefore(): Promise<Settlement | undefined> {
     if (!recoverSettled) return undefined;
     const token = issuePaymentToken(clock(), config.tokenLifetimeSeconds);
-    const previous = await fromStore(() => store.reissueToken({ noteBoxId, quoteId: stored.quoteId, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt }));
+    const previous = await fromStore(() => store.reissueToken({ noteBoxId, quoteId: stored.quoteId, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt, retryKeyHash }));
     if (previous.status === 'reissued') return { token, receipt: previous.receipt, payerAddress: null };
+    const receiptNamed = (receiptId: string) => ({ extra: { receiptId, receiptUrl: routeUrl('assistant-receipt').replace('{id}', receiptId) } });
     if (previous.status === 'answered') {
-      throw new ProblemError(409, 'payment_already_answered', 'Payment already answered', `Note ${noteBoxId} paid quote ${stored.quoteId}, and its payment token has paid its turn: each payment answers once. The receipt stays available.`, {
-        extra: { receiptId: previous.receiptId, receiptUrl: routeUrl('assistant-receipt').replace('{id}', previous.receiptId) },
-      });
+      throw new ProblemError(409, 'payment_already_answered', 'Payment already answered', `Note ${noteBoxId} paid quote ${stored.quoteId}, and its payment token has paid its turn: each payment answers once. The receipt stays available.`, receiptNamed(previous.receiptId));
+    }
+    if (previous.status === 'not_payer') {
+      throw new ProblemError(
+        409,
+        'payment_already_settled',
+        'Payment already settled',
+        `Note ${noteBoxId} already paid quote ${stored.quoteId}. A retry gets a fresh payment token only with the retry key the payer sent on its first verification (the Idempotency-Key header, or x402's payment-identifier); the receipt stays available.`,
+        receiptNamed(previous.receiptId),
+      );
     }
     return undefined;
   }
@@ -120,7 +140,7 @@ export async function settleNote({ store, chain, clock, config }: Deps, stored: 
   const token = issuePaymentToken(checkedAt, config.tokenLifetimeSeconds);
   try {
     await fromStore(() =>
-      store.settlePayment({ quoteId: stored.quoteId, noteBoxId, receipt, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt, questionHash: stored.questionHash, payerAddress }),
+      store.settlePayment({ quoteId: stored.quoteId, noteBoxId, receipt, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt, questionHash: stored.questionHash, payerAddress, retryKeyHash }),
     );
   } catch (error) {
     if (!(error instanceof NoteAlreadyUsedError)) throw error;

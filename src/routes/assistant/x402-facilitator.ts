@@ -9,6 +9,7 @@ import { unsupportedKind, x402Settled } from '../../domain/assistant/x402.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { StoredQuote } from '../../domain/ports.ts';
+import { paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { consumeRateLimit, fromChain, fromStore, type AssistantDeps } from './deps.ts';
 import { judgeNote, noteRefusal, settleNote, storedQuote } from './premium-turn.ts';
 
@@ -74,8 +75,11 @@ export function createX402SettleHandler(deps: AssistantDeps): Handler {
     const refused = ({ reason, message }: Refusal) => answer({ success: false, errorReason: reason, errorMessage: message, transaction: '', network: X402_NETWORK });
     const stored = await quoteOf(deps, body);
     if (isRefusal(stored)) return refused(stored);
+    // The payer's payment-identifier binds the settled turn, so the payer (and only the payer) can then get its answer from the chat.
+    const retryKey = paymentIdentifierOf(body.paymentPayload.extensions);
+    if (typeof retryKey === 'object') return refused({ reason: 'invalid_payload', message: `paymentPayload.${retryKey.invalid}.` });
     try {
-      const { receipt, payerAddress } = await settleNote(deps, stored, body.paymentPayload.payload.noteBoxId.toLowerCase(), { recoverSettled: false });
+      const { receipt, payerAddress } = await settleNote(deps, stored, body.paymentPayload.payload.noteBoxId.toLowerCase(), { recoverSettled: false, retryKey });
       return answer(x402Settled(receipt.settlementTxId, payerAddress));
     } catch (error) {
       if (error instanceof ProblemError && [402, 409, 410].includes(error.status)) return refused({ reason: error.code, message: error.message });

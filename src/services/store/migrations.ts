@@ -117,6 +117,14 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM activity WHERE kind = 'quote_issued';
     `,
   },
+  {
+    version: 5,
+    name: 'payment retry key',
+    // The hash of the secret the payer sent with its first verification; a retry that hands the
+    // turn back must present it. Null: the payer sent none, so no retry can recover the turn.
+    // Only added (expand): a build that does not know the column keeps working beside one that does.
+    sql: () => 'ALTER TABLE payment_tokens ADD COLUMN retry_key_hash text;',
+  },
 ];
 
 /** The database was migrated by a newer build than this one: refusing beats misreading its tables. */

@@ -143,9 +143,9 @@ export class SqlAssistantStore implements AssistantStore {
           [receipt.receiptId, receipt.settlementTxId, noteBoxId, input.quoteId, receipt.chain, JSON.stringify(receipt), input.payerAddress],
         );
         await tx.query(
-          `INSERT INTO payment_tokens (token_hash, quote_id, receipt_id, question_hash, expires_at)
-           VALUES ($1, $2, $3, $4, $5)`,
-          [input.tokenHash, input.quoteId, receipt.receiptId, input.questionHash, input.tokenExpiresAt.toISOString()],
+          `INSERT INTO payment_tokens (token_hash, quote_id, receipt_id, question_hash, expires_at, retry_key_hash)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [input.tokenHash, input.quoteId, receipt.receiptId, input.questionHash, input.tokenExpiresAt.toISOString(), input.retryKeyHash],
         );
       }, DURABLE);
     } catch (error) {
@@ -160,8 +160,8 @@ export class SqlAssistantStore implements AssistantStore {
       // PostgreSQL runs concurrent retries side by side: one may rotate the token between this read
       // and the update below, which then matches nothing; the loop reads the rotated row again.
       for (let attempt = 0; attempt < MAX_REISSUE_ATTEMPTS; attempt++) {
-        const [settled] = await tx.query<{ quote_id: string; receipt_id: string; bundle: string; token_hash: string; used_at: Date | string | null }>(
-          `SELECT u.quote_id, r.receipt_id, CAST(r.bundle AS TEXT) AS bundle, t.token_hash, t.used_at
+        const [settled] = await tx.query<{ quote_id: string; receipt_id: string; bundle: string; token_hash: string; used_at: Date | string | null; retry_key_hash: string | null }>(
+          `SELECT u.quote_id, r.receipt_id, CAST(r.bundle AS TEXT) AS bundle, t.token_hash, t.used_at, t.retry_key_hash
              FROM used_notes u
              JOIN receipts r ON r.note_box_id = u.note_box_id
              JOIN payment_tokens t ON t.receipt_id = r.receipt_id
@@ -170,6 +170,8 @@ export class SqlAssistantStore implements AssistantStore {
         );
         if (!settled || settled.quote_id !== input.quoteId) return { status: 'other_quote' };
         if (settled.used_at !== null) return { status: 'answered', receiptId: settled.receipt_id };
+        // Everything else a retry names is public once settled: only the payer's key hands the turn back.
+        if (settled.retry_key_hash === null || settled.retry_key_hash !== input.retryKeyHash) return { status: 'not_payer', receiptId: settled.receipt_id };
         // Guarded by used_at: a chat spending the token at the same moment wins or loses as a whole.
         const [rotated] = await tx.query<{ receipt_id: string }>(
           `UPDATE payment_tokens SET token_hash = $2, expires_at = $3
