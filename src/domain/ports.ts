@@ -147,8 +147,14 @@ export interface AssistantStore {
   recordProbeRun(run: ProbeRun, limits: { keepRuns: number; everyMs: number }): Promise<boolean>;
   /** The newest `limit` kept runs, oldest first. */
   listProbeRuns(limit: number): Promise<ProbeRun[]>;
-  /** Free-tier questions used by a client key on a UTC day, incremented atomically; returns the new count. */
-  incrementFreeUsage(clientKey: string, day: string): Promise<number>;
+  /**
+   * Reserves one free-tier question of a client key on a UTC day, in one statement: counted when
+   * fewer than `limit` are, refused otherwise, so parallel requests never reserve past the limit.
+   * The count with this one, or null when refused.
+   */
+  reserveFreeUsage(clientKey: string, day: string, limit: number): Promise<number | null>;
+  /** Gives back a reserved question whose turn was not answered (never below zero). */
+  releaseFreeUsage(clientKey: string, day: string): Promise<void>;
   getFreeUsage(clientKey: string, day: string): Promise<number>;
   close(): Promise<void>;
 }

@@ -144,11 +144,18 @@ export class FakeStore implements AssistantStore {
     this.#check();
     return this.probeRuns.slice(-limit);
   }
-  async incrementFreeUsage(clientKey: string, day: string): Promise<number> {
+  async reserveFreeUsage(clientKey: string, day: string, limit: number): Promise<number | null> {
     this.#check();
-    const count = (this.freeUsage.get(`${clientKey}/${day}`) ?? 0) + 1;
-    this.freeUsage.set(`${clientKey}/${day}`, count);
-    return count;
+    const count = this.freeUsage.get(`${clientKey}/${day}`) ?? 0;
+    if (count >= limit) return null;
+    this.freeUsage.set(`${clientKey}/${day}`, count + 1);
+    return count + 1;
+  }
+  async releaseFreeUsage(clientKey: string, day: string): Promise<void> {
+    this.#check();
+    const count = this.freeUsage.get(`${clientKey}/${day}`) ?? 0;
+    if (count > 1) this.freeUsage.set(`${clientKey}/${day}`, count - 1);
+    else this.freeUsage.delete(`${clientKey}/${day}`);
   }
   async getFreeUsage(clientKey: string, day: string): Promise<number> {
     this.#check();

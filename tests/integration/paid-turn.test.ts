@@ -427,6 +427,37 @@ describe('two instances sharing one store', () => {
   }
 });
 
+describe('the free tier under parallel requests', () => {
+  const schema = `free_race_${randomBytes(4).toString('hex')}`;
+  afterAll(async () => {
+    if (!withPostgres) return;
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+
+  const engines: Array<[string, () => { DATA_DIR?: string; DATABASE_URL?: string; DATABASE_SCHEMA?: string }, boolean]> = [
+    ['the embedded store', () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'free-race-')) }), true],
+    ['PostgreSQL, two instances', () => ({ DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema }), withPostgres],
+  ];
+  for (const [name, store, enabled] of engines) {
+    (enabled ? it : it.skip)(`on ${name}: 20 free questions at once from one client, limit 5, get exactly 5 answers`, async () => {
+      const env: Record<string, string> & { DATA_DIR?: string; DATABASE_URL?: string } = { ...store(), ASSISTANT_FREE_DAILY_LIMIT: '5' };
+      if (env.DATA_DIR) dataDirs.push(env.DATA_DIR);
+      const first = await server(env);
+      const second = env.DATABASE_URL ? await server(env) : first;
+      const asked = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => call((index % 2 ? second : first).url, '/api/assistant/chat', { messages: [{ role: 'user', content: `What is a Note? (${index})` }] })),
+      );
+      expect(asked.filter((answer) => answer.status === 200)).toHaveLength(5);
+      expect(asked.filter((answer) => answer.status === 402 && answer.body.code === 'payment_required')).toHaveLength(15);
+      // The quote endpoint reads the same count: nothing free is left today.
+      expect((await call(first.url, '/api/assistant/quote', { question: 'What is a Note?' })).body.tier).toBe('premium');
+    });
+  }
+});
+
 describe('crash safety', () => {
   it('keeps every acknowledged quote and receipt across a SIGKILL mid-stream, and marks no Note used without its receipt', async () => {
     const env = serverEnv();

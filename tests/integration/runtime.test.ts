@@ -44,7 +44,7 @@ describe('runtime', () => {
     expect(existsSync(join(dataDir, 'agent-economy.sqlite-wal'))).toBe(false);
     const reopened = getStore();
     expect(reopened).not.toBe(store);
-    expect(await reopened.incrementFreeUsage('someone', '2026-01-01')).toBe(1);
+    expect(await reopened.reserveFreeUsage('someone', '2026-01-01', 5)).toBe(1);
   });
 
   it('builds the chain client and the limiter from their variables', () => {
@@ -71,7 +71,7 @@ describe('runtime', () => {
     const store = getStore();
     expect(store.kind).toBe('postgres');
     await warmUpRuntime();
-    expect(await store.incrementFreeUsage('someone', '2026-01-01')).toBe(1);
+    expect(await store.reserveFreeUsage('someone', '2026-01-01', 5)).toBe(1);
     const pg = await import('pg');
     const admin = new pg.default.Client({ connectionString: POSTGRES_URL });
     await admin.connect();

@@ -370,14 +370,25 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     ]);
   });
 
-  test('free-tier usage counts atomically per client and day', async () => {
+  test('free-tier reservations never pass the limit, however many race, per client and day; a release gives one back', async () => {
     const client = `client-${hex32().slice(0, 8)}`;
     expect(await store.getFreeUsage(client, '2026-03-01')).toBe(0);
-    const counts = await Promise.all(Array.from({ length: 10 }, () => store.incrementFreeUsage(client, '2026-03-01')));
-    expect([...counts].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(await store.getFreeUsage(client, '2026-03-01')).toBe(10);
-    expect(await store.incrementFreeUsage(client, '2026-03-02')).toBe(1);
+    // On a second instance too where the engine has one: the limit holds across instances.
+    const other = harness.supportsSecondInstance ? harness.open() : store;
+    const reserved = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? other : store).reserveFreeUsage(client, '2026-03-01', 5)));
+    if (other !== store) await other.close();
+    expect(reserved.filter((count) => count !== null).toSorted()).toEqual([1, 2, 3, 4, 5]);
+    expect(await store.getFreeUsage(client, '2026-03-01')).toBe(5);
+    await store.releaseFreeUsage(client, '2026-03-01');
+    expect(await store.getFreeUsage(client, '2026-03-01')).toBe(4);
+    expect(await store.reserveFreeUsage(client, '2026-03-01', 5)).toBe(5);
+    expect(await store.reserveFreeUsage(client, '2026-03-01', 5)).toBeNull();
+    expect(await store.reserveFreeUsage(client, '2026-03-02', 5)).toBe(1);
     expect(await store.getFreeUsage(`${client}-other`, '2026-03-01')).toBe(0);
+    // A release never counts below zero.
+    await store.releaseFreeUsage(`${client}-other`, '2026-03-01');
+    expect(await store.reserveFreeUsage(`${client}-other`, '2026-03-01', 1)).toBe(1);
+    expect(await store.getFreeUsage(`${client}-other`, '2026-03-01')).toBe(1);
   });
 
   test('keeps probe runs with their states and latencies, a run at the same instant once, and only the newest ones', async () => {

@@ -435,6 +435,27 @@ describe('POST /api/assistant/chat', () => {
     expect(h.deps.store.activity.at(-1)).toEqual({ kind: 'turn_answered', at: new Date('2026-11-23T12:00:00.000Z') });
   });
 
+  it('answers exactly the daily limit of free turns when one client asks many at once, and gives back turns whose answer failed', async () => {
+    const h = harness({ config: { freeTier: { maxCharacters: 200, dailyLimit: 5 } } });
+    // The model takes its time, as a real one does: every request is past its allowance check before any answer.
+    const answer = h.deps.model.answer.bind(h.deps.model);
+    h.deps.model.answer = async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return answer(request);
+    };
+    const ask = (): Promise<number | string> =>
+      Promise.resolve(h.chat(post({ messages: [{ role: 'user', content: 'What is a Note?' }] }))).then((response) => response.status, (error: ProblemError) => error.code);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, ask));
+    expect(outcomes.filter((outcome) => outcome === 200)).toHaveLength(5);
+    expect(outcomes.filter((outcome) => outcome === 'payment_required')).toHaveLength(15);
+    expect([...h.deps.store.freeUsage.values()]).toEqual([5]);
+
+    const next = harness({ config: { freeTier: { maxCharacters: 200, dailyLimit: 2 } } });
+    next.deps.model.failure = 'unavailable';
+    await Promise.all(Array.from({ length: 4 }, () => problem(next.chat(post({ messages: [{ role: 'user', content: 'What is a Note?' }] })))));
+    expect([...next.deps.store.freeUsage.values()]).toEqual([]);
+  });
+
   it('answers 402 payment_required with the quote URL for a premium question without a token', async () => {
     const h = harness();
     const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }] })));

@@ -15,7 +15,8 @@ import { ProblemError } from '../../lib/problem-error.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../services/model/provider.ts';
 import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
-import { consumeRateLimit, decideFreeTier, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+import { takeFreeTurn } from './free-tier.ts';
 import { assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
@@ -192,7 +193,7 @@ export function createChatHandler(deps: AssistantDeps): Handler {
       return json(200, body, headers);
     }
 
-    const { decision, clientKey, day } = await decideFreeTier({ store, config }, request.clientIp, question, clock());
+    const { decision, release } = await takeFreeTurn({ store, config }, request.clientIp, question, clock());
     if (decision.tier === 'premium') {
       const offered = await offerFor(deps, request.clientIp, conversation, 'payment_required');
       throw new ProblemError(
@@ -203,9 +204,11 @@ export function createChatHandler(deps: AssistantDeps): Handler {
         { headers: offered, extra: { quote_url: routeUrl('assistant-quote') } },
       );
     }
-    const answer = await ask(model, conversation);
-    // The free turn is counted once it is answered, so a provider failure does not use it up.
-    await fromStore(() => store.incrementFreeUsage(clientKey, day));
+    // The turn was reserved before the model was asked; a failure gives it back.
+    const answer = await ask(model, conversation).catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
     await recordActivity(store, { kind: 'turn_answered', at: clock() });
     const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'free', ...answer, receiptId: null };
     return json(200, body, headers);

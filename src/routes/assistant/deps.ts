@@ -4,8 +4,6 @@
  * handler shares: a port's failure into its documented problem, a rate-limit refusal into a 429.
  */
 import type { PaidTurnConfig } from '../../config/assistant.ts';
-import { decideTier, questionLength, utcDay, type TierDecision } from '../../domain/assistant/pricing.ts';
-import { blake2b256Hex } from '../../domain/canonical-hash.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { logger } from '../../services/logger.ts';
 import type { ModelProvider } from '../../services/model/provider.ts';
@@ -66,42 +64,6 @@ export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | '
     });
   }
   return { ratelimit: rateLimit };
-}
-
-/**
- * The key the daily free allowance is counted under: a hash of the client address, so the store
- * never holds the address itself.
- */
-export function clientKeyOf(clientIp: string): string {
-  let key = clientKeys.get(clientIp);
-  if (key === undefined) {
-    // Bounded: a flood of new addresses empties the memo rather than growing it.
-    if (clientKeys.size >= MAX_CLIENT_KEYS) clientKeys.clear();
-    key = blake2b256Hex(`assistant-free-tier:${clientIp}`);
-    clientKeys.set(clientIp, key);
-  }
-  return key;
-}
-
-/** Client keys already hashed: the same clients ask again and again, and each hash is a blake2b run. */
-const clientKeys = new Map<string, string>();
-const MAX_CLIENT_KEYS = 10_000;
-
-/**
- * The free-tier decision for this client today, with the key and day its allowance is counted
- * under. The allowance is only read from the store when the question could be free at all.
- */
-export async function decideFreeTier(
-  { store, config }: Pick<AssistantDeps, 'store' | 'config'>,
-  clientIp: string,
-  question: string,
-  now: Date,
-): Promise<{ decision: TierDecision; clientKey: string; day: string }> {
-  const clientKey = clientKeyOf(clientIp);
-  const day = utcDay(now);
-  const mayBeFree = config.freeTier.dailyLimit > 0 && questionLength(question) <= config.freeTier.maxCharacters;
-  const usedToday = mayBeFree ? await fromStore(() => store.getFreeUsage(clientKey, day)) : 0;
-  return { decision: decideTier(question, usedToday, config.freeTier), clientKey, day };
 }
 
 /**

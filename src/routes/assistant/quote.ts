@@ -6,14 +6,15 @@ import type { FreeTierDecision, QuoteRequest } from '../../../schemas/assistant.
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
-import { consumeRateLimit, decideFreeTier, type AssistantDeps } from './deps.ts';
+import { consumeRateLimit, type AssistantDeps } from './deps.ts';
+import { decideFreeTier } from './free-tier.ts';
 import { issuePremiumQuote } from './premium-turn.ts';
 
 export function createQuoteHandler(deps: AssistantDeps): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const headers = await consumeRateLimit(deps.limiter, 'quote', request.clientIp, 'quote');
     const { question, history } = request.body as QuoteRequest;
-    const { decision } = await decideFreeTier(deps, request.clientIp, question, deps.clock());
+    const decision = await decideFreeTier(deps, request.clientIp, question, deps.clock());
     if (decision.tier === 'free') {
       const body: FreeTierDecision = {
         type: typeName('agent_economy.assistant_quote.v0'),

@@ -329,15 +329,22 @@ export class SqlAssistantStore implements AssistantStore {
     return [...runs.values()];
   }
 
-  async incrementFreeUsage(clientKey: string, day: string): Promise<number> {
+  async reserveFreeUsage(clientKey: string, day: string, limit: number): Promise<number | null> {
     const database = await this.ready();
-    const [row] = await database.query<{ count: number }>(
+    // One statement reads and counts: the row lock (PostgreSQL) or the write lock (SQLite) orders
+    // racing reservations, and the one that finds the limit reached updates, and returns, nothing.
+    const rows = await database.query<{ count: number }>(
       `INSERT INTO free_usage (client_key, day, count) VALUES ($1, $2, 1)
-       ON CONFLICT (client_key, day) DO UPDATE SET count = free_usage.count + 1
+       ON CONFLICT (client_key, day) DO UPDATE SET count = free_usage.count + 1 WHERE free_usage.count < $3
        RETURNING count`,
-      [clientKey, day],
+      [clientKey, day, limit],
     );
-    return Number(row!.count);
+    return rows.length ? Number(rows[0]!.count) : null;
+  }
+
+  async releaseFreeUsage(clientKey: string, day: string): Promise<void> {
+    const database = await this.ready();
+    await database.query('UPDATE free_usage SET count = count - 1 WHERE client_key = $1 AND day = $2 AND count > 0', [clientKey, day]);
   }
 
   async getFreeUsage(clientKey: string, day: string): Promise<number> {
