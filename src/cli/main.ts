@@ -145,7 +145,7 @@ const COMMANDS: Record<string, Command> = {
   },
   inspect: {
     usage: 'agent-economy inspect <hash|address|box|tx|receipt> <input | file | -> [--hex] [--network mainnet|testnet] [--json]',
-    summary: 'Run a developer tool offline: hash, decode an address, parse a box or a transaction, check a receipt bundle.',
+    summary: 'Run a developer tool offline: hash, decode an address, parse a box or a transaction, check a receipt bundle agrees with itself.',
     help: [
       'Runs the same code and request schema as POST /api/dev/tools and the MCP dev tools, offline. The input is',
       'the argument itself, the text of the file it names, or stdin for -. Prints one line of what was found',
@@ -155,6 +155,8 @@ const COMMANDS: Record<string, Command> = {
       '  --hex              the input is hex bytes (a hash input, an ErgoTree, box or transaction bytes)',
       '  --network NAME     mainnet or testnet (default testnet): address encoding and prefix checks',
       '  --json             print the result body',
+      '',
+      'A receipt is checked against itself only (id, hashes, parts): verify-receipt reads the chain.',
       '',
       'Exit status: 0 read, 1 the input is not the object named (or an invalid address, a failing receipt), 2 bad usage.',
     ].join('\n'),
