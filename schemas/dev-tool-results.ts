@@ -210,7 +210,7 @@ export const receiptCheckSchema = z.object({
 });
 
 export const receiptResultSchema = z.object({
-  verified: z.boolean().describe('True only when every check passed.'),
+  verified: z.boolean().describe('True only when every check passed: the bundle agrees with itself (id, hashes, parts). Not a sign that its Note exists on chain; no chain is read.'),
   failed_checks: z.array(receiptCheckIdSchema).describe('Ids of the checks that failed, in order; empty when verified.'),
   receipt_id: hex64.nullable().describe('`receiptId` declared in the bundle (null when missing or not 64 lower-case hex).'),
   computed_receipt_id: hex64.describe('blake2b256 of the RFC 8785 canonical JSON of the bundle without `receiptId`.'),
@@ -225,7 +225,7 @@ export const receiptResultSchema = z.object({
   checks: z
     .array(receiptCheckSchema)
     .describe(
-      `Every check run, in order: schema, receipt_id, then (when the shape holds) ${RECEIPT_CHECK_IDS.slice(2).join(', ')}. All offline: no chain and no store is read.`,
+      `Every check run, in order: schema, receipt_id, then (when the shape holds) ${RECEIPT_CHECK_IDS.slice(2).join(', ')}. All offline: no chain and no store is read, so they show the bundle agrees with itself, not that it happened on chain.`,
     ),
 });
 

@@ -732,7 +732,7 @@ export interface paths {
         put?: never;
         /**
          * Inspect a hash, address, box, transaction or receipt
-         * @description Stateless inspection of one input: blake2b256, address decoding, box and transaction parsing with ids recomputed, receipt bundle re-verification. Never signs, broadcasts, mutates chain state or stores the input. `input` is at most 60000 characters.
+         * @description Stateless inspection of one input: blake2b256, address decoding, box and transaction parsing with ids recomputed, a check that a receipt bundle agrees with itself (not that it happened on chain: no chain is read). Never signs, broadcasts, mutates chain state or stores the input. `input` is at most 60000 characters.
          */
         post: operations["devTools"];
         delete?: never;
@@ -3080,7 +3080,7 @@ export interface components {
             action: "receipt";
             /** @description What `receipt` found. */
             result: {
-                /** @description True only when every check passed. */
+                /** @description True only when every check passed: the bundle agrees with itself (id, hashes, parts). Not a sign that its Note exists on chain; no chain is read. */
                 verified: boolean;
                 /** @description Ids of the checks that failed, in order; empty when verified. */
                 failed_checks: components["schemas"]["ReceiptCheckId"][];
@@ -3104,7 +3104,7 @@ export interface components {
                 task_hash: components["schemas"]["Hex64"] | null;
                 /** @description Quote id of the agreement. */
                 quote_id: string | null;
-                /** @description Every check run, in order: schema, receipt_id, then (when the shape holds) task_hash_agrees, quote_agrees, note_box_id_agrees, settlement_tx_id_agrees, chain_agrees, registers_decode, note_binding, value_covers_price, confirmations, verification_checks_passed. All offline: no chain and no store is read. */
+                /** @description Every check run, in order: schema, receipt_id, then (when the shape holds) task_hash_agrees, quote_agrees, note_box_id_agrees, settlement_tx_id_agrees, chain_agrees, registers_decode, note_binding, value_covers_price, confirmations, verification_checks_passed. All offline: no chain and no store is read, so they show the bundle agrees with itself, not that it happened on chain. */
                 checks: {
                     id: components["schemas"]["ReceiptCheckId"];
                     /** @description Whether the check passed. */
@@ -5864,7 +5864,7 @@ export interface components {
             description: string;
         };
         /**
-         * @description `hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: re-verify a full receipt bundle offline.
+         * @description `hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: check offline that a full receipt bundle agrees with itself (receipt id, hashes, its parts); it reads no chain, so it does not show that the payment happened.
          * @enum {unknown}
          */
         DevToolAction: "hash" | "address" | "box" | "tx" | "receipt";

@@ -53,9 +53,9 @@ const DEV_TOOL_TEXT: Record<DevToolAction, { title: string; description: string 
     description: 'Parses a transaction (JSON or serialized hex), recomputes its id and its outputs’ box ids, and lists inputs, data inputs, outputs and the fee.',
   },
   receipt: {
-    title: 'Check a receipt bundle offline',
+    title: 'Check that a receipt bundle agrees with itself',
     description:
-      'Re-verifies a full receipt bundle given as JSON text, offline: its shape, the receipt id recomputed, every agreement between its parts, the serialized registers, the Note binding, amount and confirmations. get_receipt fetches a stored bundle by id.',
+      'Checks a full receipt bundle given as JSON text, offline, against itself: its shape, the receipt id recomputed, every agreement between its parts, the serialized registers, the Note binding, amount and confirmations. It reads no chain, so it does not show that the payment happened; `agent-economy verify-receipt` re-reads the Note from a testnet explorer. get_receipt fetches a stored bundle by id.',
   },
 };
 

@@ -39,7 +39,7 @@ function headline(action: string, result: any): string {
       return `tx ${result.tx_id}${result.tx_id_given_order ? `  (entries as given: ${result.tx_id_given_order})` : ''}  ${result.inputs.length} in, ${result.outputs.length} out${result.signed ? ', signed' : ', unsigned'}`;
     default:
       return result.verified
-        ? `receipt ${result.computed_receipt_id} verified offline (${result.checks.length} checks; the chain is not read: use verify-receipt)`
+        ? `receipt ${result.computed_receipt_id} agrees with itself (${result.checks.length} checks, offline; the chain is not read, so this does not show it was paid: use verify-receipt)`
         : `receipt ${result.computed_receipt_id} FAILS ${result.failed_checks.join(', ')}`;
   }
 }

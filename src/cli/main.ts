@@ -12,7 +12,8 @@ import { loadSandboxConfig } from '../config/sandbox.ts';
 import { defaultBaseUrl } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
 import { routePath } from '../catalogue/lookup.ts';
-import { createChainClient } from '../services/chain/explorer-client.ts';
+import { ERGO_EXPLORER_URL_DEFAULT } from '../config/chain.ts';
+import { createChainClient, explorerNetwork, type ExplorerChainClient } from '../services/chain/explorer-client.ts';
 import { CliError, EXIT_FAILED, EXIT_USAGE, processOutput, type Output } from './output.ts';
 import { loadFaucetConfig } from '../config/faucet.ts';
 import { readDescriptor, solveFaucetChallenge } from './faucet-solve.ts';
@@ -20,12 +21,32 @@ import { inspect } from './inspect.ts';
 import { policyCheck } from './policy-check.ts';
 import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
-import { verifyReceipt, type BoxReader } from './verify-receipt.ts';
+import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
 
 const CHAIN_TIMEOUT_MS = 10_000;
 
-/** Reads a box through the same Explorer API client the server uses. */
-const readBox: BoxReader = (explorerUrl, source, boxId) => createChainClient({ explorerUrl, timeoutMs: CHAIN_TIMEOUT_MS, retries: 1, source }).getBox(boxId);
+/**
+ * The chain source at `explorerUrl`, read through the same Explorer API client the server uses. It
+ * is asked which chain it serves once, when a receipt first needs it, and its client is made for
+ * that chain, so a testnet client still refuses any answer the sandbox marks.
+ */
+function verifierChain(explorerUrl: string): VerifierChain {
+  let network: Promise<'testnet' | 'sandbox'> | undefined;
+  let client: Promise<ExplorerChainClient> | undefined;
+  const networkOnce = () =>
+    (network ??= explorerNetwork(explorerUrl, CHAIN_TIMEOUT_MS).catch((error: unknown) => {
+      network = undefined;
+      throw error;
+    }));
+  return {
+    explorerUrl,
+    network: networkOnce,
+    getBox: async (boxId) => {
+      client ??= networkOnce().then((source) => createChainClient({ explorerUrl, timeoutMs: CHAIN_TIMEOUT_MS, retries: 1, source }));
+      return (await client).getBox(boxId);
+    },
+  };
+}
 
 interface Command {
   usage: string;
@@ -52,18 +73,40 @@ const baseOf = (values: Record<string, string | boolean | undefined>): string =>
   return base.replace(/\/+$/, '');
 };
 
+/**
+ * The chain source receipts are checked against: `--explorer`, else ERGO_EXPLORER_URL, else the
+ * public testnet explorer. Never one the bundle or the site names: they are the party being checked.
+ */
+const chainOf = (values: Record<string, string | boolean | undefined>): VerifierChain => {
+  const fromFlag = typeof values.explorer === 'string';
+  const explorer = fromFlag ? (values.explorer as string) : process.env.ERGO_EXPLORER_URL || ERGO_EXPLORER_URL_DEFAULT;
+  try {
+    const url = new URL(explorer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new CliError(`${fromFlag ? '--explorer' : 'ERGO_EXPLORER_URL'} must be an absolute http(s) URL such as ${ERGO_EXPLORER_URL_DEFAULT}, got "${explorer}"`);
+  }
+  return verifierChain(explorer.replace(/\/+$/, ''));
+};
+const explorerHelp = [
+  `  --explorer URL   Explorer API to re-read Notes from (default ERGO_EXPLORER_URL, else ${ERGO_EXPLORER_URL_DEFAULT})`,
+  '                   Never the explorer a bundle or the site names: whoever wrote the bundle would choose',
+  '                   who confirms it. A bundle whose chain is not the one this source serves fails;',
+  '                   a sandbox receipt is checked by naming that sandbox here.',
+];
+
 const COMMANDS: Record<string, Command> = {
   'verify-receipt': {
     usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--json]',
-    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on the chain.',
+    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source.',
     help: [
       'Fetches the bundle from the site by receipt id or settlement transaction id (or reads it from a',
       'file), recomputes the receipt id, the task hash and the Note binding from the serialized registers,',
-      'checks amount and confirmations, then re-reads the Note box from the chain source and compares it.',
+      'checks amount and confirmations, then re-reads the Note box from your chain source and compares it.',
       '',
       'Options:',
       `  --base URL       site to fetch the receipt from (default ${DEFAULT_BASE})`,
-      '  --explorer URL   Explorer API to re-read the Note from (default: the one the bundle names)',
+      ...explorerHelp,
       '  --json           print one JSON object instead of check lines',
       '',
       'Exit status: 0 every check passes, 1 a check fails, 2 bad usage.',
@@ -71,22 +114,23 @@ const COMMANDS: Record<string, Command> = {
     options: { ...baseOption, explorer: { type: 'string' }, ...jsonOption },
     positionals: ['receiptId|txId|file'],
     run: ([target], values, output) =>
-      verifyReceipt(target!, { base: baseOf(values), explorer: values.explorer as string | undefined, json: Boolean(values.json) }, readBox, output),
+      verifyReceipt(target!, { base: baseOf(values), json: Boolean(values.json) }, chainOf(values), output),
   },
   reconcile: {
     usage: 'agent-economy reconcile [--base URL] [--explorer URL] [--json] [--sandbox]',
     summary: 'Re-verify every proof the proof explorer lists.',
     help: [
       'Reads the proof explorer of the site and re-verifies each proof from the outside: receipt proofs',
-      "from their bundles and the chain, the policy proof by asking the site's policy check about its",
+      "from their bundles and your chain source, the policy proof by asking the site's policy check about its",
       'published example and each unsafe variant, the schema proof by validating every served descriptor',
       'against its served JSON Schema. Shows a progress bar on a terminal.',
       '',
       'Options:',
       `  --base URL       site whose proofs to reconcile (default ${DEFAULT_BASE})`,
-      '  --explorer URL   Explorer API to re-read Notes from (default: the one each bundle names)',
+      ...explorerHelp,
       '  --json           one JSON line per proof: {id, kind, ok, site_reported_ok, checks}',
-      '  --sandbox        also re-verify the sandbox receipts listed apart (never proofs)',
+      '  --sandbox        also re-verify the sandbox receipts listed apart (never proofs; they pass only',
+      '                   with --explorer naming that sandbox)',
       '',
       'Exit status: 0 every proof reconciles, 1 a proof fails, 2 bad usage.',
     ].join('\n'),
@@ -94,14 +138,14 @@ const COMMANDS: Record<string, Command> = {
     positionals: [],
     run: async (_positionals, values, output) =>
       reconcile(
-        { base: baseOf(values), explorer: values.explorer as string | undefined, json: Boolean(values.json), sandbox: Boolean(values.sandbox) },
-        { readBox, validateJsonSchema: await ajvValidator() },
+        { base: baseOf(values), json: Boolean(values.json), sandbox: Boolean(values.sandbox) },
+        { chain: chainOf(values), validateJsonSchema: await ajvValidator() },
         output,
       ),
   },
   inspect: {
     usage: 'agent-economy inspect <hash|address|box|tx|receipt> <input | file | -> [--hex] [--network mainnet|testnet] [--json]',
-    summary: 'Run a developer tool offline: hash, decode an address, parse a box or a transaction, check a receipt bundle.',
+    summary: 'Run a developer tool offline: hash, decode an address, parse a box or a transaction, check a receipt bundle agrees with itself.',
     help: [
       'Runs the same code and request schema as POST /api/dev/tools and the MCP dev tools, offline. The input is',
       'the argument itself, the text of the file it names, or stdin for -. Prints one line of what was found',
@@ -111,6 +155,8 @@ const COMMANDS: Record<string, Command> = {
       '  --hex              the input is hex bytes (a hash input, an ErgoTree, box or transaction bytes)',
       '  --network NAME     mainnet or testnet (default testnet): address encoding and prefix checks',
       '  --json             print the result body',
+      '',
+      'A receipt is checked against itself only (id, hashes, parts): verify-receipt reads the chain.',
       '',
       'Exit status: 0 read, 1 the input is not the object named (or an invalid address, a failing receipt), 2 bad usage.',
     ].join('\n'),

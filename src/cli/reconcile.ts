@@ -1,6 +1,7 @@
 /**
  * `agent-economy reconcile`: re-verifies every proof the proof explorer lists, from the outside. A
- * receipt proof is re-checked from its bundle and the chain (as `verify-receipt` does); the policy
+ * receipt proof is re-checked from its bundle and the reader's own chain source (as `verify-receipt`
+ * does: never an explorer the site or the bundle names, since the site wrote the bundle); the policy
  * proof by asking the site's policy check about the published example and each unsafe variant; the
  * schema proof by validating every served descriptor against its served JSON Schema with ajv. A
  * progress bar on a terminal, one JSON line per proof with `--json`; non-zero exit when any fails.
@@ -10,7 +11,7 @@ import { judgePolicyCase, policyConformanceCases } from '../domain/policy-confor
 import type { ProofCheck } from '../domain/receipt-proof.ts';
 import { routePath } from '../catalogue/lookup.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, progressBar, type Output } from './output.ts';
-import { receiptChecks, type BoxReader } from './verify-receipt.ts';
+import { receiptChecks, type VerifierChain } from './verify-receipt.ts';
 
 /** Only what reconciling reads of the proof explorer, so a deployment with another namespace still reads. */
 const listedProofSchema = z.looseObject({
@@ -23,14 +24,14 @@ type ListedProof = z.infer<typeof listedProofSchema>;
 
 export interface ReconcileOptions {
   base: string;
-  explorer?: string;
   json: boolean;
   /** Also re-verify the sandbox receipts listed apart (never proofs, but useful in a demo). */
   sandbox: boolean;
 }
 
 export interface ReconcileDeps {
-  readBox: BoxReader;
+  /** The chain source the reader chose, for every receipt proof. */
+  chain: VerifierChain;
   /** Validates `data` against a JSON Schema document; resolves to the error text, or null when valid. */
   validateJsonSchema: (schema: object, data: unknown) => Promise<string | null>;
 }
@@ -56,7 +57,7 @@ async function reconcileReceipt(proof: ListedProof, options: ReconcileOptions, d
   const url = `${options.base}/api/assistant/receipt/${encodeURIComponent(proof.id)}`;
   const answer = await fetchJson(url, { allowNotFound: true });
   if (!answer || answer.status !== 200) return [{ id: 'receipt_fetched', ok: false, detail: `${url} answered ${answer ? `HTTP ${answer.status}` : '404'}.` }];
-  const checks = await receiptChecks(answer.text, answer.body, deps.readBox, options.explorer);
+  const checks = await receiptChecks(answer.text, answer.body, deps.chain);
   const declared = (answer.body as { receiptId?: unknown }).receiptId;
   if (declared !== proof.id) checks.unshift({ id: 'receipt_fetched', ok: false, detail: `The proof names receipt ${proof.id} but the site returned ${String(declared)}.` });
   return checks;

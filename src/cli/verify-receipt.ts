@@ -1,21 +1,33 @@
 /**
  * `agent-economy verify-receipt <receiptId|txId|file>`: fetches a receipt bundle from the site (or
- * reads it from a file), recomputes every hash offline, re-reads the Note from the chain source and
- * prints each check. The same checks as the proof explorer, run by the reader instead of the site.
+ * reads it from a file), recomputes every hash offline, re-reads the Note from the verifier's own
+ * chain source and prints each check. The same checks as the proof explorer, run by the reader
+ * instead of the site.
+ *
+ * The chain source is the reader's choice (`--explorer`, `ERGO_EXPLORER_URL`, else the public
+ * testnet explorer), never the explorer the bundle names: whoever writes a bundle could otherwise
+ * name a server of theirs to confirm it. For the same reason a bundle whose `chain` is not the
+ * chain that source serves fails, whatever its hashes say.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import { ERGO_EXPLORER_URL_DEFAULT } from '../config/chain.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
 import type { ChainBox } from '../domain/ports.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 
-/** Reads one box from the Explorer API at `explorerUrl`; undefined when the chain does not know it. */
-export type BoxReader = (explorerUrl: string, source: 'testnet' | 'sandbox', boxId: string) => Promise<ChainBox | undefined>;
+/** The chain source the person verifying chose, and what it serves. */
+export interface VerifierChain {
+  /** Base URL of its Explorer API, named in every settlement check. */
+  explorerUrl: string;
+  /** Which chain it serves, as it says itself (the sandbox marks its answers). */
+  network: () => Promise<'testnet' | 'sandbox'>;
+  /** The box as that chain reports it now; undefined when it does not know it. */
+  getBox: (boxId: string) => Promise<ChainBox | undefined>;
+}
 
 export interface VerifyOptions {
   base: string;
-  /** Explorer API to re-read the Note from; by default the one the bundle was verified against. */
-  explorer?: string;
   json: boolean;
 }
 
@@ -41,40 +53,59 @@ export async function loadReceipt(target: string, base: string): Promise<{ text:
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Every check of one bundle (its JSON text and parsed value): the offline ones, then the settlement re-read from the chain. */
-export async function receiptChecks(text: string, bundle: unknown, readBox: BoxReader, explorerOverride?: string): Promise<ProofCheck[]> {
+const NETWORK_NAMES = { testnet: 'the testnet', sandbox: 'the local sandbox chain (its answers carry x-ergo-sandbox)' } as const;
+
+/** The settlement check of a bundle that claims another chain than the verifier reads: no box is read. */
+function chainMismatch(claimed: unknown, network: 'testnet' | 'sandbox', explorerUrl: string): ProofCheck {
+  const remedy =
+    network === 'sandbox'
+      ? `A sandbox cannot confirm a testnet payment: verify against a testnet Explorer API (without --explorer and ERGO_EXPLORER_URL, ${ERGO_EXPLORER_URL_DEFAULT}).`
+      : claimed === 'sandbox'
+        ? 'A sandbox receipt never proves a testnet payment; to check it against the sandbox it was made on, name that sandbox with --explorer URL.'
+        : 'Only testnet and sandbox receipts exist.';
+  return {
+    id: SETTLEMENT_CHECK,
+    ok: false,
+    detail: `Chain mismatch: the bundle says ${typeof claimed === 'string' ? claimed : JSON.stringify(claimed ?? null)}, but the chain source you verify against, ${explorerUrl}, is ${NETWORK_NAMES[network]}. ${remedy}`,
+  };
+}
+
+/**
+ * Every check of one bundle (its JSON text and parsed value): the offline ones, then the settlement
+ * re-read from `chain`. Nothing the bundle names is contacted.
+ */
+export async function receiptChecks(text: string, bundle: unknown, chain: VerifierChain): Promise<ProofCheck[]> {
   const checks = receiptOfflineChecks(text);
   if (!isRecord(bundle) || typeof bundle.noteBoxId !== 'string') return checks;
   const receipt = bundle as unknown as ReceiptBundle;
-  const source = receipt.chain === 'sandbox' ? 'sandbox' : 'testnet';
-  const explorer = explorerOverride ?? receipt.verification_receipt?.chain?.explorer;
-  if (typeof explorer !== 'string') {
-    checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: 'The bundle names no explorer to re-read the Note from; pass --explorer URL.' });
-    return checks;
-  }
   try {
-    const box = await readBox(explorer.replace(/\/+$/, ''), source, receipt.noteBoxId);
-    checks.push(settlementCheck(receipt, box, { name: source, explorerUrl: explorer }));
+    const network = await chain.network();
+    if (receipt.chain !== network) {
+      checks.push(chainMismatch(receipt.chain, network, chain.explorerUrl));
+      return checks;
+    }
+    const box = await chain.getBox(receipt.noteBoxId);
+    checks.push(settlementCheck(receipt, box, { name: network, explorerUrl: chain.explorerUrl }));
   } catch (error) {
-    checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The ${source} chain source ${explorer} could not be read: ${(error as Error).message}` });
+    checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The chain source ${chain.explorerUrl} could not be read: ${(error as Error).message}` });
   }
   return checks;
 }
 
-export async function verifyReceipt(target: string, options: VerifyOptions, readBox: BoxReader, output: Output): Promise<number> {
+export async function verifyReceipt(target: string, options: VerifyOptions, chain: VerifierChain, output: Output): Promise<number> {
   const { text, bundle, from } = await loadReceipt(target, options.base);
-  const checks = await receiptChecks(text, bundle, readBox, options.explorer);
+  const checks = await receiptChecks(text, bundle, chain);
   const ok = checks.every((check) => check.ok);
   const receiptId = isRecord(bundle) && typeof bundle.receiptId === 'string' ? bundle.receiptId : null;
-  const chain = isRecord(bundle) && typeof bundle.chain === 'string' ? bundle.chain : null;
+  const claimed = isRecord(bundle) && typeof bundle.chain === 'string' ? bundle.chain : null;
   if (options.json) {
-    output.out(JSON.stringify({ receiptId, chain, from, ok, checks }));
+    output.out(JSON.stringify({ receiptId, chain: claimed, from, explorer: chain.explorerUrl, ok, checks }));
   } else {
-    output.out(`receipt ${receiptId ?? '(no receiptId)'} on the ${chain ?? 'unknown'} chain, from ${from}`);
+    output.out(`receipt ${receiptId ?? '(no receiptId)'} on the ${claimed ?? 'unknown'} chain, from ${from}; Note re-read from ${chain.explorerUrl}`);
     for (const check of checks) output.out(checkLine(check));
     const failed = checks.filter((check) => !check.ok).length;
     output.out(ok ? `verified: all ${checks.length} checks pass` : `NOT verified: ${failed} of ${checks.length} checks fail`);
-    if (ok && chain === 'sandbox') output.out('note: a sandbox receipt proves the flow works, never a testnet payment');
+    if (ok && claimed === 'sandbox') output.out('note: a sandbox receipt proves the flow works, never a testnet payment');
   }
   return ok ? 0 : EXIT_FAILED;
 }

@@ -48,6 +48,8 @@ export function receiptOfflineChecks(json: string): ProofCheck[] {
  * The settlement re-checked on the chain: the Note box exists, was created by the settlement
  * transaction, pays the agreed address, holds the recorded value and registers, and sits in the
  * recorded block. `box` is what the chain source answered (undefined: it does not know the box).
+ * That source must be the verifier's own, serving the chain the bundle claims: a source named by the
+ * bundle would let its author pick who confirms it.
  */
 export function settlementCheck(bundle: ReceiptBundle, box: ChainBox | undefined, source: { name: string; explorerUrl: string }): ProofCheck {
   return guarded(SETTLEMENT_CHECK, () => {

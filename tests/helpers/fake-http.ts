@@ -14,6 +14,8 @@ export type Behaviour =
 export interface FakeServer {
   url: string;
   hits: (path: string) => number;
+  /** Requests received on any path. */
+  requests: () => number;
   set: (path: string, ...behaviours: Behaviour[]) => void;
   close: () => Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: (path) => counts.get(path) ?? 0,
+    requests: () => [...counts.values()].reduce((sum, count) => sum + count, 0),
     set: (path, ...behaviours) => void scripts.set(path, behaviours),
     close: () =>
       new Promise<void>((resolve) => {

@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
+import { computeReceiptId } from '../../src/domain/receipt-id.ts';
+import { ERGO_EXPLORER_URL_DEFAULT } from '../../src/config/chain.ts';
 import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
+import { startFakeServer } from '../helpers/fake-http.ts';
+import { startTestnetStandIn } from '../helpers/testnet-stand-in.ts';
 import { verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import { payForTurn, PREMIUM_QUESTION, postJson, RECEIVER, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
 import { closedPort } from '../helpers/services.ts';
@@ -24,9 +28,14 @@ interface Run {
   stderr: string;
 }
 
-function runCli(args: string[], input?: string): Promise<Run> {
+/**
+ * Runs the built command. ERGO_EXPLORER_URL is the verifier's own chain setting: taken from `env`
+ * only, never from the shell running the tests, so no run reaches the public explorer by accident.
+ */
+function runCli(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
+  const { ERGO_EXPLORER_URL: _shellExplorer, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...inherited, LOG_LEVEL: 'silent', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -63,7 +72,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
 
   it('verifies a receipt fetched by receipt id and by settlement transaction id, Note re-read on the chain', async () => {
     for (const id of [turn.receiptId, turn.settlementTxId]) {
-      const run = await runCli(['verify-receipt', id, '--base', stack.server.url]);
+      const run = await runCli(['verify-receipt', id, '--base', stack.server.url, '--explorer', stack.sandbox.url]);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain(`receipt ${turn.receiptId}`);
       expect(run.stdout).toMatch(/PASS\s+receipt_id/);
@@ -77,13 +86,13 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     const bundle = (await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).json()) as Record<string, any>;
     const good = join(dir, 'receipt.json');
     writeFileSync(good, JSON.stringify(bundle));
-    const ok = await runCli(['verify-receipt', good, '--json']);
+    const ok = await runCli(['verify-receipt', good, '--json', '--explorer', stack.sandbox.url]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ receiptId: turn.receiptId, ok: true });
 
     const tampered = join(dir, 'tampered.json');
     writeFileSync(tampered, JSON.stringify({ ...bundle, settlement_receipt: { ...bundle.settlement_receipt, valueNanoErg: '999999999' } }));
-    const bad = await runCli(['verify-receipt', tampered]);
+    const bad = await runCli(['verify-receipt', tampered], undefined, { ERGO_EXPLORER_URL: stack.sandbox.url });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAIL\s+receipt_id/);
     expect(bad.stdout).toMatch(/FAIL\s+settlement_tx .*holds 10000000 nanoERG, not the recorded 999999999/);
@@ -96,8 +105,53 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     expect(run.stdout).toMatch(/FAIL\s+settlement_tx .*could not be read/);
   });
 
+  it("refuses a forged receipt: a sandbox bundle rewritten to claim testnet and resealed is checked on the verifier's chain source, never the explorer the bundle names", async () => {
+    const bundle = (await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).json()) as Record<string, any>;
+    // The attacker's explorer answers the real Note's data, without the sandbox marker.
+    const attacker = await startFakeServer();
+    try {
+      const box = await fetch(`${stack.sandbox.url}/api/v1/boxes/${bundle.noteBoxId}`);
+      attacker.set(`/api/v1/boxes/${bundle.noteBoxId}`, { status: 200, body: await box.text() });
+      attacker.set('/api/v1/networkState', { status: 200, body: '{"height":3001}' });
+      const { receiptId: _real, ...rest } = bundle;
+      const claimed = { ...rest, chain: 'testnet', verification_receipt: { ...rest.verification_receipt, chain: { ...rest.verification_receipt.chain, source: 'testnet', explorer: attacker.url } } };
+      const forged = join(dir, 'forged.json');
+      writeFileSync(forged, JSON.stringify({ receiptId: computeReceiptId(claimed), ...claimed }));
+
+      // The verifier's own setting names the sandbox, which is no testnet: a mismatch, said as one.
+      const run = await runCli(['verify-receipt', forged], undefined, { ERGO_EXPLORER_URL: stack.sandbox.url });
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/PASS\s+receipt_id/);
+      expect(run.stdout).toMatch(/FAIL\s+settlement_tx .*says testnet.*is the local sandbox chain/);
+      expect(run.stdout).toContain('NOT verified');
+      expect(attacker.requests()).toBe(0);
+    } finally {
+      await attacker.close();
+    }
+  });
+
+  it('fails a sandbox receipt verified against a testnet chain source, and says the chains differ', async () => {
+    const standIn = await startTestnetStandIn(stack.sandbox.url);
+    try {
+      const run = await runCli(['verify-receipt', turn.receiptId, '--base', stack.server.url, '--explorer', standIn.url, '--json']);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const answer = JSON.parse(run.stdout) as { ok: boolean; checks: Array<{ id: string; ok: boolean; detail: string }> };
+      expect(answer.ok).toBe(false);
+      expect(answer.checks.find((check) => check.id === 'settlement_tx')).toMatchObject({ ok: false, detail: expect.stringMatching(/says sandbox.*is the testnet/) });
+      expect(answer.checks.filter((check) => !check.ok).map((check) => check.id)).toEqual(['settlement_tx']);
+
+      // reconcile reads its chain source the same way: ERGO_EXPLORER_URL here, never the bundles' explorers.
+      const reconciled = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox'], undefined, { ERGO_EXPLORER_URL: standIn.url });
+      expect(reconciled.code).toBe(1);
+      const receiptLine = reconciled.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; ok: boolean; checks: Array<{ id: string; detail: string }> }).find((line) => line.id === turn.receiptId);
+      expect(receiptLine).toMatchObject({ ok: false, checks: expect.arrayContaining([expect.objectContaining({ id: 'settlement_tx', detail: expect.stringMatching(/says sandbox.*is the testnet/) })]) });
+    } finally {
+      await standIn.close();
+    }
+  });
+
   it('reconciles every proof of the proof explorer, one JSON line per proof with --json', async () => {
-    const run = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox']);
+    const run = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox', '--explorer', stack.sandbox.url]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; kind: string; ok: boolean; site_reported_ok: boolean; checks: unknown[] });
     expect(lines.map((line) => line.id)).toEqual(['policy-engine-verdicts', 'published-schemas-validate-descriptors', turn.receiptId]);
@@ -182,6 +236,8 @@ describe('agent-economy against the built server and the sandbox chain', () => {
       expect(help.stdout).toContain('Exit status');
       expect(general!.stdout).toContain(`agent-economy ${command.join(' ')}`);
     });
+    // Both receipt commands name the chain source they read when none is given, and it is the public testnet's.
+    for (const help of [helps[0]!, helps[1]!]) expect(help.stdout).toContain(`--explorer URL   Explorer API to re-read Notes from (default ERGO_EXPLORER_URL, else ${ERGO_EXPLORER_URL_DEFAULT})`);
     const unreachable = `http://127.0.0.1:${await closedPort()}`;
     const failures: Array<[string[], number, string]> = [
       [['frobnicate'], 2, 'unknown command "frobnicate"'],

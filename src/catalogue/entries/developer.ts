@@ -54,7 +54,7 @@ export const DEVELOPER_ENTRIES: readonly Entry[] = [
       tag: 'Developer',
       summary: 'Inspect a hash, address, box, transaction or receipt',
       description:
-        'Stateless inspection of one input: blake2b256, address decoding, box and transaction parsing with ids recomputed, receipt bundle re-verification. Never signs, broadcasts, mutates chain state or stores the input. `input` is at most 60000 characters.',
+        'Stateless inspection of one input: blake2b256, address decoding, box and transaction parsing with ids recomputed, a check that a receipt bundle agrees with itself (not that it happened on chain: no chain is read). Never signs, broadcasts, mutates chain state or stores the input. `input` is at most 60000 characters.',
       request: toolRequestPublished,
       responses: {
         200: { description: 'Tool result: the action, its result and warnings; signs_transactions and broadcasts are false.', schema: toolResultPublished },

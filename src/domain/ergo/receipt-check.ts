@@ -1,11 +1,13 @@
 /**
- * The `receipt` tool: re-verify a full receipt bundle offline, the way anyone holding one can.
- * Every check is named and run on the bundle as given (an edited bundle must fail, so nothing is
- * normalized first): the shape, the receipt id (blake2b256 of the RFC 8785 canonical JSON of the
- * bundle without `receiptId`, computed by `computeReceiptId`, the one function the assistant uses
- * when it stores a bundle), then whether the parts agree with each other: task hash, quote, Note
- * box id, settlement transaction id, the Note registers as serialized, the amounts and the
- * confirmations. It reads no chain and no store: to see the Note on chain, look its box up.
+ * The `receipt` tool: whether a full receipt bundle agrees with itself, checked offline the way
+ * anyone holding one can. That is all it shows: anyone can write a bundle that agrees with itself,
+ * so whether the payment happened is for a chain source the verifier picks (`verify-receipt`), and
+ * every text describing this tool says so. Every check is named and run on the bundle as given (an
+ * edited bundle must fail, so nothing is normalized first): the shape, the receipt id (blake2b256 of
+ * the RFC 8785 canonical JSON of the bundle without `receiptId`, computed by `computeReceiptId`, the
+ * one function the assistant uses when it stores a bundle), then whether the parts agree with each
+ * other: task hash, quote, Note box id, settlement transaction id, the Note registers as serialized,
+ * the amounts and the confirmations. It reads no chain and no store.
  */
 import { z } from 'zod';
 import { NOTE_CHECKS } from '../../../schemas/assistant.ts';

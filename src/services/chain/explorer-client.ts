@@ -328,6 +328,30 @@ export class ExplorerChainClient implements ChainClient {
   }
 }
 
+/**
+ * Which chain the Explorer API at `explorerUrl` serves, as that API says itself: the sandbox marks
+ * every answer with SANDBOX_MARKER_HEADER, so an unmarked answer is taken for the testnet's (and a
+ * client made for the testnet refuses any marked answer afterwards). A receipt verifier asks this of
+ * the source it chose, so that a bundle claiming another chain is refused before any box is read.
+ */
+export async function explorerNetwork(explorerUrl: string, timeoutMs: number): Promise<'testnet' | 'sandbox'> {
+  const url = `${explorerUrl.replace(/\/+$/, '')}/api/v1/networkState`;
+  try {
+    const response = await undici().request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', 'user-agent': 'agent-economy-proof-surface' },
+      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    await response.body.dump();
+    return response.headers[SANDBOX_MARKER_HEADER] !== undefined ? 'sandbox' : 'testnet';
+  } catch (error) {
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : ((error as { code?: string }).code ?? (error as Error).message);
+    throw new ChainUnavailableError(`could not read ${url}: ${reason}`);
+  }
+}
+
 /** The client for a chain configuration (config/chain.ts). */
 export function createChainClient(options: ExplorerClientOptions): ExplorerChainClient {
   return new ExplorerChainClient(options);
