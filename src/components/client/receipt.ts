@@ -104,10 +104,12 @@ function render(bundle: ReceiptBundle, proofChecks: Array<{ id: string; ok: bool
     el('details', {}, el('summary', {}, 'The quote as issued'), renderValue(bundle.quote_evidence.quote, baseUrl)),
     el('h3', {}, '5. Check it yourself'),
     checksTable('Recomputed in this browser', [{ id: 'receipt_id', ...own }]),
+    el('p', { class: 'muted' }, 'That the bundle agrees with itself: no chain is read here. Whether the Note was paid on chain is what the command below checks, against a chain source you choose.'),
     proofChecks
       ? el('div', {}, el('p', {}, 'Re-verified by the proof explorer (the same checks the command below runs):'), checksTable('Proof explorer checks', proofChecks))
       : el('p', {}, 'The proof explorer does not list this receipt yet; run the command below to re-verify it against the chain.'),
-    el('pre', { tabindex: '0' }, el('code', {}, verifyCommand)),
+    // The command reads the chain you name, never the explorer the bundle names: a sandbox receipt needs your sandbox.
+    el('pre', { tabindex: '0' }, el('code', {}, sandbox ? `${verifyCommand} --explorer <your sandbox chain, e.g. http://127.0.0.1:4323>` : verifyCommand)),
   ];
 }
 
