@@ -225,7 +225,7 @@ export const receiptResultSchema = z.object({
   checks: z
     .array(receiptCheckSchema)
     .describe(
-      `Every check run, in order: schema, receipt_id, then (when the shape holds) ${RECEIPT_CHECK_IDS.slice(2).join(', ')}. All offline: no chain and no store is read, so they show the bundle agrees with itself, not that it happened on chain.`,
+      `Every check run, in order: schema, receipt_id, then (when the shape holds) ${RECEIPT_CHECK_IDS.slice(2).join(', ')}. All offline: no chain and no store is read.`,
     ),
 });
 

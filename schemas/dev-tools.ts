@@ -32,7 +32,7 @@ const HEX_BYTES = /^(?:[0-9a-fA-F]{2})*$/;
 export const devToolActionSchema = z
   .enum(DEV_TOOL_ACTIONS)
   .describe(
-    '`hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: check offline that a full receipt bundle agrees with itself (receipt id, hashes, its parts); it reads no chain, so it does not show that the payment happened.',
+    '`hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: check offline that a full receipt bundle agrees with itself (id, hashes, parts), not that it was paid: no chain is read.',
   );
 export type DevToolAction = z.infer<typeof devToolActionSchema>;
 export type DevToolEncoding = (typeof DEV_TOOL_ENCODINGS)[number];

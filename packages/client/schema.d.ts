@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a testnet Note payment for a quote
-         * @description Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. Safe to retry for the payer: the same quote, question, Note and `Idempotency-Key` sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one (only one is ever live for a Note), or 409 once that token has paid its turn. Without the key a retry gets 409 and no token: all else it names is public.
+         * @description Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. A retry with the first verification's `Idempotency-Key` gets the same receipt and a fresh token replacing the unspent one (one is live per Note), or 409 once it paid its turn; without the key, 409 and no token.
          */
         post: operations["assistantVerifyPayment"];
         delete?: never;
@@ -3104,7 +3104,7 @@ export interface components {
                 task_hash: components["schemas"]["Hex64"] | null;
                 /** @description Quote id of the agreement. */
                 quote_id: string | null;
-                /** @description Every check run, in order: schema, receipt_id, then (when the shape holds) task_hash_agrees, quote_agrees, note_box_id_agrees, settlement_tx_id_agrees, chain_agrees, registers_decode, note_binding, value_covers_price, confirmations, verification_checks_passed. All offline: no chain and no store is read, so they show the bundle agrees with itself, not that it happened on chain. */
+                /** @description Every check run, in order: schema, receipt_id, then (when the shape holds) task_hash_agrees, quote_agrees, note_box_id_agrees, settlement_tx_id_agrees, chain_agrees, registers_decode, note_binding, value_covers_price, confirmations, verification_checks_passed. All offline: no chain and no store is read. */
                 checks: {
                     id: components["schemas"]["ReceiptCheckId"];
                     /** @description Whether the check passed. */
@@ -5864,7 +5864,7 @@ export interface components {
             description: string;
         };
         /**
-         * @description `hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: check offline that a full receipt bundle agrees with itself (receipt id, hashes, its parts); it reads no chain, so it does not show that the payment happened.
+         * @description `hash`: blake2b256 of the input bytes; `address`: decode a base58 Ergo address; `box`: parse a box and recompute its id; `tx`: parse a transaction and recompute its id; `receipt`: check offline that a full receipt bundle agrees with itself (id, hashes, parts), not that it was paid: no chain is read.
          * @enum {unknown}
          */
         DevToolAction: "hash" | "address" | "box" | "tx" | "receipt";
@@ -7690,7 +7690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No quote was issued with this id (code `quote_not_found`). */
+            /** @description No quote was issued with this id, or it expired unpaid and was deleted (code `quote_not_found`). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7723,7 +7723,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description x402 v2 PaymentPayload, base64 JSON. Its `payment-identifier` id is the payer's retry key: only a retry carrying it recovers a settled turn. */
+                /** @description x402 v2 PaymentPayload, base64 JSON. Its `payment-identifier` id is the payer's retry key. */
                 "PAYMENT-SIGNATURE"?: string;
             };
             path?: never;
@@ -7805,7 +7805,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The payer's retry key, a random secret sent with the first verification; only a retry that sends it again gets a fresh token. Only its hash is stored. */
+                /** @description The payer's retry key: a random secret; only a retry sending it again gets a fresh token. Stored hashed. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7826,7 +7826,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantVerifyPayment"];
                 };
             };
-            /** @description Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), `quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question), `invalid_idempotency_key` (the header breaks its pattern). */
+            /** @description Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), `quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question), `invalid_idempotency_key`. */
             400: {
                 headers: {
                     [name: string]: unknown;

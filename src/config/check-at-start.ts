@@ -9,12 +9,13 @@ import { loadFaucetConfig } from './faucet.ts';
 import { loadMcpConfig } from './mcp.ts';
 import { loadRateLimitConfig } from './rate-limit.ts';
 import { loadListenConfig, loadServerConfig } from './server.ts';
-import { loadStoreConfig } from './store.ts';
+import { loadRetentionConfig, loadStoreConfig } from './store.ts';
 
 const LOADERS: ReadonlyArray<(env: Record<string, string | undefined>) => unknown> = [
   loadListenConfig,
   loadServerConfig,
   loadStoreConfig,
+  loadRetentionConfig,
   loadChainConfig,
   loadRateLimitConfig,
   loadFaucetConfig,

@@ -49,3 +49,24 @@ export function loadStoreConfig(env: Record<string, string | undefined> = proces
   }
   return { driver: 'sqlite', dataDir: resolve(values.DATA_DIR), ...timeouts };
 }
+
+export const QUOTE_RETENTION_GRACE_SECONDS_DEFAULT = 86_400;
+export const RETENTION_SWEEP_INTERVAL_SECONDS_DEFAULT = 600;
+
+const retentionEnvironmentSchema = z.object({
+  QUOTE_RETENTION_GRACE_SECONDS: integerVariable(0, 31_536_000, 'seconds').default(QUOTE_RETENTION_GRACE_SECONDS_DEFAULT),
+  RETENTION_SWEEP_INTERVAL_SECONDS: integerVariable(1, 86_400, 'seconds').default(RETENTION_SWEEP_INTERVAL_SECONDS_DEFAULT),
+});
+
+export interface RetentionConfig {
+  /** An unpaid quote is deleted this long after it expired (it can no longer be paid from its expiry on). */
+  quoteGraceSeconds: number;
+  /** How often each instance sweeps. */
+  sweepIntervalSeconds: number;
+}
+
+/** Reads the retention variables; throws naming the variable. */
+export function loadRetentionConfig(env: Record<string, string | undefined> = process.env): RetentionConfig {
+  const values = readEnvironment('retention configuration', retentionEnvironmentSchema, env);
+  return { quoteGraceSeconds: values.QUOTE_RETENTION_GRACE_SECONDS, sweepIntervalSeconds: values.RETENTION_SWEEP_INTERVAL_SECONDS };
+}

@@ -156,6 +156,13 @@ export interface AssistantStore {
   /** Gives back a reserved question whose turn was not answered (never below zero). */
   releaseFreeUsage(clientKey: string, day: string): Promise<void>;
   getFreeUsage(clientKey: string, day: string): Promise<number>;
+  /**
+   * Retention: deletes up to `limit` quotes that expired before `expiredBefore` and were never paid
+   * (no Note claimed them); paid quotes stay with their receipts. How many were deleted.
+   */
+  deleteUnpaidQuotes(expiredBefore: Date, limit: number): Promise<number>;
+  /** Retention: deletes the free-tier counts of days before `day` (YYYY-MM-DD). How many were deleted. */
+  deleteFreeUsageBefore(day: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -24,7 +24,9 @@ import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedDocuments } from '../build/site-documents.ts';
-import { closeRuntime, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { closeRuntime, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { startRetentionSweep } from '../services/retention.ts';
+import { loadRetentionConfig } from '../config/store.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => Promise<void>;
@@ -440,6 +442,8 @@ export async function main(): Promise<void> {
   if (mismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'origin mismatch', detail: mismatch }) + '\n');
   // MCP_WITH_SITE: the MCP host in this process, sharing its runtime (store, limiter, live status).
   if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
+  // Unpaid quotes past their lifetime and a grace period, and past days' free-tier counts, go (docs/deployment.md "What is kept").
+  startRetentionSweep(getStore(), loadRetentionConfig());
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
   // The docs model provider's index is built once, before the first question is likely: a second

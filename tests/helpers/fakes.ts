@@ -157,6 +157,22 @@ export class FakeStore implements AssistantStore {
     if (count > 1) this.freeUsage.set(`${clientKey}/${day}`, count - 1);
     else this.freeUsage.delete(`${clientKey}/${day}`);
   }
+  async deleteUnpaidQuotes(expiredBefore: Date, limit: number): Promise<number> {
+    this.#check();
+    const paid = new Set(this.usedNotes.values());
+    const gone = [...this.quotes.values()]
+      .filter((quote) => quote.expiresAt.getTime() < expiredBefore.getTime() && !paid.has(quote.quoteId))
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, limit);
+    for (const quote of gone) this.quotes.delete(quote.quoteId);
+    return gone.length;
+  }
+  async deleteFreeUsageBefore(day: string): Promise<number> {
+    this.#check();
+    const gone = [...this.freeUsage.keys()].filter((key) => key.slice(key.lastIndexOf('/') + 1) < day);
+    for (const key of gone) this.freeUsage.delete(key);
+    return gone.length;
+  }
   async getFreeUsage(clientKey: string, day: string): Promise<number> {
     this.#check();
     return this.freeUsage.get(`${clientKey}/${day}`) ?? 0;

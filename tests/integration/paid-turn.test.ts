@@ -341,6 +341,29 @@ describe('quote expiry', () => {
   });
 });
 
+describe('retention', () => {
+  it('deletes unpaid quotes once expired past the grace period, and keeps the paid quote, its receipt and its Note', async () => {
+    const base = (await server({ ASSISTANT_QUOTE_LIFETIME_SECONDS: '2', QUOTE_RETENTION_GRACE_SECONDS: '0', RETENTION_SWEEP_INTERVAL_SECONDS: '1' })).url;
+    const question = premiumQuestion('retention');
+    const unpaid = await quote(base, premiumQuestion('retention unpaid'));
+    const paid = await quote(base, question);
+    const verified = await verify(base, paid, question, (await mint(payingNote(paid))).boxId);
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    // Bounded: the sweep runs every second once the quotes are 2 s old.
+    const deadline = Date.now() + 20_000;
+    let gone = (await call(base, `/api/assistant/quote/${unpaid.quoteId}`)).status;
+    while (gone !== 404 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      gone = (await call(base, `/api/assistant/quote/${unpaid.quoteId}`)).status;
+    }
+    expect(gone).toBe(404);
+    // The paid quote stays: expired (410), with its receipt; a retry of its Note still names that receipt.
+    expectProblem(await call(base, `/api/assistant/quote/${paid.quoteId}`), 410, 'quote_expired');
+    expect((await call(base, `/api/assistant/receipt/${verified.body.receiptId}`)).body.agreement.quoteId).toBe(paid.quoteId);
+    expect((await verify(base, paid, question, verified.body.noteBoxId ?? verified.body.receipt.noteBoxId)).body.receiptId).toBe(verified.body.receiptId);
+  });
+});
+
 describe('outside failures', () => {
   it('answers 503 receipt_storage_unavailable when the store cannot be reached, and nothing is written', async () => {
     const port = await closedPort();

@@ -391,6 +391,37 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.getFreeUsage(`${client}-other`, '2026-03-01')).toBe(1);
   });
 
+  test('retention deletes unpaid quotes that expired before the cutoff, in batches, and keeps paid ones with their receipts', async () => {
+    // Expired long before anything else in this store, so the cutoff below touches only these.
+    const old = (minutes: number) => makeQuote({ issuedAt: new Date(Date.UTC(2001, 0, 1, 0, minutes)), expiresAt: new Date(Date.UTC(2001, 0, 1, 0, minutes + 15)) });
+    const unpaid = [old(0), old(1), old(2)];
+    const paid = old(3);
+    const fresh = makeQuote({ issuedAt: new Date(Date.UTC(2001, 0, 2)), expiresAt: new Date(Date.UTC(2001, 0, 2, 0, 15)) });
+    for (const quote of [...unpaid, paid, fresh]) await store.insertQuote(quote);
+    const noteBoxId = hex32();
+    const receipt = makeReceipt(paid, noteBoxId);
+    await store.settlePayment({ quoteId: paid.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: paid.questionHash, payerAddress: null, retryKeyHash: null });
+
+    const cutoff = new Date(Date.UTC(2001, 0, 1, 12));
+    expect(await store.deleteUnpaidQuotes(cutoff, 2)).toBe(2);
+    expect(await store.deleteUnpaidQuotes(cutoff, 2)).toBe(1);
+    expect(await store.deleteUnpaidQuotes(cutoff, 2)).toBe(0);
+    for (const quote of unpaid) expect(await store.getQuote(quote.quoteId)).toBeUndefined();
+    expect(await store.getQuote(paid.quoteId)).toEqual(paid);
+    expect(await store.getQuote(fresh.quoteId)).toEqual(fresh);
+    expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
+    expect(await store.isNoteUsed(noteBoxId)).toBe(true);
+  });
+
+  test('retention deletes the free-tier counts of days before the one named', async () => {
+    const client = `retention-${hex32().slice(0, 8)}`;
+    for (const day of ['2001-01-01', '2001-01-02', '2001-01-03']) await store.reserveFreeUsage(client, day, 5);
+    expect(await store.deleteFreeUsageBefore('2001-01-03')).toBeGreaterThanOrEqual(2);
+    expect(await store.getFreeUsage(client, '2001-01-01')).toBe(0);
+    expect(await store.getFreeUsage(client, '2001-01-02')).toBe(0);
+    expect(await store.getFreeUsage(client, '2001-01-03')).toBe(1);
+  });
+
   test('keeps probe runs with their states and latencies, a run at the same instant once, and only the newest ones', async () => {
     const run = (minute: number, chainState: 'up' | 'degraded' | 'down') => ({
       at: new Date(Date.UTC(2026, 10, 25, 10, minute, 0, 123)),

@@ -119,7 +119,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       responses: {
         200: { description: 'The premium quote, unchanged since it was issued.', schema: storedQuote },
         400: { description: 'The id is not 1 to 128 URL-safe characters (code `invalid_request`).' },
-        404: { description: 'No quote was issued with this id (code `quote_not_found`).' },
+        404: { description: 'No quote was issued with this id, or it expired unpaid and was deleted (code `quote_not_found`).' },
         410: { description: 'The quote expired (code `quote_expired`): ask for a new quote.' },
         503: { description: 'The store holding quotes is unavailable (code `receipt_storage_unavailable`).' },
       },
@@ -140,7 +140,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       request: chatRequest,
       requestHeaders: {
         'PAYMENT-SIGNATURE': {
-          description: 'x402 v2 PaymentPayload, base64 JSON. Its `payment-identifier` id is the payer\'s retry key: only a retry carrying it recovers a settled turn.',
+          description: 'x402 v2 PaymentPayload, base64 JSON. Its `payment-identifier` id is the payer\'s retry key.',
         },
       },
       responses: {
@@ -185,12 +185,11 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       description:
         'Step 2 of the paid turn. The server looks up its own stored quote by `quote.quoteId`, checks the question is the quoted one, reads the Note from the chain ' +
         'and checks every Note rule; then, in one transaction, marks the Note used, stores the receipt bundle and issues a single-use payment token. ' +
-        'Safe to retry for the payer: the same quote, question, Note and `Idempotency-Key` sent again after a settlement answer 200 with the same receipt and a fresh token that replaces the unspent one ' +
-        '(only one is ever live for a Note), or 409 once that token has paid its turn. Without the key a retry gets 409 and no token: all else it names is public.',
+        'A retry with the first verification\'s `Idempotency-Key` gets the same receipt and a fresh token replacing the unspent one (one is live per Note), or 409 once it paid its turn; without the key, 409 and no token.',
       request: verifyRequest,
       requestHeaders: {
         'Idempotency-Key': {
-          description: 'The payer\'s retry key, a random secret sent with the first verification; only a retry that sends it again gets a fresh token. Only its hash is stored.',
+          description: 'The payer\'s retry key: a random secret; only a retry sending it again gets a fresh token. Stored hashed.',
           pattern: '^[A-Za-z0-9_-]{16,128}$',
         },
       },
@@ -199,7 +198,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         400: {
           description:
             'Invalid quote, question or Note box id: `invalid_request` (schema; `noteBoxId` must be 64 hexadecimal characters), ' +
-            '`quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question), `invalid_idempotency_key` (the header breaks its pattern).',
+            '`quote_not_found` (no quote was issued with this `quoteId`), `question_mismatch` (not the quoted question), `invalid_idempotency_key`.',
         },
         402: {
           description:

@@ -125,6 +125,18 @@ export const MIGRATIONS: readonly Migration[] = [
     // Only added (expand): a build that does not know the column keeps working beside one that does.
     sql: () => 'ALTER TABLE payment_tokens ADD COLUMN retry_key_hash text;',
   },
+  {
+    version: 6,
+    name: 'quote retention indexes',
+    // The retention sweep finds expired quotes by expiry, and deleting one makes each engine look up
+    // the rows that refer to it: without these, each deleted quote would scan every Note, receipt and token.
+    sql: () => `
+      CREATE INDEX quotes_by_expiry ON quotes (expires_at);
+      CREATE INDEX used_notes_by_quote ON used_notes (quote_id);
+      CREATE INDEX receipts_by_quote ON receipts (quote_id);
+      CREATE INDEX payment_tokens_by_quote ON payment_tokens (quote_id);
+    `,
+  },
 ];
 
 /** The database was migrated by a newer build than this one: refusing beats misreading its tables. */

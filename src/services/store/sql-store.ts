@@ -353,6 +353,26 @@ export class SqlAssistantStore implements AssistantStore {
     return row ? Number(row.count) : 0;
   }
 
+  async deleteUnpaidQuotes(expiredBefore: Date, limit: number): Promise<number> {
+    const database = await this.ready();
+    // A batch at a time, oldest first, so one sweep holds the write lock briefly whatever it finds.
+    const deleted = await database.query<{ quote_id: string }>(
+      `DELETE FROM quotes WHERE quote_id IN (
+         SELECT q.quote_id FROM quotes q
+          WHERE q.expires_at < $1 AND NOT EXISTS (SELECT 1 FROM used_notes u WHERE u.quote_id = q.quote_id)
+          ORDER BY q.expires_at LIMIT $2)
+       RETURNING quote_id`,
+      [expiredBefore.toISOString(), Math.max(1, Math.trunc(limit))],
+    );
+    return deleted.length;
+  }
+
+  async deleteFreeUsageBefore(day: string): Promise<number> {
+    const database = await this.ready();
+    const deleted = await database.query<{ day: string }>('DELETE FROM free_usage WHERE day < $1 RETURNING day', [day]);
+    return deleted.length;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const opening = this.#database;

@@ -1,0 +1,40 @@
+/**
+ * The retention sweep over a store: what it deletes at a given instant (unpaid quotes past their
+ * expiry and the grace period, in bounded batches; past days' free-tier counts) and what it keeps.
+ */
+import { describe, expect, it } from 'vitest';
+import { sweepExpired } from '../../src/services/retention.ts';
+import { FakeStore } from '../helpers/fakes.ts';
+import { makeQuote } from '../helpers/store-fixtures.ts';
+
+const HOUR = 3_600_000;
+
+describe('retention sweep', () => {
+  it('deletes unpaid quotes expired longer ago than the grace, keeps paid and recent ones, and past days\' free counts', async () => {
+    const store = new FakeStore();
+    const now = new Date('2026-11-28T12:00:00.000Z');
+    const expired = (hoursAgo: number) => makeQuote({ issuedAt: new Date(now.getTime() - hoursAgo * HOUR - 15 * 60_000), expiresAt: new Date(now.getTime() - hoursAgo * HOUR) });
+    const old = Array.from({ length: 1_203 }, () => expired(30));
+    const withinGrace = expired(2);
+    const paid = expired(48);
+    for (const quote of [...old, withinGrace, paid]) await store.insertQuote(quote);
+    store.usedNotes.set('ab'.repeat(32), paid.quoteId);
+    for (const day of ['2026-11-26', '2026-11-27', '2026-11-28']) await store.reserveFreeUsage('client', day, 5);
+
+    const result = await sweepExpired(store, { quoteGraceSeconds: 24 * 3600, sweepIntervalSeconds: 600 }, now);
+    expect(result).toEqual({ quotes: 1_203, freeUsageDays: 1 });
+    expect(await store.getQuote(withinGrace.quoteId)).toEqual(withinGrace);
+    expect(await store.getQuote(paid.quoteId)).toEqual(paid);
+    expect(await store.getQuote(old[0]!.quoteId)).toBeUndefined();
+    expect([...store.freeUsage.keys()]).toEqual(['client/2026-11-27', 'client/2026-11-28']);
+  });
+
+  it('stops after a bounded number of batches; the rest waits for the next sweep', async () => {
+    const store = new FakeStore();
+    const now = new Date('2026-11-28T12:00:00.000Z');
+    for (let index = 0; index < 10_100; index++) await store.insertQuote(makeQuote({ expiresAt: new Date(now.getTime() - 48 * HOUR) }));
+    const config = { quoteGraceSeconds: 3600, sweepIntervalSeconds: 600 };
+    expect((await sweepExpired(store, config, now)).quotes).toBe(10_000);
+    expect((await sweepExpired(store, config, now)).quotes).toBe(100);
+  });
+});
