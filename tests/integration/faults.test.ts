@@ -9,7 +9,8 @@
  * PostgreSQL and Redis are servers of this suite's own (tests/helpers/disposable-services.ts):
  * stopping the shared ones would break the suites running beside it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.t
 import { problemSchema } from '../../schemas/problem.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { createStore } from '../../src/services/store/index.ts';
+import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import {
   postgresBinariesAvailable,
@@ -29,6 +32,7 @@ import {
   type DisposableRedis,
 } from '../helpers/disposable-services.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
+import { closedPort } from '../helpers/services.ts';
 import { sandboxServerEnv } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 150_000 });
@@ -67,10 +71,12 @@ interface Answer {
   ms: number;
 }
 
-async function call(base: string, path: string, body?: unknown): Promise<Answer> {
+async function call(base: string, path: string, body?: unknown, requestId?: string): Promise<Answer> {
   const started = performance.now();
+  const headers: Record<string, string> = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(requestId ? { 'x-request-id': requestId } : {}) };
   const response = await fetch(`${base}${path}`, {
-    ...(body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    headers,
+    ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(ANSWER_BOUND_MS * 3),
   });
   const text = await response.text();
@@ -99,6 +105,35 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 const live = async (base: string) => (await call(base, '/api/agent-economy/live')).body;
+
+type LogLine = Record<string, any>;
+
+/** The JSON lines `running` writes to its log from now on. */
+function logOf(running: RunningServer): () => LogLine[] {
+  let out = '';
+  running.process.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return () =>
+    out.split('\n').flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LogLine];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Waits (the log is written asynchronously) for the warn or error lines of request `requestId`. */
+async function warnedFor(log: () => LogLine[], requestId: string): Promise<LogLine[]> {
+  let lines: LogLine[] = [];
+  await vi.waitFor(
+    () => {
+      lines = log().filter((line) => line.reqId === requestId && (line.level === 'warn' || line.level === 'error'));
+      expect(lines.length, `a warn or error line of request ${requestId}; the log: ${JSON.stringify(log()).slice(0, 2000)}`).toBeGreaterThan(0);
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+  return lines;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const premiumQuestion = (label: string) => `${label}: which registers must a Note carry, and how does verify-payment check each of them before it stores a receipt? `.repeat(2);
 
@@ -326,6 +361,49 @@ describe('the chain source hanging and answering garbage', () => {
     const verified = await verify();
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     expect((await call(base, `/api/assistant/receipt/${verified.body.receiptId}`)).status).toBe(200);
+  });
+});
+
+describe('the store refusing writes', () => {
+  // chattr +i needs root (as CI runs) and a file system with the flag; root ignores plain permissions.
+  const probe = join(mkdtempSync(join(tmpdir(), 'faults-chattr-')), 'probe');
+  writeFileSync(probe, '');
+  const immutable = spawnSync('chattr', ['+i', probe]).status === 0 && spawnSync('chattr', ['-i', probe]).status === 0;
+  if (!immutable && process.env.CI !== 'true') console.warn('faults: skipping the read-only store test: chattr +i is not permitted here');
+
+  (immutable || process.env.CI === 'true' ? it : it.skip)('answers each write 503 and logs it at warn or error with the cause and the request id (read-only store file)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faults-read-only-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    await store.ready();
+    await store.close();
+    const file = join(dataDir, SQLITE_FILE_NAME);
+    expect(spawnSync('chattr', ['+i', file]).status).toBe(0);
+    cleanups.push(() => spawnSync('chattr', ['-i', file]));
+    const running = await server({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const log = logOf(running);
+
+    // A free chat turn is counted in the store once answered; a premium quote stores itself first.
+    expectProblem(await call(running.url, '/api/assistant/chat', { messages: [{ role: 'user', content: 'What is a Note?' }] }, 'read-only-chat'), 503, 'receipt_storage_unavailable');
+    expectProblem(await call(running.url, '/api/assistant/quote', { question: premiumQuestion('read-only') }, 'read-only-quote'), 503, 'receipt_storage_unavailable');
+    for (const requestId of ['read-only-chat', 'read-only-quote']) {
+      const [line] = await warnedFor(log, requestId);
+      expect(line!.code, JSON.stringify(line)).toBe('receipt_storage_unavailable');
+      expect(line!.err?.message, JSON.stringify(line)).toMatch(/\S/);
+    }
+  });
+
+  it('logs a store it cannot reach the same way, without its address in the answer', async () => {
+    const storePort = await closedPort();
+    const storeUrl = `postgres://faults@127.0.0.1:${storePort}/none`;
+    const running = await server({ DATABASE_URL: storeUrl, STORE_CONNECT_TIMEOUT_MS: '500', LOG_LEVEL: 'warn' });
+    const log = logOf(running);
+    const answer = await call(running.url, '/api/assistant/activity', undefined, 'store-gone-activity');
+    expectProblem(answer, 503, 'receipt_storage_unavailable');
+    expect(JSON.stringify(answer.body)).not.toMatch(new RegExp(`${storePort}|ECONNREFUSED|postgres:`));
+    expect(answer.body.detail).not.toContain('127.0.0.1');
+    const [line] = await warnedFor(log, 'store-gone-activity');
+    expect(JSON.stringify(line)).toContain('ECONNREFUSED');
   });
 });
 
