@@ -364,6 +364,59 @@ describe('the chain source hanging and answering garbage', () => {
   });
 });
 
+describe('the chain source gone (its port closed)', () => {
+  it('answers the quote, live status and the proofs without its address, port or the library\'s text, and logs the cause with the request id', async () => {
+    const explorer = await startFaultyExplorer(sandbox.url);
+    let closed = false;
+    cleanups.push(() => closed || explorer.close());
+    const running = await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1', CHAIN_HEIGHT_MAX_AGE_MS: '0', LOG_LEVEL: 'warn' });
+    const log = logOf(running);
+    const base = running.url;
+    // A settled receipt first, so the proofs re-read a settlement from the chain source that is gone.
+    const question = premiumQuestion('chain gone');
+    const quote = await premiumQuote(base, question);
+    const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
+    const verified = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    await explorer.close();
+    closed = true;
+
+    // The whole answer must not name the explorer; its words (detail, subject) name no loopback
+    // host at all. (`type` and links name this site's own base URL, which a test build puts on loopback.)
+    const { host, port } = new URL(explorer.url);
+    const leaked = (text: string) => [host, `:${port}`, 'ECONNREFUSED'].filter((piece) => text.includes(piece));
+    const wordsLeaked = (words: string[]) => [...leaked(words.join('\n')), ...(words.join('\n').includes('127.0.0.1') ? ['127.0.0.1'] : [])];
+
+    const refused = await call(base, '/api/assistant/quote', { question: premiumQuestion('quote while gone') }, 'chain-gone-quote');
+    expectProblem(refused, 503, 'chain_unavailable');
+    expect(leaked(JSON.stringify(refused.body)), JSON.stringify(refused.body)).toEqual([]);
+    expect(JSON.stringify(refused.body)).not.toContain(port);
+    expect(wordsLeaked([refused.body.title, refused.body.detail])).toEqual([]);
+    expect(refused.body.detail).toMatch(/chain source/);
+
+    const status = await call(base, '/api/agent-economy/live', undefined, 'chain-gone-live');
+    expect(status.body.probes.chain).toMatchObject({ ok: false });
+    expect(leaked(JSON.stringify(status.body)), JSON.stringify(status.body.probes)).toEqual([]);
+    expect(wordsLeaked(Object.values(status.body.probes).map((probe: any) => probe.detail)), JSON.stringify(status.body.probes)).toEqual([]);
+    expect(status.body.probes.chain.detail).toMatch(/chain source/);
+
+    const proofs = await call(base, '/api/agent-economy/proofs', undefined, 'chain-gone-proofs');
+    expect(proofs.status).toBe(200);
+    const receipt = proofs.body.sandbox_receipts.find((proof: { id: string }) => proof.id === verified.body.receiptId);
+    const settlement = receipt.checks.find((check: { id: string }) => check.id === 'settlement_tx');
+    expect(settlement).toMatchObject({ ok: false, detail: expect.stringMatching(/chain source/) });
+    // Links name the configured explorer on purpose (receipts record it as their evidence); the words must not.
+    const words = [...proofs.body.proofs, ...proofs.body.sandbox_receipts].flatMap((proof: { subject: string; checks: Array<{ detail: string }> }) => [proof.subject, ...proof.checks.map((check) => check.detail)]);
+    expect(wordsLeaked(words), settlement.detail).toEqual([]);
+    expect(JSON.stringify(proofs.body)).not.toContain('ECONNREFUSED');
+
+    for (const requestId of ['chain-gone-quote', 'chain-gone-live', 'chain-gone-proofs']) {
+      const lines = await warnedFor(log, requestId);
+      expect(JSON.stringify(lines), requestId).toContain('ECONNREFUSED');
+    }
+  });
+});
+
 describe('the store refusing writes', () => {
   // chattr +i needs root (as CI runs) and a file system with the flag; root ignores plain permissions.
   const probe = join(mkdtempSync(join(tmpdir(), 'faults-chattr-')), 'probe');

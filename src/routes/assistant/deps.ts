@@ -38,15 +38,23 @@ export async function fromStore<T>(run: () => Promise<T>, detail = 'The receipt 
   }
 }
 
-/** Runs a chain read; the chain not answering in time becomes the documented 503. */
+/**
+ * Runs a chain read; the chain not answering in time becomes the documented 503. The client's
+ * error names the explorer or node URL and the transport's words (`connect ECONNREFUSED host:port`),
+ * so it goes to the log as the problem's cause only.
+ */
 export async function fromChain<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
-      throw new ProblemError(503, 'chain_unavailable', 'Chain unavailable', `The chain source did not answer in time: ${error.message} Retry shortly.`, {
-        headers: { 'retry-after': '5' },
-      });
+      throw new ProblemError(
+        503,
+        'chain_unavailable',
+        'Chain unavailable',
+        'The chain source did not answer in time, or not with an answer of the Explorer API; nothing was written. Retry shortly.',
+        { headers: { 'retry-after': '5' }, cause: error },
+      );
     }
     throw error;
   }
