@@ -87,7 +87,9 @@ export const faucetDescriptorSchema = z
           .describe('How to compute `challengeToken`.'),
         limits: z
           .object({
-            per_address: rateLimitSchema.describe('Payouts to one address.'),
+            per_address: rateLimitSchema.describe(
+              'Payouts to one address, counted per key or script the address pays: a P2PK address and the P2S addresses whose tree is that one key (with or without constant segregation or the size flag, under any header version) share one count.',
+            ),
             per_ip: rateLimitSchema.describe('Payouts requested from one client IP.'),
           })
           .describe('Payout limits; beyond them POST answers 429 with Retry-After.'),

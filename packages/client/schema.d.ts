@@ -4087,7 +4087,7 @@ export interface components {
                 };
                 /** @description Payout limits; beyond them POST answers 429 with Retry-After. */
                 limits: {
-                    /** @description Payouts to one address. */
+                    /** @description Payouts to one address, counted per key or script the address pays: a P2PK address and the P2S addresses whose tree is that one key (with or without constant segregation or the size flag, under any header version) share one count. */
                     per_address: {
                         /** @description Payouts allowed in one window. */
                         max_payouts: number;

@@ -13,6 +13,8 @@ export interface ApiRequest {
   /** Parsed JSON body for POST routes; undefined for GET. */
   body: unknown;
   clientIp: string;
+  /** The id this request's log lines carry (echoed in `x-request-id`), where the front door has one. */
+  requestId?: string;
 }
 
 export interface ApiResponse {

@@ -26,9 +26,18 @@ export class ProblemError extends Error {
     code: ProblemCode,
     title: string,
     detail: string,
-    options: { errors?: ProblemFieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    options: {
+      errors?: ProblemFieldError[];
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+      /**
+       * The outside failure behind the problem, for the operator: the server logs it with the
+       * request id, and it never reaches the body, whose detail says what failed in our own words.
+       */
+      cause?: unknown;
+    } = {},
   ) {
-    super(detail);
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProblemError';
     this.status = status;
     this.code = code;

@@ -45,6 +45,8 @@ export interface IncomingApiRequest {
   query: URLSearchParams;
   headers: Record<string, string | undefined>;
   clientIp: string;
+  /** The id the front door logs this request under, if it has one: failures are logged with it. */
+  requestId?: string;
   /** Reads the whole body, rejecting with the 413 problem once it passes `limit` bytes. */
   readBody: (limit: number) => Promise<Uint8Array>;
 }
@@ -160,7 +162,7 @@ export function refusedPostHead(request: RouteRequest): SerializedResponse | und
     if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
     return undefined;
   } catch (error) {
-    return failure(error, request.path);
+    return failure(error, request);
   }
 }
 
@@ -182,23 +184,31 @@ export function answerRoute(found: RouteMatch, request: RouteRequest, bytes?: Ui
       body = route.request && !route.validatesOwnBody ? validatedBody(route.request.schema, raw) : raw;
     }
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp };
+    const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp, requestId: request.requestId };
     // The route table refuses, at load, a route of this site without a handler.
     const answer = route.handler!(apiRequest);
     if (!(answer instanceof Promise)) return serializeApiResponse(answer, route);
     return answer.then(
       (settled) => serializeApiResponse(settled, route),
-      (error: unknown) => failure(error, request.path),
+      (error: unknown) => failure(error, request),
     );
   } catch (error) {
-    return failure(error, request.path);
+    return failure(error, request);
   }
 }
 
-/** A thrown ProblemError as its answer; anything else is a bug, logged, and answered with a 500 that reveals nothing. */
-function failure(error: unknown, path: string): SerializedResponse {
-  if (error instanceof ProblemError) return problemResponse(error, path);
-  logger.error({ err: error, path }, 'unhandled error in route handler');
+/**
+ * A thrown ProblemError as its answer; anything else is a bug, logged, and answered with a 500 that
+ * reveals nothing. A problem with a cause (an outside failure: the store, the chain) is logged with
+ * that cause at warn, since its body only says what failed and the operator needs why.
+ */
+function failure(error: unknown, request: Pick<RouteRequest, 'path' | 'requestId'>): SerializedResponse {
+  const { path, requestId } = request;
+  if (error instanceof ProblemError) {
+    if (error.cause !== undefined) logger.warn({ reqId: requestId, path, status: error.status, code: error.code, err: error.cause }, 'outside failure answered with a problem');
+    return problemResponse(error, path);
+  }
+  logger.error({ reqId: requestId, err: error, path }, 'unhandled error in route handler');
   return problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request; it has been logged.'), path);
 }
 
@@ -220,7 +230,7 @@ export function dispatch(request: RouteRequest, readBody: BodyReader, reply: (an
   else {
     const refused = refusedPostHead(request);
     if (refused) reply(refused);
-    else readBody(MAX_BODY_BYTES, (error, bytes) => reply(error === undefined ? answerRoute(found, request, bytes) : failure(error, request.path)));
+    else readBody(MAX_BODY_BYTES, (error, bytes) => reply(error === undefined ? answerRoute(found, request, bytes) : failure(error, request)));
   }
   return true;
 }

@@ -219,7 +219,7 @@ export function createRequestListener(options: ServerOptions) {
 
   /** A failure past the route's own handling (a bug here, or Astro's): logged, and a 500 if the head is not out yet. */
   function failed(res: http.ServerResponse, context: RequestContext, error: unknown): void {
-    logger.error({ err: error, path: context.path }, 'request failed');
+    logger.error({ reqId: context.id, err: error, path: context.path }, 'request failed');
     try {
       if (!res.headersSent) return send(res, problemResponse(new ProblemError(500, 'internal_error', 'Internal error', 'The server failed to answer this request.'), '/'));
     } catch {
@@ -273,7 +273,14 @@ export function createRequestListener(options: ServerOptions) {
       return void res.end();
     }
 
-    const request = { method, path, query: new URLSearchParams(target.search), headers: req.headers as Record<string, string | undefined>, clientIp: req.socket.remoteAddress ?? 'unknown' };
+    const request = {
+      method,
+      path,
+      query: new URLSearchParams(target.search),
+      headers: req.headers as Record<string, string | undefined>,
+      clientIp: req.socket.remoteAddress ?? 'unknown',
+      requestId: context.id,
+    };
     const routed = dispatch(
       request,
       (limit, done) =>

@@ -15,31 +15,50 @@ import { signerHealth } from './signer-health.ts';
 import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../config/limits.ts';
 
 
-async function timed<P extends Probe>(required: boolean, run: (signal: AbortSignal) => Promise<Omit<P, 'required' | 'latency_ms'>>, onFailure?: Partial<P>): Promise<P> {
+/**
+ * Why each failed probe failed, in the words of the part that failed (a URL, a port, a driver's
+ * error): the operator's, not the public answer's. The caller logs it with the request id it knows.
+ */
+const failureCauses = new WeakMap<Probe, unknown>();
+
+/** The error behind a probe that failed by throwing or timing out; undefined for any other probe. */
+export function probeFailureCause(probe: Probe): unknown {
+  return failureCauses.get(probe);
+}
+
+/**
+ * Runs a probe under PROBE_TIMEOUT_MS. A failure is answered in this service's words, naming
+ * `part` ("the chain source"); what the part itself said is kept for the log (probeFailureCause).
+ */
+async function timed<P extends Probe>(required: boolean, part: string, run: (signal: AbortSignal) => Promise<Omit<P, 'required' | 'latency_ms'>>, onFailure?: Partial<P>): Promise<P> {
   const started = performance.now();
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {
     const result = await Promise.race([
       run(signal),
-      new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('timeout')), { once: true })),
+      new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), { once: true })),
     ]);
     return { ...result, required, latency_ms: Math.round(performance.now() - started) } as unknown as P;
   } catch (error) {
     const timedOut = signal.aborted;
-    return {
+    const probe = {
       ...onFailure,
       ok: false,
       required,
       status: timedOut ? 'timeout' : 'unreachable',
-      detail: timedOut ? `no answer within ${PROBE_TIMEOUT_MS} ms` : `failed: ${(error as Error).message}`,
+      detail: timedOut ? `${capitalised(part)} did not answer within ${PROBE_TIMEOUT_MS} ms.` : `${capitalised(part)} could not be reached or failed; the cause is in this service's log.`,
       latency_ms: Math.round(performance.now() - started),
     } as unknown as P;
+    failureCauses.set(probe, error);
+    return probe;
   }
 }
 
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** Spec posture fact 6: the MCP host must resolve and its /health must answer {ok, service, version}. */
 export function probeMcp(): Promise<Probe> {
-  return timed(false, async (signal) => {
+  return timed(false, 'the MCP host', async (signal) => {
     const { hostname } = new URL(site.mcp_url);
     await lookup(hostname);
     const response = await fetch(mcpUrl('/health'), { signal });
@@ -52,7 +71,7 @@ export function probeMcp(): Promise<Probe> {
 }
 
 export function probeMainnetGate(): Promise<Probe> {
-  return timed(true, async () =>
+  return timed(true, 'the mainnet gate check', async () =>
     POSTURE.mainnet_ready === false
       ? { ok: true, status: 'closed', detail: 'The mainnet gate is closed: external review and an audit-bound mainnet script identity are missing.' }
       : { ok: false, status: 'open', detail: 'The posture claims mainnet readiness; the gate must stay closed.' },
@@ -67,7 +86,7 @@ export function probeAssistant(provider: ModelProvider): Promise<Probe> {
   if (provider.name === 'none') {
     return Promise.resolve({ ok: false, required: true, status: 'unconfigured', detail: 'No model provider is configured (ASSISTANT_MODEL_PROVIDER=none); chat answers 503.' });
   }
-  return timed(true, async () => {
+  return timed(true, `the ${provider.name} model provider`, async () => {
     const question = 'What does the policy check decide?';
     const answer = await provider.answer({ question, messages: [{ role: 'user', content: question }] });
     return answer.answer.trim()
@@ -80,6 +99,7 @@ export function probeAssistant(provider: ModelProvider): Promise<Probe> {
 export function probeReceiptStorage(store: AssistantStore): Promise<StorageProbe> {
   return timed<StorageProbe>(
     true,
+    'the receipt store',
     async () => {
       await store.ping();
       return { ok: true, status: 'answering', backend: store.kind, detail: `The ${store.kind === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL'} receipt store answered a round trip.` };
@@ -101,6 +121,7 @@ export function createChainProbe(): (chain: ChainClient) => Promise<ChainProbe> 
   return (chain) =>
     timed<ChainProbe>(
       true,
+      `the ${chain.source} chain source`,
       async () => {
         const height = await chain.height();
         highest = Math.max(highest, height);
@@ -133,6 +154,7 @@ export const LIMITER_PROBE_KEY = 'live-status-probe';
 export function probeRateLimiter(limiter: RateLimiter): Promise<RateLimiterProbe> {
   return timed<RateLimiterProbe>(
     false,
+    'the rate limiter',
     async () => {
       if (limiter.mode() !== 'memory') await limiter.consume('quote', LIMITER_PROBE_KEY);
       const mode = limiter.mode();
@@ -173,7 +195,7 @@ export async function latestFullReceiptId(store: AssistantStore): Promise<string
 
 /** Signer health as live status sees it; not required, since no public flow needs the signer. */
 export function probeSigner(): Promise<Probe> {
-  return timed(false, async () => {
+  return timed(false, 'the signer', async () => {
     const health = await signerHealth();
     return { ok: health.ok, status: health.status, detail: health.detail };
   });
@@ -181,7 +203,7 @@ export function probeSigner(): Promise<Probe> {
 
 /** The policy engine answers its own published example with an allow, as the contract says it does. */
 export function probeWalletAgent(): Promise<Probe> {
-  return timed(true, async () => {
+  return timed(true, 'the policy engine', async () => {
     const verdict = checkPolicy(examplePolicyCheckRequest, new Date());
     return verdict.allowed && verdict.reasons.length === 0
       ? { ok: true, status: 'answering', detail: 'The policy engine allows its published example request with no reasons.' }

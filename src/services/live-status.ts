@@ -15,6 +15,7 @@ import {
   paymentWidgetProbe,
   probeAssistant,
   probeMainnetGate,
+  probeFailureCause,
   probeMcp,
   probeRateLimiter,
   probeReceiptStorage,
@@ -43,7 +44,21 @@ function unavailable<P extends Probe>(required: boolean, error: unknown, extra: 
   return { ok: false, required, status: 'unavailable', detail: (error as Error)?.message ?? String(error), ...extra } as P;
 }
 
-async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof createChainProbe>, now: Date): Promise<LiveStatus> {
+/**
+ * Logs why each of `probes` failed, with the id of the request whose reading ran them: the
+ * answer says only which part failed. A required part at warn; an optional one (MCP host, signer,
+ * shared limits) at debug, since a deployment may run without it and health checks read live status
+ * every few seconds.
+ */
+function logFailures(probes: LiveStatus['probes'], requestId: string | undefined): void {
+  for (const [name, probe] of Object.entries(probes) as Array<[string, Probe]>) {
+    const cause = probeFailureCause(probe);
+    if (cause === undefined) continue;
+    logger[probe.required ? 'warn' : 'debug']({ reqId: requestId, probe: name, status: probe.status, err: cause }, 'live status probe failed');
+  }
+}
+
+async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof createChainProbe>, now: Date, requestId: string | undefined): Promise<LiveStatus> {
   const withPart = <T, R>(get: () => T, run: (part: T) => Promise<R>, fallback: (error: unknown) => R): Promise<R> => {
     let part: T;
     try {
@@ -65,8 +80,10 @@ async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof cre
     withPart(sources.store, latestFullReceiptId, () => null),
   ]);
   const payment_widget = paymentWidgetProbe({ assistant, receipt_storage, chain });
+  const probes = { assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, payment_widget, wallet_agent, mainnet_gate };
+  logFailures(probes, requestId);
   return buildLiveStatus(
-    { assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, payment_widget, wallet_agent, mainnet_gate },
+    probes,
     latest,
     now,
     PROBE_CACHE_SECONDS,
@@ -95,17 +112,18 @@ async function keepRun(sources: LiveSources, status: LiveStatus, everyMs: number
 
 /**
  * A live status reader over `sources`, cached for PROBE_CACHE_SECONDS with concurrent readers sharing
- * a run; a run is kept in the probe history when the last kept one is `historyEveryMs` old.
+ * a run; a run is kept in the probe history when the last kept one is `historyEveryMs` old. A run's
+ * failures are logged once, under the id of the request (`requestId`) that started it.
  */
-export function createLiveStatus(sources: () => Promise<LiveSources>, historyEveryMs = PROBE_HISTORY_INTERVAL_SECONDS * 1000): () => Promise<LiveStatus> {
+export function createLiveStatus(sources: () => Promise<LiveSources>, historyEveryMs = PROBE_HISTORY_INTERVAL_SECONDS * 1000): (requestId?: string) => Promise<LiveStatus> {
   const probeChain = createChainProbe();
   let current: { at: number; body: Promise<LiveStatus> } | undefined;
   let keptAt = -Infinity;
-  return () => {
+  return (requestId) => {
     const now = Date.now();
     if (!current || now - current.at >= PROBE_CACHE_SECONDS * 1000) {
       const body = sources().then(async (parts) => {
-        const status = await runProbes(parts, probeChain, new Date(now));
+        const status = await runProbes(parts, probeChain, new Date(now), requestId);
         if (now - keptAt >= historyEveryMs) {
           keptAt = now;
           await keepRun(parts, status, historyEveryMs);

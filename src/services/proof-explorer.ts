@@ -16,6 +16,7 @@ import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofChec
 import { routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
 import type { AssistantStore, ChainClient } from '../domain/ports.ts';
+import { logger } from './logger.ts';
 
 type Proof = ProofExplorer['proofs'][number];
 
@@ -80,8 +81,12 @@ async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise
 }
 
 export interface ProofExplorerService {
-  proofs: () => Promise<ProofExplorer>;
+  /** The proofs; a build this call starts logs its chain failures under `requestId`. */
+  proofs: (requestId?: string) => Promise<ProofExplorer>;
 }
+
+/** The chain budget ran out before the chain answered: said in our words, so it may be shown. */
+class ChainBudgetSpent extends Error {}
 
 export interface ProofExplorerOptions {
   /** The build's schema conformance report. */
@@ -96,7 +101,11 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
   /** Proofs whose every check passed, by receipt id: a settled Note and a stored bundle do not change. */
   const verified = new Map<string, Proof>();
 
-  async function receiptProof(bundle: ReceiptBundle, chain: ChainClient, deadline: number, now: Date): Promise<Proof> {
+  /**
+   * One receipt's proof. A chain source that fails is named in the check, and what it said (its
+   * URL, the transport's error) is handed to `failed` for the log.
+   */
+  async function receiptProof(bundle: ReceiptBundle, chain: ChainClient, deadline: number, now: Date, failed: (cause: unknown) => void): Promise<Proof> {
     const known = verified.get(bundle.receiptId);
     if (known) return known;
     const checks: ProofCheck[] = receiptOfflineChecks(JSON.stringify(bundle));
@@ -106,17 +115,22 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
     } else {
       const remaining = deadline - Date.now();
       try {
-        if (remaining <= 0) throw new Error(`no time left of the ${chainBudgetMs} ms chain budget`);
+        if (remaining <= 0) throw new ChainBudgetSpent(`no time left of the ${chainBudgetMs} ms chain budget`);
         let timer: NodeJS.Timeout | undefined;
         const box = await Promise.race([
           chain.getBox(bundle.noteBoxId),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within the ${chainBudgetMs} ms chain budget`)), remaining);
+            timer = setTimeout(() => reject(new ChainBudgetSpent(`no answer within the ${chainBudgetMs} ms chain budget`)), remaining);
           }),
         ]).finally(() => clearTimeout(timer));
         checks.push(settlementCheck(bundle, box, source));
       } catch (error) {
-        checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The ${bundle.chain} chain source could not be read: ${(error as Error).message}.` });
+        if (error instanceof ChainBudgetSpent) {
+          checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The ${bundle.chain} chain source could not be read: ${error.message}.` });
+        } else {
+          failed(error);
+          checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The ${bundle.chain} chain source could not be read: it could not be reached or failed; the cause is in this service's log.` });
+        }
       }
     }
     const proof: Proof = {
@@ -131,14 +145,17 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
     return proof;
   }
 
-  async function build(now: Date): Promise<ProofExplorer> {
+  async function build(now: Date, requestId: string | undefined): Promise<ProofExplorer> {
     const { store, chain } = await sources();
     const receipts = await store.listReceipts(PROOF_RECEIPT_LIMIT);
     const deadline = Date.now() + chainBudgetMs;
+    const causes: unknown[] = [];
     const proofs = await pooled(
-      receipts.map((bundle) => () => receiptProof(bundle, chain, deadline, now)),
+      receipts.map((bundle) => () => receiptProof(bundle, chain, deadline, now, (cause) => causes.push(cause))),
       CHAIN_CONCURRENCY,
     );
+    // One line for the build, not one per receipt: a chain source that is down fails them all alike.
+    if (causes.length > 0) logger.warn({ reqId: requestId, receipts: causes.length, err: causes[0] }, 'proof explorer could not re-read settlements from the chain source');
     const testnet = proofs.filter((_, index) => receipts[index]!.chain === 'testnet');
     const sandbox = proofs.filter((_, index) => receipts[index]!.chain === 'sandbox');
     return buildProofExplorer([...testnet, ...conformanceProofs(report(), now)], sandbox, now);
@@ -146,10 +163,10 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
 
   let current: { at: number; body: Promise<ProofExplorer> } | undefined;
   return {
-    proofs: () => {
+    proofs: (requestId) => {
       const now = Date.now();
       if (!current || now - current.at >= PROOFS_CACHE_SECONDS * 1000) {
-        const body = build(new Date(now));
+        const body = build(new Date(now), requestId);
         current = { at: now, body };
         // A failed build (the store down) is answered once and retried by the next reader.
         body.catch(() => {

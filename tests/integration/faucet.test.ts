@@ -42,6 +42,15 @@ const ADDRESSES = {
   sharedToken: testnetAddress('02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5'),
 };
 
+/**
+ * One key (secp256k1's 3G) written four ways: its P2PK address, and P2S addresses of trees that pay
+ * that key alone: the key as a segregated constant; version 1 with the size flag; version 2,
+ * segregated and sized.
+ */
+const ONE_KEY = '02f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9';
+const p2sAddress = (ergoTree: string) => ErgoAddress.fromErgoTree(ergoTree, Network.Testnet).encode(Network.Testnet);
+const ONE_KEY_ADDRESSES = [testnetAddress(ONE_KEY), p2sAddress(`100108cd${ONE_KEY}7300`), p2sAddress(`092308cd${ONE_KEY}`), p2sAddress(`1a260108cd${ONE_KEY}7300`)];
+
 interface BackendCall {
   authorization: string | undefined;
   path: string | undefined;
@@ -61,6 +70,10 @@ beforeAll(async () => {
     req.on('end', () => {
       const body = JSON.parse(text) as Record<string, unknown>;
       calls.push({ authorization: req.headers.authorization, path: req.url, body });
+      if (ONE_KEY_ADDRESSES.includes(String(body.address))) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ transaction_id: 'CD'.repeat(32), reference: `payout-${calls.length}` }));
+        return;
+      }
       switch (body.address) {
         case ADDRESSES.accepts:
         case ADDRESSES.solverFlow:
@@ -173,6 +186,24 @@ describe('payouts enabled, backend on loopback', () => {
     expect(answer.status).toBe(429);
     expect(answer.body.code).toBe('faucet_limit_reached');
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('counts one key once however its address is written: its P2PK address and three P2S trees of it get one payout', async () => {
+    expect(new Set(ONE_KEY_ADDRESSES).size).toBe(4);
+    const before = calls.length;
+    const answers = [];
+    // Each from its own client address, so the per-IP limit plays no part.
+    for (const [index, address] of ONE_KEY_ADDRESSES.entries()) {
+      answers.push(await payout(enabled, { address, challengeToken: tokenFor(address) }, { dispatcher: from(`127.0.0.${30 + index}`) }));
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 429, 429, 429]);
+    for (const refused of answers.slice(1)) {
+      expect(refused.contentType).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ code: 'faucet_limit_reached', status: 429 });
+      expect(refused.body.detail).toMatch(/this address/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(calls.slice(before).map((call) => call.body.address)).toEqual([ONE_KEY_ADDRESSES[0]]);
   });
 
   it('maps a failing backend to 502 without passing its text on, and does not count the payout that failed', async () => {

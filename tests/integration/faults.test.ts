@@ -9,7 +9,8 @@
  * PostgreSQL and Redis are servers of this suite's own (tests/helpers/disposable-services.ts):
  * stopping the shared ones would break the suites running beside it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import { premiumQuoteSchema, type PremiumQuote } from '../../schemas/assistant.t
 import { problemSchema } from '../../schemas/problem.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { createStore } from '../../src/services/store/index.ts';
+import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import {
   postgresBinariesAvailable,
@@ -29,6 +32,7 @@ import {
   type DisposableRedis,
 } from '../helpers/disposable-services.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
+import { closedPort } from '../helpers/services.ts';
 import { sandboxServerEnv } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 150_000 });
@@ -70,10 +74,13 @@ interface Answer {
 /** The payer's retry key: a verification retried after a failure it did not see the end of gets its turn back. */
 const PAYER_KEY = { 'idempotency-key': 'faults-payer-retry-key-0123456789' };
 
-async function call(base: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+/** `requestId` is sent as `x-request-id`, so a test finds the log line of its request. */
+async function call(base: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}, requestId?: string): Promise<Answer> {
   const started = performance.now();
+  const headers: Record<string, string> = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders, ...(requestId ? { 'x-request-id': requestId } : {}) };
   const response = await fetch(`${base}${path}`, {
-    ...(body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    headers,
+    ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(ANSWER_BOUND_MS * 3),
   });
   const text = await response.text();
@@ -102,6 +109,35 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 const live = async (base: string) => (await call(base, '/api/agent-economy/live')).body;
+
+type LogLine = Record<string, any>;
+
+/** The JSON lines `running` writes to its log from now on. */
+function logOf(running: RunningServer): () => LogLine[] {
+  let out = '';
+  running.process.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return () =>
+    out.split('\n').flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LogLine];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Waits (the log is written asynchronously) for the warn or error lines of request `requestId`. */
+async function warnedFor(log: () => LogLine[], requestId: string): Promise<LogLine[]> {
+  let lines: LogLine[] = [];
+  await vi.waitFor(
+    () => {
+      lines = log().filter((line) => line.reqId === requestId && (line.level === 'warn' || line.level === 'error'));
+      expect(lines.length, `a warn or error line of request ${requestId}; the log: ${JSON.stringify(log()).slice(0, 2000)}`).toBeGreaterThan(0);
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+  return lines;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const premiumQuestion = (label: string) => `${label}: which registers must a Note carry, and how does verify-payment check each of them before it stores a receipt? `.repeat(2);
 
@@ -329,6 +365,102 @@ describe('the chain source hanging and answering garbage', () => {
     const verified = await verify();
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     expect((await call(base, `/api/assistant/receipt/${verified.body.receiptId}`)).status).toBe(200);
+  });
+});
+
+describe('the chain source gone (its port closed)', () => {
+  it('answers the quote, live status and the proofs without its address, port or the library\'s text, and logs the cause with the request id', async () => {
+    const explorer = await startFaultyExplorer(sandbox.url);
+    let closed = false;
+    cleanups.push(() => closed || explorer.close());
+    const running = await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1', CHAIN_HEIGHT_MAX_AGE_MS: '0', LOG_LEVEL: 'warn' });
+    const log = logOf(running);
+    const base = running.url;
+    // A settled receipt first, so the proofs re-read a settlement from the chain source that is gone.
+    const question = premiumQuestion('chain gone');
+    const quote = await premiumQuote(base, question);
+    const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
+    const verified = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    await explorer.close();
+    closed = true;
+
+    // The whole answer must not name the explorer; its words (detail, subject) name no loopback
+    // host at all. (`type` and links name this site's own base URL, which a test build puts on loopback.)
+    const { host, port } = new URL(explorer.url);
+    const leaked = (text: string) => [host, `:${port}`, 'ECONNREFUSED'].filter((piece) => text.includes(piece));
+    const wordsLeaked = (words: string[]) => [...leaked(words.join('\n')), ...(words.join('\n').includes('127.0.0.1') ? ['127.0.0.1'] : [])];
+
+    const refused = await call(base, '/api/assistant/quote', { question: premiumQuestion('quote while gone') }, {}, 'chain-gone-quote');
+    expectProblem(refused, 503, 'chain_unavailable');
+    expect(leaked(JSON.stringify(refused.body)), JSON.stringify(refused.body)).toEqual([]);
+    expect(JSON.stringify(refused.body)).not.toContain(port);
+    expect(wordsLeaked([refused.body.title, refused.body.detail])).toEqual([]);
+    expect(refused.body.detail).toMatch(/chain source/);
+
+    const status = await call(base, '/api/agent-economy/live', undefined, {}, 'chain-gone-live');
+    expect(status.body.probes.chain).toMatchObject({ ok: false });
+    expect(leaked(JSON.stringify(status.body)), JSON.stringify(status.body.probes)).toEqual([]);
+    expect(wordsLeaked(Object.values(status.body.probes).map((probe: any) => probe.detail)), JSON.stringify(status.body.probes)).toEqual([]);
+    expect(status.body.probes.chain.detail).toMatch(/chain source/);
+
+    const proofs = await call(base, '/api/agent-economy/proofs', undefined, {}, 'chain-gone-proofs');
+    expect(proofs.status).toBe(200);
+    const receipt = proofs.body.sandbox_receipts.find((proof: { id: string }) => proof.id === verified.body.receiptId);
+    const settlement = receipt.checks.find((check: { id: string }) => check.id === 'settlement_tx');
+    expect(settlement).toMatchObject({ ok: false, detail: expect.stringMatching(/chain source/) });
+    // Links name the configured explorer on purpose (receipts record it as their evidence); the words must not.
+    const words = [...proofs.body.proofs, ...proofs.body.sandbox_receipts].flatMap((proof: { subject: string; checks: Array<{ detail: string }> }) => [proof.subject, ...proof.checks.map((check) => check.detail)]);
+    expect(wordsLeaked(words), settlement.detail).toEqual([]);
+    expect(JSON.stringify(proofs.body)).not.toContain('ECONNREFUSED');
+
+    for (const requestId of ['chain-gone-quote', 'chain-gone-live', 'chain-gone-proofs']) {
+      const lines = await warnedFor(log, requestId);
+      expect(JSON.stringify(lines), requestId).toContain('ECONNREFUSED');
+    }
+  });
+});
+
+describe('the store refusing writes', () => {
+  // chattr +i needs root (as CI runs) and a file system with the flag; root ignores plain permissions.
+  const probe = join(mkdtempSync(join(tmpdir(), 'faults-chattr-')), 'probe');
+  writeFileSync(probe, '');
+  const immutable = spawnSync('chattr', ['+i', probe]).status === 0 && spawnSync('chattr', ['-i', probe]).status === 0;
+  if (!immutable && process.env.CI !== 'true') console.warn('faults: skipping the read-only store test: chattr +i is not permitted here');
+
+  (immutable || process.env.CI === 'true' ? it : it.skip)('answers each write 503 and logs it at warn or error with the cause and the request id (read-only store file)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faults-read-only-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    await store.ready();
+    await store.close();
+    const file = join(dataDir, SQLITE_FILE_NAME);
+    expect(spawnSync('chattr', ['+i', file]).status).toBe(0);
+    cleanups.push(() => spawnSync('chattr', ['-i', file]));
+    const running = await server({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const log = logOf(running);
+
+    // A free chat turn is counted in the store once answered; a premium quote stores itself first.
+    expectProblem(await call(running.url, '/api/assistant/chat', { messages: [{ role: 'user', content: 'What is a Note?' }] }, {}, 'read-only-chat'), 503, 'receipt_storage_unavailable');
+    expectProblem(await call(running.url, '/api/assistant/quote', { question: premiumQuestion('read-only') }, {}, 'read-only-quote'), 503, 'receipt_storage_unavailable');
+    for (const requestId of ['read-only-chat', 'read-only-quote']) {
+      const [line] = await warnedFor(log, requestId);
+      expect(line!.code, JSON.stringify(line)).toBe('receipt_storage_unavailable');
+      expect(line!.err?.message, JSON.stringify(line)).toMatch(/\S/);
+    }
+  });
+
+  it('logs a store it cannot reach the same way, without its address in the answer', async () => {
+    const storePort = await closedPort();
+    const storeUrl = `postgres://faults@127.0.0.1:${storePort}/none`;
+    const running = await server({ DATABASE_URL: storeUrl, STORE_CONNECT_TIMEOUT_MS: '500', LOG_LEVEL: 'warn' });
+    const log = logOf(running);
+    const answer = await call(running.url, '/api/assistant/activity', undefined, {}, 'store-gone-activity');
+    expectProblem(answer, 503, 'receipt_storage_unavailable');
+    expect(JSON.stringify(answer.body)).not.toMatch(new RegExp(`${storePort}|ECONNREFUSED|postgres:`));
+    expect(answer.body.detail).not.toContain('127.0.0.1');
+    const [line] = await warnedFor(log, 'store-gone-activity');
+    expect(JSON.stringify(line)).toContain('ECONNREFUSED');
   });
 });
 

@@ -2,14 +2,16 @@
  * Running a route (src/server/dispatch.ts): a synchronous handler's answer comes back at once, not as
  * a promise (the production entry then answers from the body's last event); an asynchronous one
  * comes back as a promise that never rejects; a refused POST head, a bad body, a thrown problem and
- * a bug each become their problem answer, the bug without its message.
+ * a bug each become their problem answer, the bug without its message; a problem's outside cause
+ * goes to the log with the request id, never to the answer.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { answerRoute, findRoute, refusedPostHead, type RouteRequest } from '../../src/server/dispatch.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
 import type { ApiResponse } from '../../src/lib/api.ts';
+import { logger } from '../../src/services/logger.ts';
 
 const route = (method: 'GET' | 'POST', handler: DynamicRoute['handler'], request?: z.ZodType): DynamicRoute => ({
   id: 'test-route',
@@ -77,6 +79,27 @@ describe('answerRoute', () => {
       expect(codeOf(answer.body)).toBe('internal_error');
       expect(answer.body).not.toContain('secret detail');
     }
+  });
+});
+
+describe('a problem caused by an outside failure', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('logs the cause at warn with the request id, and answers only the problem\'s own words', async () => {
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const cause = new Error('connect ECONNREFUSED 10.0.0.7:5432');
+    const failing = route('GET', async (incoming) => {
+      expect(incoming.requestId).toBe('req-7');
+      throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', 'The receipt store cannot be reached right now.', { cause });
+    });
+    const answer = await answerRoute({ route: failing, params: {} }, { ...request('GET'), requestId: 'req-7' });
+    expect(answer.status).toBe(503);
+    expect(answer.body).not.toMatch(/ECONNREFUSED|10\.0\.0\.7/);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatchObject({ reqId: 'req-7', code: 'receipt_storage_unavailable', status: 503, err: cause });
+    // A problem of the client's own making has no cause and is not logged.
+    await answerRoute({ route: route('GET', () => Promise.reject(new ProblemError(410, 'quote_expired', 'Quote expired', 'Ask again.'))), params: {} }, request('GET'));
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 });
 

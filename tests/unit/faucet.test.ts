@@ -3,12 +3,15 @@
  * the payout flow's order of checks run in-process against fakes of the limiter and the backend.
  * (Over HTTP, against the built server and a real backend on loopback: tests/integration/faucet.)
  */
+import { ErgoAddress, Network } from '@fleet-sdk/core';
 import { blake2b256, hex, utf8 } from '@fleet-sdk/crypto';
 import { describe, expect, it } from 'vitest';
 import { faucetPayoutSchema } from '../../schemas/faucet.ts';
 import { solveFaucetChallenge } from '../../src/cli/faucet-solve.ts';
 import { loadFaucetConfig, FAUCET_EPOCH_SECONDS, type FaucetConfig } from '../../src/config/faucet.ts';
 import { loadRateLimitConfig } from '../../src/config/rate-limit.ts';
+import { decodeAddress } from '../../src/domain/ergo/address.ts';
+import { payeeKey } from '../../src/domain/faucet/payee-key.ts';
 import { challengePreimage, epochAt, leadingZeroBits, solveChallenge, verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import type { ApiRequest } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
@@ -22,6 +25,51 @@ const ADDRESS = FLEET_ADDRESSES.testnetP2pk;
 const NOW = new Date('2026-11-23T12:00:00Z');
 const EPOCH = epochAt(NOW, FAUCET_EPOCH_SECONDS);
 const params = { bits: 10, epochSeconds: FAUCET_EPOCH_SECONDS };
+/** What the per-address limit counts for ADDRESS: its P2PK tree, hashed. */
+const PAYEE = hex.encode(blake2b256(hex.decode(ErgoAddress.decode(ADDRESS).ergoTree)));
+
+/** secp256k1's generator G and 2G, and trees of one `sigmaProp(proveDlog(G))` written many ways. */
+const G = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+const TWO_G = '02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5';
+const ONE_KEY_TREES: Array<[string, string]> = [
+  ['the P2PK tree', `0008cd${G}`],
+  ['the key as a segregated constant', `100108cd${G}7300`],
+  ['a segregated constant beside an unused one', `10020400${'08cd' + G}7301`],
+  ['version 0 with the size flag', `082308cd${G}`],
+  ['version 1', `092308cd${G}`],
+  ['version 1, segregated', `19260108cd${G}7300`],
+  ['version 2', `0a2308cd${G}`],
+  ['version 3, segregated', `1b260108cd${G}7300`],
+  ['CreateProveDlog of an inline group element', `00cd07${G}`],
+  ['CreateProveDlog of a segregated group element', `100107${G}cd7300`],
+  ['CreateProveDlog under version 1, segregated', `19260107${G}cd7300`],
+];
+const treeKey = (tree: string) => {
+  const check = decodeAddress(ErgoAddress.fromErgoTree(tree, Network.Testnet).encode(Network.Testnet));
+  if (!check.valid) throw new Error(`${tree} is not an address: ${check.message}`);
+  return payeeKey(check.ergoTree);
+};
+
+describe('payee key (what the per-address limit counts)', () => {
+  const keyOfG = hex.encode(blake2b256(hex.decode(`0008cd${G}`)));
+
+  it.each(ONE_KEY_TREES)('reduces %s to the P2PK tree of its key', (_form, tree) => {
+    expect(treeKey(tree)).toBe(keyOfG);
+  });
+
+  it('tells apart other keys, scripts that are more than one key, and different scripts', () => {
+    const others = [
+      `100108cd${TWO_G}7300`,
+      // sigmaProp(proveDlog(G)) && HEIGHT > 0: G alone cannot spend it at height 0.
+      `10020400${'08cd' + G}ea02d191a373007301`,
+      // HEIGHT > 0 and HEIGHT > 1: no key at all, two conditions.
+      '10010400d191a37300',
+      '10010402d191a37300',
+    ];
+    const keys = others.map(treeKey);
+    expect(new Set([keyOfG, ...keys]).size).toBe(others.length + 1);
+  });
+});
 
 describe('proof of work', () => {
   it('counts leading zero bits across bytes', () => {
@@ -135,11 +183,21 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     const answer = await post({ address: ADDRESS, challengeToken });
     expect(answer.status).toBe(200);
     expect(faucetPayoutSchema.parse(answer.body)).toMatchObject({ status: 'accepted_by_backend', address: ADDRESS, transaction_id: 'ab'.repeat(32), backend_reference: 'ref-1', amount: { nanoerg: '1000000000', erg: '1.000000000' } });
-    expect(calls).toEqual(['limit faucet_token digest', `limit faucet_address ${ADDRESS}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`]);
+    expect(calls).toEqual(['limit faucet_token digest', `limit faucet_address ${PAYEE}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`]);
     const replay = await problemOf(post({ address: ADDRESS, challengeToken }));
     expect(replay).toMatchObject({ status: 400, code: 'challenge_token_used' });
     // The replay is refused by the spent-token check alone: no limit is counted, the backend is not called.
-    expect(calls).toEqual(['limit faucet_token digest', `limit faucet_address ${ADDRESS}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`, 'limit faucet_token digest']);
+    expect(calls).toEqual(['limit faucet_token digest', `limit faucet_address ${PAYEE}`, 'limit faucet_ip 127.0.0.9', `backend ${ADDRESS} 1000000000`, 'limit faucet_token digest']);
+  });
+
+  it('pays a key once however its address is written: a P2S address of the paid key is refused 429', async () => {
+    const { post, calls } = setup();
+    const key = hex.encode(ErgoAddress.decode(ADDRESS).getPublicKeys()[0]!);
+    const p2s = ErgoAddress.fromErgoTree(`100108cd${key}7300`, Network.Testnet).encode(Network.Testnet);
+    expect((await post({ address: ADDRESS, challengeToken: token() })).status).toBe(200);
+    const refused = await problemOf(post({ address: p2s, challengeToken: solveChallenge(p2s, EPOCH, 8)! }));
+    expect(refused).toMatchObject({ status: 429, code: 'faucet_limit_reached' });
+    expect(calls.filter((call) => call.startsWith('backend'))).toEqual([`backend ${ADDRESS} 1000000000`]);
   });
 
   it('checks the address before anything else, even while payouts are guarded', async () => {
@@ -165,7 +223,7 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     expect(refused).toMatchObject({ status: 429, code: 'faucet_limit_reached', headers: { 'retry-after': '4001' } });
     expect(calls.some((call) => call.startsWith('backend'))).toBe(false);
     // The address was counted before the IP limit refused: that count is given back.
-    expect(calls.at(-1)).toBe(`refund faucet_address ${ADDRESS}`);
+    expect(calls.at(-1)).toBe(`refund faucet_address ${PAYEE}`);
   });
 
   it.each([
@@ -180,6 +238,6 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     if (status === 503) expect(problem.headers['retry-after']).toBe('30');
     // Nothing was paid, so the limits are given back; after a timeout the payout may still arrive, so they are not.
     const refunds = calls.filter((call) => call.startsWith('refund'));
-    expect(refunds).toEqual(code === 'faucet_backend_timeout' ? [] : [`refund faucet_address ${ADDRESS}`, 'refund faucet_ip 127.0.0.9']);
+    expect(refunds).toEqual(code === 'faucet_backend_timeout' ? [] : [`refund faucet_address ${PAYEE}`, 'refund faucet_ip 127.0.0.9']);
   });
 });

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveStatusSchema } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
-import { CHAIN_LAG_LIMIT_BLOCKS } from '../../src/services/live-probes.ts';
+import { ChainUnavailableError, StoreUnavailableError } from '../../src/domain/ports.ts';
+import { CHAIN_LAG_LIMIT_BLOCKS, probeFailureCause } from '../../src/services/live-probes.ts';
+import { logger } from '../../src/services/logger.ts';
 import { createLiveStatus, type LiveSources } from '../../src/services/live-status.ts';
 import { noModelProvider } from '../../src/services/model/provider.ts';
 import type { RateLimiter } from '../../src/domain/ports.ts';
@@ -57,6 +59,27 @@ describe('live status', () => {
     for (const name of ['receipt_storage', 'chain', 'assistant'] as const) expect(status.probes[name]).toMatchObject({ ok: false, status: 'timeout' });
     expect(status.latest_full_receipt_id).toBeNull();
     expect(status.probes.payment_widget).toMatchObject({ ok: false, status: 'blocked' });
+  });
+
+  it('says which part failed without what it said, and logs that with the id of the request that read it', async () => {
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const chainFailure = new ChainUnavailableError('could not read the explorer network state: connect ECONNREFUSED 10.0.0.7:8080');
+    const storeFailure = new StoreUnavailableError('the PostgreSQL database at DATABASE_URL cannot be reached: connect ECONNREFUSED 10.0.0.8:5432');
+    const store = Object.assign(new FakeStore(), { ping: () => Promise.reject(storeFailure) });
+    const chain = Object.assign(new FakeChain(1, 'testnet'), { height: () => Promise.reject(chainFailure) });
+    const status = await createLiveStatus(sources({ store, chain }))('req-5');
+    expect(status.probes.chain).toMatchObject({ ok: false, status: 'unreachable', detail: expect.stringMatching(/^The testnet chain source could not be reached/) });
+    expect(status.probes.receipt_storage).toMatchObject({ ok: false, status: 'unreachable', detail: expect.stringMatching(/^The receipt store could not be reached/) });
+    expect(JSON.stringify(status)).not.toMatch(/ECONNREFUSED|10\.0\.0\.|8080|5432|DATABASE_URL/);
+    expect(probeFailureCause(status.probes.chain)).toBe(chainFailure);
+    const logged = warn.mock.calls.map(([fields]) => fields as unknown as Record<string, unknown>);
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ reqId: 'req-5', probe: 'chain', err: chainFailure }),
+        expect.objectContaining({ reqId: 'req-5', probe: 'receipt_storage', err: storeFailure }),
+      ]),
+    );
+    vi.restoreAllMocks();
   });
 
   it('reports a part that cannot be built as a failing probe rather than an error', async () => {

@@ -4,14 +4,15 @@
  * and never counted, chain reads share a bounded budget, and the conformance proofs report what
  * the policy engine and the build's schema report really say.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proofExplorerSchema } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import type { SchemaConformanceReport } from '../../schemas/schema-conformance-report.ts';
 import { judgePolicyCase, policyConformanceCases, policyConformanceChecks } from '../../src/domain/policy-conformance.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import { settlementCheck } from '../../src/domain/receipt-proof.ts';
-import { StoreUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
+import { ChainUnavailableError, StoreUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
+import { logger } from '../../src/services/logger.ts';
 import { createProofExplorer } from '../../src/services/proof-explorer.ts';
 import { FakeChain, FakeStore, noteBox } from '../helpers/fakes.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
@@ -51,6 +52,8 @@ function explorer(store: FakeStore, chain: FakeChain, options: { report?: Schema
 }
 
 describe('proof explorer', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('lists a stored testnet receipt as a proof whose every recomputed check passes, and counts it', async () => {
     const store = new FakeStore();
     const chain = new FakeChain(1_100, 'testnet');
@@ -127,6 +130,23 @@ describe('proof explorer', () => {
     expect(check.ok).toBe(false);
     expect(check.detail).toContain('200 ms');
     expect(reads).toBe(1);
+  });
+
+  it('names a failing chain source without what it said, and logs that once per reading with the request id', async () => {
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const store = new FakeStore();
+    store.receipts.push(storedReceipt('testnet'), storedReceipt('testnet'));
+    const failure = new ChainUnavailableError('could not read box 00 from the explorer: connect ECONNREFUSED 10.0.0.7:8080');
+    const down = Object.assign(new FakeChain(1_100, 'testnet'), { getBox: () => Promise.reject(failure) });
+    const board = await createProofExplorer(async () => ({ store, chain: down }), { report: () => passingReport }).proofs('req-9');
+    const details = board.proofs.flatMap((proof) => proof.checks.filter((check) => check.id === 'settlement_tx').map((check) => check.detail));
+    expect(details).toHaveLength(2);
+    for (const detail of details) {
+      expect(detail).toMatch(/testnet chain source could not be read/);
+      expect(detail).not.toMatch(/ECONNREFUSED|10\.0\.0\.7|8080/);
+    }
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatchObject({ reqId: 'req-9', receipts: 2, err: failure });
   });
 
   it('remembers a fully verified receipt instead of reading the chain for it again', async () => {

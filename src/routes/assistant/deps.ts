@@ -22,28 +22,37 @@ export interface AssistantDeps {
 
 /**
  * Runs a store call; the store being unreachable becomes the documented 503, whose `detail` says
- * what that means for this request (by default: nothing was written).
+ * what that means for this request (by default: nothing was written). The store's own error names
+ * its file or database and the driver's words, so it goes to the log as the problem's cause only.
  */
 export async function fromStore<T>(run: () => Promise<T>, detail = 'The receipt store cannot be reached right now, so nothing was written; retry shortly.'): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof StoreUnavailableError) {
-      throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', detail, { headers: { 'retry-after': '5' } });
+      throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt storage unavailable', detail, { headers: { 'retry-after': '5' }, cause: error });
     }
     throw error;
   }
 }
 
-/** Runs a chain read; the chain not answering in time becomes the documented 503. */
+/**
+ * Runs a chain read; the chain not answering in time becomes the documented 503. The client's
+ * error names the explorer or node URL and the transport's words (`connect ECONNREFUSED host:port`),
+ * so it goes to the log as the problem's cause only.
+ */
 export async function fromChain<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
-      throw new ProblemError(503, 'chain_unavailable', 'Chain unavailable', `The chain source did not answer in time: ${error.message} Retry shortly.`, {
-        headers: { 'retry-after': '5' },
-      });
+      throw new ProblemError(
+        503,
+        'chain_unavailable',
+        'Chain unavailable',
+        'The chain source did not answer in time, or not with an answer of the Explorer API; nothing was written. Retry shortly.',
+        { headers: { 'retry-after': '5' }, cause: error },
+      );
     }
     throw error;
   }

@@ -2,7 +2,8 @@
  * POST /api/dev/faucet: the payout request, in the order the faucet descriptor publishes. The
  * address is checked first (a mainnet or malformed one is refused before anything else runs); then
  * whether payouts are on at all (503 with the public fallback faucet when not); then the proof of
- * work and its single use; then the per-address and per-IP limits; only then is the request
+ * work and its single use; then the per-address and per-IP limits (the per-address one counting the
+ * key or script the address pays, however it is written); only then is the request
  * forwarded to the dedicated backend wallet, within a bounded timeout. The site signs nothing.
  *
  * Spent tokens and both limits live in the rate limiter, so with REDIS_URL every instance sees the
@@ -15,6 +16,7 @@ import type { FaucetRequest } from '../../../schemas/faucet.ts';
 import { FAUCET_EPOCH_SECONDS, type FaucetConfig } from '../../config/faucet.ts';
 import { typeName } from '../../config/site.ts';
 import { decodeAddress } from '../../domain/ergo/address.ts';
+import { payeeKey } from '../../domain/faucet/payee-key.ts';
 import { verifyChallengeToken } from '../../domain/faucet/proof-of-work.ts';
 import { formatNanoErg } from '../../domain/money.ts';
 import { json, type Handler } from '../../lib/api.ts';
@@ -53,7 +55,8 @@ export function faucetConfigOr503(read: () => FaucetConfig): FaucetConfig {
   }
 }
 
-function checkAddress(address: string): void {
+/** The address's ErgoTree (hex), once the address is known to be a valid testnet one. */
+function checkAddress(address: string): string {
   const check = decodeAddress(address);
   if (!check.valid) {
     throw new ProblemError(400, 'invalid_address', 'Invalid address', `address is not a valid Ergo address: ${check.message}.`, {
@@ -66,6 +69,7 @@ function checkAddress(address: string): void {
       errors: [{ path: '/address', code: 'network', message }],
     });
   }
+  return check.ergoTree;
 }
 
 /** The proof of work checked and spent; nothing to do when the deployment asks for none. */
@@ -87,11 +91,15 @@ type Counted = Array<readonly [RateLimitBucket, string]>;
 
 const refund = (limiter: RateLimiter, counted: Counted): Promise<unknown> => Promise.all(counted.map(([bucket, key]) => limiter.refund(bucket, key)));
 
-/** Counts the payout against the per-address and per-IP limits; a refusal gives back what was counted before it. */
-async function countLimits(limiter: RateLimiter, address: string, clientIp: string): Promise<Counted> {
+/**
+ * Counts the payout against the per-address and per-IP limits; a refusal gives back what was
+ * counted before it. The per-address limit counts the key or script paid (`payee`), so the other
+ * addresses of one key share its count.
+ */
+async function countLimits(limiter: RateLimiter, payee: string, clientIp: string): Promise<Counted> {
   const counted: Counted = [];
   for (const [bucket, key, what] of [
-    ['faucet_address', address, 'payouts to this address'],
+    ['faucet_address', payee, 'payouts to this address (or another address of the same key or script)'],
     ['faucet_ip', clientIp, 'payouts requested from this client'],
   ] as const) {
     const decision = await limiter.consume(bucket, key);
@@ -132,7 +140,7 @@ function backendProblem(error: FaucetBackendError, config: FaucetConfig): Proble
 export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
   return async (request) => {
     const body = request.body as FaucetRequest;
-    checkAddress(body.address);
+    const ergoTree = checkAddress(body.address);
     const config = faucetConfigOr503(deps.config);
     if (!config.enabled || !config.backendUrl) {
       throw new ProblemError(
@@ -145,7 +153,7 @@ export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
     }
     const limiter = await deps.limiter();
     await spendProofOfWork(limiter, config, body, deps.clock());
-    const counted = await countLimits(limiter, body.address, request.clientIp);
+    const counted = await countLimits(limiter, payeeKey(ergoTree), request.clientIp);
 
     let accepted;
     try {

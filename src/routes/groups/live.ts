@@ -3,7 +3,7 @@ import { liveStatusSchema } from '../../../schemas/live.ts';
 import { SVG_CONTENT_TYPE } from '../../catalogue/entries/live.ts';
 import { PROBE_HISTORY_RUNS } from '../../config/limits.ts';
 import { probeTimelineSvg, receiptTimelineSvg } from '../../descriptors/timelines.ts';
-import { json, text } from '../../lib/api.ts';
+import { json, text, type ApiRequest } from '../../lib/api.ts';
 import { liveStatus } from '../../services/live-status.ts';
 import { createProofExplorer, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { readReceiptStore } from '../store-read.ts';
@@ -16,12 +16,12 @@ let proofExplorer: ProofExplorerService | undefined;
  * Made on the first request, over the runtime's store and chain client imported then: loading the
  * route table opens nothing, and the explorer's module (which reads the table) has finished loading.
  */
-async function proofsHandler() {
+async function proofsHandler(request: ApiRequest) {
   proofExplorer ??= createProofExplorer(async () => {
     const runtime = await runtimeModule();
     return { store: runtime.getStore(), chain: runtime.getChainClient() };
   });
-  return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs()));
+  return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs(request.requestId)));
 }
 
 /** The live status's own gate order, for the rows of its timeline. */
@@ -40,7 +40,7 @@ async function proofsTimelineHandler() {
 }
 
 export const liveBindings: Readonly<Record<string, Binding>> = {
-  'live': { handler: async () => json(200, await liveStatus()) },
+  'live': { handler: async (request) => json(200, await liveStatus(request.requestId)) },
   'live-timeline': { handler: liveTimelineHandler },
   'proofs': { handler: proofsHandler },
   'proofs-timeline': { handler: proofsTimelineHandler },
