@@ -2,21 +2,35 @@
  * Configuration of the MCP host (`npm run mcp`), read from the environment and validated once at
  * start, so a malformed value stops the process with a message naming the variable.
  *
- * | variable              | default                                   | meaning                                                   |
- * |-----------------------|-------------------------------------------|-----------------------------------------------------------|
- * | `HOST`                | `127.0.0.1`                               | address the MCP host listens on (shared with the site)    |
- * | `MCP_PORT`            | `4322`                                    | port the MCP host listens on                              |
- * | `MCP_API_KEY`         | unset                                     | bearer token `/mcp` requires when set                     |
- * | `MCP_MAX_SESSIONS`    | `100`                                     | concurrent MCP sessions; one more initialize answers 503  |
- * | `MCP_ALLOWED_HOSTS`   | host of `SITE_MCP_URL`, localhost names   | `Host` names accepted (DNS rebinding protection)          |
- * | `MCP_ALLOWED_ORIGINS` | origins of `SITE_BASE_URL`, `SITE_MCP_URL`| `Origin` values accepted from browsers                    |
- * | `MCP_WITH_SITE`       | `false`                                   | `npm start`/`serve` also run the MCP host in their process |
+ * | variable                      | default                                    | meaning                                                                                |
+ * |-------------------------------|--------------------------------------------|----------------------------------------------------------------------------------------|
+ * | `HOST`                        | `127.0.0.1`                                | address the MCP host listens on (shared with the site)                                 |
+ * | `MCP_PORT`                    | `4322`                                     | port the MCP host listens on                                                           |
+ * | `MCP_API_KEY`                 | unset                                      | bearer token `/mcp` requires when set                                                  |
+ * | `MCP_MAX_SESSIONS`            | `100`                                      | open sessions; at the cap a new one replaces the one idle longest, 503 if none is idle |
+ * | `MCP_MAX_SESSIONS_PER_CLIENT` | `8`                                        | sessions one client address may hold; one more initialize answers 429                  |
+ * | `MCP_MAX_CONNECTIONS`         | `512`                                      | open connections; more are closed unanswered                                           |
+ * | `MCP_ALLOWED_HOSTS`           | host of `SITE_MCP_URL`, localhost names    | `Host` names accepted (DNS rebinding protection)                                       |
+ * | `MCP_ALLOWED_ORIGINS`         | origins of `SITE_BASE_URL`, `SITE_MCP_URL` | `Origin` values accepted from browsers                                                 |
+ * | `MCP_WITH_SITE`               | `false`                                    | `npm start`/`serve` also run the MCP host in their process                             |
+ *
+ * The site's SERVER_HEADERS_TIMEOUT_MS, SERVER_REQUEST_TIMEOUT_MS and SERVER_KEEP_ALIVE_TIMEOUT_MS
+ * (server.ts) bound the MCP host's clients too.
  */
 import { z } from 'zod';
 import { site } from './site.ts';
 
 export const MCP_PORT_DEFAULT = 4322;
 export const MCP_MAX_SESSIONS_DEFAULT = 100;
+/** Enough for the clients behind one address (an office, a CI runner); few enough that one address cannot hold most of the host. */
+export const MCP_MAX_SESSIONS_PER_CLIENT_DEFAULT = 8;
+/** Room for every session's event stream and a request beside it, well below a process's usual 1024 file descriptors. */
+export const MCP_MAX_CONNECTIONS_DEFAULT = 512;
+/**
+ * Most messages one JSON-RPC batch may carry. Only protocol version 2025-03-26 has batches; a batch
+ * answers every message at once, so without a cap an 8 KB batch of 100 tool calls asked 2.5 MB.
+ */
+export const MCP_MAX_BATCH_MESSAGES = 20;
 /** A session unused this long is closed, so abandoned sessions cannot hold the session limit forever. */
 export const MCP_SESSION_IDLE_MS = 15 * 60 * 1000;
 /** Largest JSON-RPC body `/mcp` reads; the biggest tool argument (a dev-tool input) is about 60 KB. */
@@ -50,6 +64,18 @@ const mcpEnvironmentSchema = z.object({
     .transform(Number)
     .refine((count) => count >= 1 && count <= 100_000, 'must be a whole number from 1 to 100000')
     .default(MCP_MAX_SESSIONS_DEFAULT),
+  MCP_MAX_SESSIONS_PER_CLIENT: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'must be a whole number from 1 to 100000')
+    .transform(Number)
+    .refine((count) => count >= 1 && count <= 100_000, 'must be a whole number from 1 to 100000')
+    .default(MCP_MAX_SESSIONS_PER_CLIENT_DEFAULT),
+  MCP_MAX_CONNECTIONS: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'must be a whole number from 1 to 100000')
+    .transform(Number)
+    .refine((count) => count >= 1 && count <= 100_000, 'must be a whole number from 1 to 100000')
+    .default(MCP_MAX_CONNECTIONS_DEFAULT),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   MCP_WITH_SITE: z
@@ -64,6 +90,10 @@ export interface McpConfig {
   /** Bearer token required on `/mcp`; null when the host is open. */
   apiKey: string | null;
   maxSessions: number;
+  /** Sessions one client address (an IPv6 client's /64) may hold at once. */
+  maxSessionsPerClient: number;
+  /** Connections open at once; more are closed as they arrive. */
+  maxConnections: number;
   /** Host names (no port) accepted in the `Host` header. */
   allowedHosts: string[];
   /** Origins accepted in the `Origin` header; requests without one (non-browser clients) pass. */
@@ -115,6 +145,8 @@ export function loadMcpConfig(env: Record<string, string | undefined> = process.
     port: values.MCP_PORT,
     apiKey: values.MCP_API_KEY ?? null,
     maxSessions: values.MCP_MAX_SESSIONS,
+    maxSessionsPerClient: values.MCP_MAX_SESSIONS_PER_CLIENT,
+    maxConnections: values.MCP_MAX_CONNECTIONS,
     allowedHosts,
     allowedOrigins,
     withSite: values.MCP_WITH_SITE,

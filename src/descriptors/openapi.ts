@@ -5,6 +5,7 @@
 import { site } from '../config/site.ts';
 import { MAINNET_BLOCKERS, POSTURE } from './common.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
+import { MCP_MAX_BATCH_MESSAGES, type McpConfig } from '../config/mcp.ts';
 import { PROBLEM_CONTENT_TYPE } from '../lib/problem-error.ts';
 import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
 import { catalogue } from '../catalogue/index.ts';
@@ -218,9 +219,9 @@ export function buildOpenApiDocument() {
 /**
  * The MCP host's own description (served by it at `/openapi.json`): its health check, from the
  * catalogue, and the MCP endpoint, which speaks JSON-RPC over Streamable HTTP (the MCP SDK's
- * clients, not this document, are how to call it).
+ * clients, not this document, are how to call it). Its limits are the ones the serving host runs.
  */
-export function buildMcpHostOpenApiDocument() {
+export function buildMcpHostOpenApiDocument(limits: Pick<McpConfig, 'maxSessions' | 'maxSessionsPerClient'>) {
   const entries = catalogue().filter((route) => route.host === 'mcp');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of entries) {
@@ -248,8 +249,18 @@ export function buildMcpHostOpenApiDocument() {
       requestBody: { required: true, content: { 'application/json': { schema: rpc } } },
       responses: {
         200: { description: 'The JSON-RPC answer, as JSON or as a server-sent event stream.', content: { 'application/json': { schema: rpc }, 'text/event-stream': { schema: { type: 'string' } } } },
-        '4XX': { description: 'No bearer token where one is required (401), a Host or Origin not served (403), an unknown session (404).' },
-        503: { description: 'As many sessions are open as the host allows; retry after the `Retry-After` seconds.', headers: { 'Retry-After': { description: 'Seconds until a session may be free.', schema: { type: 'string' } } } },
+        400: {
+          description: `A body that is not JSON-RPC, a request before \`initialize\`, or a JSON-RPC batch this host refuses (error code -32600): batches are accepted only under protocol version 2025-03-26, which has them, and with at most ${MCP_MAX_BATCH_MESSAGES} messages.`,
+        },
+        '4XX': { description: 'No bearer token where one is required (401), a Host or Origin not served (403), an unknown or evicted session (404), a request whose headers or body did not arrive in time (408), a body over the size limit (413).' },
+        429: {
+          description: `This client address already holds ${limits.maxSessionsPerClient} sessions, the most one client may; end one (\`DELETE /mcp\`) and retry.`,
+          headers: { 'Retry-After': { description: 'Seconds before retrying.', schema: { type: 'string' } } },
+        },
+        503: {
+          description: `All ${limits.maxSessions} sessions are answering a call right now; otherwise a new session takes the place of the one idle the longest, whose next request answers 404. Retry after the \`Retry-After\` seconds.`,
+          headers: { 'Retry-After': { description: 'Seconds until a session may be free.', schema: { type: 'string' } } },
+        },
       },
     },
   };

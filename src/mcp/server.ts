@@ -5,7 +5,10 @@
  * Each session gets its own McpServer (tool-server.ts). Every request passes the
  * DNS rebinding checks the MCP specification asks for (`Host` against allowed host names, a browser's
  * `Origin` against allowed origins) and, when `MCP_API_KEY` is set, a bearer token check on `/mcp`;
- * sessions are capped at `MCP_MAX_SESSIONS` and closed after MCP_SESSION_IDLE_MS without use.
+ * sessions are capped in all (`MCP_MAX_SESSIONS`, the one idle longest making room) and per client
+ * address (`MCP_MAX_SESSIONS_PER_CLIENT`, sessions.ts) and closed after MCP_SESSION_IDLE_MS without
+ * use. Slow clients meet the site's timeouts (lib/server-limits.ts), connections are capped
+ * (`MCP_MAX_CONNECTIONS`), and a JSON-RPC batch carries at most MCP_MAX_BATCH_MESSAGES messages.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -13,23 +16,23 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { checkConfigurationAtStart } from '../config/check-at-start.ts';
-import { loadMcpConfig, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
+import { loadMcpConfig, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
+import { loadServerConfig, type ServerConfig } from '../config/server.ts';
 import { mcpUrl, site } from '../config/site.ts';
 import { listen } from '../lib/listen.ts';
+import { answerClientError, clientTimeoutOptions } from '../lib/server-limits.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
 import { servedDocuments } from '../build/site-documents.ts';
 import { buildMcpHostOpenApiDocument } from '../descriptors/openapi.ts';
 import { createMcpToolServices } from './services.ts';
+import { clientKey, SessionTable, type Session } from './sessions.ts';
 import { createToolServer, MCP_SERVICE_NAME, MCP_SERVICE_VERSION } from './tool-server.ts';
 import { MCP_TOOLS, type ToolContext, type ToolServices } from './tools.ts';
 
-interface Session {
+interface HostSession extends Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
-  lastUsed: number;
-  /** Requests in flight, an open SSE stream included; a session with one is never idle. */
-  open: number;
 }
 
 /** A JSON answer outside the MCP transport; JSON-RPC shaped on `/mcp`, as clients there expect. */
@@ -41,8 +44,12 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
-  return new Promise((resolve, reject) => {
+/**
+ * The body, or why there is none: too large, or abandoned (the client left, or the request timeout
+ * cut it off and answered 408), which is nobody's error and leaves nobody to answer.
+ */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too_large' | 'abandoned'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -56,8 +63,23 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 't
       chunks.push(chunk);
     });
     req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
+    req.once('error', () => resolve('abandoned'));
   });
+}
+
+/**
+ * Why a JSON-RPC batch is refused, or undefined when it may go on. Batches are part of protocol
+ * version 2025-03-26 only (2025-06-18 removed them), yet the SDK answers them in every version, up
+ * to 100 messages, each answered in full: the amplification of issue 36.
+ */
+function batchRefusal(batch: unknown[], protocolVersion: string | undefined): string | undefined {
+  if (protocolVersion !== undefined && protocolVersion >= '2025-06-18') {
+    return `Invalid Request: JSON-RPC batches are not part of MCP protocol version ${protocolVersion} (removed in 2025-06-18); send one message per request.`;
+  }
+  if (batch.length > MCP_MAX_BATCH_MESSAGES) {
+    return `Invalid Request: a JSON-RPC batch may carry at most ${MCP_MAX_BATCH_MESSAGES} messages here (this one has ${batch.length}); split it or send one message per request.`;
+  }
+  return undefined;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -88,32 +110,38 @@ export interface McpHost {
   close: () => Promise<void>;
 }
 
-/** Starts the MCP host; resolves once it listens. `services` are the outside parts its tools use. */
-export async function startMcpServer(config: McpConfig, services: ToolServices): Promise<McpHost> {
+/**
+ * Starts the MCP host; resolves once it listens. `services` are the outside parts its tools use;
+ * `limits` are the site's slow-client timeouts, which bound this host's clients too.
+ */
+export async function startMcpServer(config: McpConfig, services: ToolServices, limits: ServerConfig = loadServerConfig()): Promise<McpHost> {
   // search_docs reads the documents the site serves.
   useCorpus(servedDocuments);
   /** This host's own OpenAPI description, made on its first request. */
   let description: ReturnType<typeof buildMcpHostOpenApiDocument> | undefined;
-  const sessions = new Map<string, Session>();
-  let initializing = 0;
+  const sessions = new SessionTable<HostSession>({ maxSessions: config.maxSessions, maxPerClient: config.maxSessionsPerClient });
   const health = { ok: true, service: MCP_SERVICE_NAME, version: MCP_SERVICE_VERSION };
 
   async function closeSession(id: string): Promise<void> {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
+    const session = sessions.delete(id);
+    if (session) await closeTransport(session);
+  }
+
+  async function closeTransport(session: HostSession): Promise<void> {
     await session.transport.close().catch(() => undefined);
     await session.server.close().catch(() => undefined);
   }
 
-  async function newSession(req: http.IncomingMessage): Promise<StreamableHTTPServerTransport> {
+  /** A transport whose session, once the SDK has accepted its initialize request, is `client`'s; `makeRoom` runs just before. */
+  async function newSession(req: http.IncomingMessage, client: string, makeRoom: () => void): Promise<StreamableHTTPServerTransport> {
     const context: ToolContext = { clientIp: req.socket.remoteAddress ?? 'unknown', now: () => new Date(), services };
     const server = createToolServer(context);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MCP_MAX_BODY_BYTES,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastUsed: Date.now(), open: 1 });
+        makeRoom();
+        sessions.add(id, { transport, server, client, lastUsed: Date.now(), calls: 1, open: 1 });
       },
     });
     transport.onclose = () => {
@@ -137,22 +165,33 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
     let body: unknown;
     if (method === 'POST') {
       const raw = await readBody(req, MCP_MAX_BODY_BYTES);
+      if (raw === 'abandoned') {
+        logger.info({ path: '/mcp' }, 'request body abandoned by the client');
+        return void res.destroy();
+      }
       if (raw === 'too_large') return sendJson(res, 413, rpcError(-32600, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes.`), { connection: 'close' });
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {
         return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON.'));
       }
+      const protocolVersion = req.headers['mcp-protocol-version'];
+      const refusal = Array.isArray(body) ? batchRefusal(body, typeof protocolVersion === 'string' ? protocolVersion : undefined) : undefined;
+      if (refusal) return sendJson(res, 400, rpcError(-32600, refusal));
     }
 
     if (sessionId) {
       const session = sessions.get(sessionId);
       // The specification's answer to an unknown or expired session: 404, so the client initializes again.
       if (!session) return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session.'));
+      // A GET is the session's event stream, not a call: it does not keep the session from eviction.
+      const call = method !== 'GET';
       session.lastUsed = Date.now();
       session.open++;
+      if (call) session.calls++;
       res.once('close', () => {
         session.open--;
+        if (call) session.calls--;
         session.lastUsed = Date.now();
       });
       return session.transport.handleRequest(req, res, body);
@@ -161,28 +200,34 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
     if (method !== 'POST' || !isInitializeRequest(body)) {
       return sendJson(res, 400, rpcError(-32000, 'Bad request: send an initialize request first, then the Mcp-Session-Id it returns with every request.'));
     }
-    // Sessions still initializing count too, so a burst of initialize requests cannot pass the limit.
-    if (sessions.size + initializing >= config.maxSessions) {
-      return sendJson(res, 503, rpcError(-32000, `Session limit reached (${config.maxSessions} open sessions); retry later.`), { 'retry-after': '60' });
+    const client = clientKey(req.socket.remoteAddress);
+    const admission = sessions.admit(client);
+    if (!admission.admitted && admission.reason === 'client_limit') {
+      const message = `Too many sessions from this address: ${config.maxSessionsPerClient} sessions is the most one client may hold (MCP_MAX_SESSIONS_PER_CLIENT). End one you no longer use (DELETE /mcp with its Mcp-Session-Id), then retry.`;
+      return sendJson(res, 429, rpcError(-32000, message), { 'retry-after': '60' });
     }
-    initializing++;
-    let counted = true;
-    const settle = () => {
-      if (counted) initializing--;
-      counted = false;
-    };
+    if (!admission.admitted) {
+      const message = `Session limit reached: all ${config.maxSessions} sessions (MCP_MAX_SESSIONS) are answering a call right now; retry in a few seconds.`;
+      return sendJson(res, 503, rpcError(-32000, message), { 'retry-after': '5' });
+    }
     let transport: StreamableHTTPServerTransport;
     try {
-      transport = await newSession(req);
+      transport = await newSession(req, client, () => {
+        const evicted = admission.makeRoom();
+        if (!evicted) return;
+        logger.info({ idleMs: Date.now() - evicted.session.lastUsed }, 'mcp session evicted: the session cap was reached and it was idle the longest');
+        void closeTransport(evicted.session);
+      });
     } catch (error) {
-      settle();
+      admission.release();
       throw error;
     }
     res.once('close', () => {
-      settle();
+      admission.release();
       const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
       if (session) {
         session.open--;
+        session.calls--;
         session.lastUsed = Date.now();
       }
     });
@@ -214,26 +259,27 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
     }
     if (path === '/openapi.json') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: 'use GET' }, { allow: 'GET, HEAD' });
-      description ??= buildMcpHostOpenApiDocument();
+      description ??= buildMcpHostOpenApiDocument(config);
       return sendJson(res, 200, description);
     }
     if (path === '/mcp') return handleMcp(req, res);
     sendJson(res, 404, { ok: false, error: `Nothing at ${path}: the MCP endpoint is ${mcpUrl('/mcp')}, the health check ${mcpUrl('/health')} and this host's description ${mcpUrl('/openapi.json')}.` });
   }
 
-  const server = http.createServer({ headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const server = http.createServer(clientTimeoutOptions(limits), (req, res) => {
     listener(req, res).catch((error: unknown) => {
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'mcp request failed');
       if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error; it has been logged.'));
       else res.destroy();
     });
   });
-  // An SSE stream may stay open for long; the per-request timeout must not cut it.
-  server.requestTimeout = 0;
+  server.on('clientError', answerClientError);
+  // Past the cap Node closes a new connection at once: no answer can be cheaper than that.
+  server.maxConnections = config.maxConnections;
 
   const sweeper = setInterval(() => {
     const now = Date.now();
-    for (const [id, session] of sessions) {
+    for (const [id, session] of sessions.entries()) {
       if (session.open <= 0 && now - session.lastUsed > MCP_SESSION_IDLE_MS) void closeSession(id);
     }
   }, 60_000);
@@ -246,7 +292,7 @@ export async function startMcpServer(config: McpConfig, services: ToolServices):
     sessionCount: () => sessions.size,
     close: async () => {
       clearInterval(sweeper);
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await Promise.all(sessions.ids().map(closeSession));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -265,7 +311,7 @@ export async function launchMcpHost(): Promise<McpHost> {
   const address = host.server.address();
   const shown = typeof address === 'object' && address ? `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}` : `${config.host}:${config.port}`;
   // Written directly, whatever LOG_LEVEL says: tests and supervisors wait for this line.
-  const line = { level: 'info', msg: 'mcp listening', url: `http://${shown}`, mcp_url: site.mcp_url, tools: MCP_TOOLS.length, bearer_required: config.apiKey !== null, max_sessions: config.maxSessions };
+  const line = { level: 'info', msg: 'mcp listening', url: `http://${shown}`, mcp_url: site.mcp_url, tools: MCP_TOOLS.length, bearer_required: config.apiKey !== null, max_sessions: config.maxSessions, max_sessions_per_client: config.maxSessionsPerClient };
   process.stdout.write(JSON.stringify(line) + '\n');
   return host;
 }

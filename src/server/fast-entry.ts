@@ -18,6 +18,7 @@ import { batchThisTurn, endPending, endWithBatch } from './batched-ends.ts';
 import { dispatch, problemResponse, type SerializedResponse } from './dispatch.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
+import { answerClientError, clientTimeoutOptions, destroyedWithin } from '../lib/server-limits.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, securityHeadersFor } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
@@ -70,9 +71,8 @@ function readBody(req: http.IncomingMessage, limit: number, done: (error: unknow
   req.once('error', (error) => finish(error));
 }
 
-/** How much of a refused body is read and dropped, and for how long, before the connection is cut. */
+/** How much of a refused body is read and dropped (for at most server-limits.ts DRAIN_MS) before the connection is cut. */
 const DRAIN_BYTES = 16 * 1024 * 1024;
-const DRAIN_MS = 5_000;
 
 /**
  * After a 413, the client may still be sending the body it was refused. Closing the socket with
@@ -93,15 +93,6 @@ function closeAfterDraining(req: http.IncomingMessage): void {
   req.once('end', cut);
   req.resume();
   socket.end();
-}
-
-/** Destroys `socket` DRAIN_MS from now at the latest; returns the function that destroys it sooner. */
-function destroyedWithin(socket: Duplex): () => void {
-  const cut = () => socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-  return cut;
 }
 
 /** Security and CORS headers of an answer of `contentType`, as a flat raw-header list made once per policy. */
@@ -359,42 +350,14 @@ export function createRequestListener(options: ServerOptions) {
   };
 }
 
-/** Node's own answers to a request it cannot parse (`_http_server.js`), by the parser's error code. */
-const CLIENT_ERROR_ANSWERS: Record<string, string> = {
-  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
-  ERR_HTTP_REQUEST_TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
-};
-const BAD_REQUEST_ANSWER = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
-
 /**
- * A connection whose next request cannot be parsed (or is too slow) is closed, with Node's own
- * answer when the connection's current answer has not begun. Node's default does the same, but
- * cannot see an answer waiting in this turn's batch, nor one about to be made for a request read
- * whole in the same read as the bad bytes after it (a POST whose body ended there): it would write
- * its 400 in their place, and the request that was fine got the 400. So the batch goes out first,
- * and a request read whole gets its own answer before the connection closes; otherwise Node's rule
- * is applied as Node applies it, reading the same fields its default reads (no public API says
- * whether an answer's bytes have gone out). The connection is destroyed once what was written has
- * gone out, within DRAIN_MS, rather than at once, which could cut a large answer short.
+ * Node's parser gave up on a connection (server-limits.ts answers and closes it). An answer waiting
+ * in this turn's batch goes out first: otherwise the error's answer would take its place.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientErrorAfterBatch(error: NodeJS.ErrnoException, socket: Duplex): void {
   endPending();
-  if (closing.has(socket)) return;
-  closing.add(socket);
-  if (!socket.writable) return void socket.destroy();
-  socket.pause();
-  // Bounded from now: an answer still being made does not keep the connection past DRAIN_MS.
-  const cut = destroyedWithin(socket);
-  const close = () => socket.end(cut);
-  const current = (socket as Duplex & { _httpMessage?: http.ServerResponse & { _headerSent?: boolean } })._httpMessage;
-  if (current && !current._headerSent && current.req.complete && !current.writableEnded) return void current.once('finish', close);
-  if (!current?._headerSent) socket.write(CLIENT_ERROR_ANSWERS[error.code ?? ''] ?? BAD_REQUEST_ANSWER);
-  close();
+  answerClientError(error, socket);
 }
-
-/** Connections being closed after a client error: the parser may report its error again as more bytes come. */
-const closing = new WeakSet<Duplex>();
 
 /** Starts the server; resolves once it listens. */
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
@@ -402,17 +365,8 @@ export async function startServer(options: ServerOptions & { host: string; port:
   useCorpus(servedDocuments);
   const listener = createRequestListener(options);
   const limits = loadServerConfig();
-  const server = http.createServer(
-    {
-      requestTimeout: limits.SERVER_REQUEST_TIMEOUT_MS,
-      headersTimeout: limits.SERVER_HEADERS_TIMEOUT_MS,
-      keepAliveTimeout: limits.SERVER_KEEP_ALIVE_TIMEOUT_MS,
-      // The default 30 s check would let a trickling client outlive its timeout by that much.
-      connectionsCheckingInterval: Math.min(1_000, limits.SERVER_HEADERS_TIMEOUT_MS),
-    },
-    listener,
-  );
-  server.on('clientError', answerClientError);
+  const server = http.createServer(clientTimeoutOptions(limits), listener);
+  server.on('clientError', answerClientErrorAfterBatch);
   await listen(server, options.host, options.port, 'PORT');
   return server;
 }

@@ -2,11 +2,14 @@
  * The MCP host driven by the SDK's own Client over Streamable HTTP, against the build: the tools it
  * lists are the manifest the site serves, every tool answers a valid call with structured content
  * and an invalid one with a tool error naming the field (the session survives), and the host
- * enforces DNS rebinding protection, its bearer token and its session limit.
+ * enforces DNS rebinding protection, its bearer token, its session limits (global, with the oldest
+ * idle session evicted, and per client address), its slow-client timeouts, its connection cap and
+ * its JSON-RPC batch limit.
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -62,6 +65,10 @@ describe('MCP host in the site process, against the built site', () => {
     const description = JSON.parse(source) as { servers: Array<{ url: string }>; paths: Record<string, Record<string, unknown>> };
     expect(description.servers.map((server) => server.url)).toEqual([site.mcp_url]);
     expect(Object.keys(description.paths).toSorted()).toEqual(['/health', '/mcp']);
+    // The limits the host runs (defaults here) are the ones it describes.
+    const mcpResponses = (description.paths['/mcp']!.post as { responses: Record<string, { description: string }> }).responses;
+    expect(mcpResponses['429']!.description).toContain('8 sessions');
+    expect(mcpResponses['400']!.description).toContain('20 messages');
     const config = await createConfig(readFileSync(join(ROOT, 'redocly.yaml'), 'utf8'), { configPath: join(ROOT, 'redocly.yaml') });
     const problems = await lintFromString({ source, absoluteRef: 'mcp-openapi.json', config });
     expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message}`)).toEqual([]);
@@ -201,10 +208,17 @@ describe('MCP host in the site process, against the built site', () => {
   });
 });
 
-/** A raw request, for headers fetch will not let a caller set (Host). */
-function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+/**
+ * A raw request, for headers fetch will not let a caller set (Host) and for a chosen loopback source
+ * address (the whole of 127.0.0.0/8 reaches a host listening on 127.0.0.1, as distinct clients).
+ * Each on its own connection, closed after its answer, so none lingers against the connection cap.
+ */
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers }, (response) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, agent: false }, (response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
       response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
@@ -222,6 +236,49 @@ const INITIALIZE = JSON.stringify({
 });
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/** The JSON-RPC messages of an answer, sent as JSON or as server-sent events. */
+function rpcMessages(body: string): Array<{ id?: number | null; result?: unknown; error?: { code: number; message: string } }> {
+  const events = body
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => line.slice('data: '.length));
+  const parsed = (events.length > 0 ? events : [body]).filter((text) => text.trim() !== '').map((text) => JSON.parse(text) as unknown);
+  return parsed.flat() as ReturnType<typeof rpcMessages>;
+}
+
+/** A raw initialize: its status, its session id when one was made, and the error when refused. */
+async function initialize(url: string, options: { headers?: Record<string, string>; localAddress?: string } = {}) {
+  const answer = await rawRequest(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...options.headers }, body: INITIALIZE, localAddress: options.localAddress });
+  const sessionId = answer.headers['mcp-session-id'];
+  return { ...answer, sessionId: typeof sessionId === 'string' ? sessionId : undefined };
+}
+
+/** One request (or a batch) within a session. */
+function inSession(url: string, sessionId: string, message: unknown, options: { headers?: Record<string, string>; protocolVersion?: string; localAddress?: string } = {}) {
+  return rawRequest(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...options.headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': options.protocolVersion ?? '2025-06-18' },
+    body: JSON.stringify(message),
+    localAddress: options.localAddress,
+  });
+}
+
+const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+
+/** Ends a session the way a client does (DELETE with its id). */
+const endSession = (url: string, sessionId: string, headers: Record<string, string> = {}) =>
+  rawRequest(`${url}/mcp`, { method: 'DELETE', headers: { ...MCP_HEADERS, ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } });
+
+/** Everything a raw connection receives until the host closes it. */
+function untilClosed(socket: net.Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.on('error', () => undefined);
+    socket.once('close', () => resolve(received));
+  });
+}
+
 describe('standalone MCP host (npm run mcp)', () => {
   const API_KEY = 'test-key-0123456789abcdef';
   let host: McpProcess;
@@ -229,7 +286,7 @@ describe('standalone MCP host (npm run mcp)', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'issue7-mcp-'));
-    host = await startBuiltMcp({ MCP_API_KEY: API_KEY, MCP_MAX_SESSIONS: '1', DATA_DIR: dataDir });
+    host = await startBuiltMcp({ MCP_API_KEY: API_KEY, MCP_MAX_SESSIONS: '3', DATA_DIR: dataDir });
   }, 30_000);
   afterAll(async () => {
     await host?.stop();
@@ -258,24 +315,30 @@ describe('standalone MCP host (npm run mcp)', () => {
     await expect(connect(host.url)).rejects.toThrow();
   });
 
-  it('caps sessions, answers 404 to an unknown session, and frees the slot when a session ends', async () => {
+  it('evicts the oldest idle session when the session cap is reached, so a new client still gets one; 404 to an unknown session', async () => {
     const auth = { authorization: `Bearer ${API_KEY}` };
-    const first = await connect(host.url, auth);
-    const second = await rawRequest(`${host.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth }, body: INITIALIZE });
-    expect(second.status).toBe(503);
-    expect(second.headers['retry-after']).toBe('60');
-    const unknown = await rawRequest(`${host.url}/mcp`, {
-      method: 'POST',
-      headers: { ...MCP_HEADERS, ...auth, 'mcp-session-id': 'no-such-session' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
+    const opened = [];
+    for (let index = 0; index < 3; index++) opened.push(await initialize(host.url, { headers: auth }));
+    expect(opened.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const [first, second, third] = opened.map((answer) => answer.sessionId!);
+    // An initialize the SDK then refuses (no event stream accepted) takes no session's place.
+    const refused = await rawRequest(`${host.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth, accept: 'application/json' }, body: INITIALIZE });
+    expect(refused.status).toBe(406);
+    for (const id of [second!, first!]) expect((await inSession(host.url, id, ping(2), { headers: auth })).status).toBe(200);
+
+    // The third is now the one idle the longest.
+    const newcomer = await initialize(host.url, { headers: auth, localAddress: '127.0.0.2' });
+    expect(newcomer.status).toBe(200);
+    expect((await inSession(host.url, third!, ping(3), { headers: auth })).status).toBe(404);
+    for (const kept of [first!, second!, newcomer.sessionId!]) expect((await inSession(host.url, kept, ping(4), { headers: auth })).status).toBe(200);
+
+    const unknown = await inSession(host.url, 'no-such-session', ping(5), { headers: auth });
     expect(unknown.status).toBe(404);
-    await (first.transport as StreamableHTTPClientTransport).terminateSession();
-    await first.close();
-    const third = await connect(host.url, auth);
-    expect((await third.listTools()).tools.length).toBeGreaterThan(0);
-    await (third.transport as StreamableHTTPClientTransport).terminateSession();
-    await third.close();
+    for (const id of [first!, second!, newcomer.sessionId!]) await endSession(host.url, id, auth);
+    const client = await connect(host.url, auth);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await client.close();
   });
 
   it('shares the embedded store in DATA_DIR with the other processes on it: a receipt written by another process is read', async () => {
@@ -298,3 +361,103 @@ describe('standalone MCP host (npm run mcp)', () => {
     await client.close();
   });
 });
+
+describe('standalone MCP host: limits on one client', () => {
+  let host: McpProcess;
+  let dataDir: string;
+  const MAX_CONNECTIONS = 16;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'issue36-mcp-'));
+    // Default session limits; short slow-client timeouts and a small connection cap keep it fast.
+    host = await startBuiltMcp({ DATA_DIR: dataDir, SERVER_HEADERS_TIMEOUT_MS: '500', SERVER_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_CONNECTIONS: String(MAX_CONNECTIONS) });
+  }, 30_000);
+  afterAll(async () => {
+    await host?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('opens 8 sessions for one address and refuses the 9th with 429 naming the limit, while another address still gets one', async () => {
+    const sessions: string[] = [];
+    for (let index = 0; index < 8; index++) {
+      const opened = await initialize(host.url, { localAddress: '127.0.0.1' });
+      expect(opened.status, `session ${index + 1}`).toBe(200);
+      sessions.push(opened.sessionId!);
+    }
+    const ninth = await initialize(host.url, { localAddress: '127.0.0.1' });
+    expect(ninth.status).toBe(429);
+    expect(ninth.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    const [refusal] = rpcMessages(ninth.body);
+    expect(refusal!.error!.code).toBe(-32000);
+    expect(refusal!.error!.message).toMatch(/8 sessions/);
+    expect(refusal!.error!.message).toContain('MCP_MAX_SESSIONS_PER_CLIENT');
+
+    const other = await initialize(host.url, { localAddress: '127.0.0.2' });
+    expect(other.status).toBe(200);
+    // Ending one of its sessions gives the address its slot back.
+    expect((await endSession(host.url, sessions.pop()!)).status).toBe(200);
+    const again = await initialize(host.url, { localAddress: '127.0.0.1' });
+    expect(again.status).toBe(200);
+    for (const id of [...sessions, again.sessionId!, other.sessionId!]) await endSession(host.url, id);
+  });
+
+  it('answers 408 and closes the connection when a body, or the headers, never finish arriving', async () => {
+    const port = Number(new URL(host.url).port);
+    const body = connectRaw(port);
+    body.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+    expect(await untilClosed(body)).toMatch(/^HTTP\/1\.1 408 /);
+
+    const headers = connectRaw(port);
+    headers.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    expect(await untilClosed(headers)).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await rawRequest(`${host.url}/health`, {})).status).toBe(200);
+  }, 15_000);
+
+  it(`accepts ${MAX_CONNECTIONS} connections at once and closes the next one unanswered`, async () => {
+    const port = Number(new URL(host.url).port);
+    const health = `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+    const held: net.Socket[] = [];
+    // Each holds its connection open (keep-alive) once answered, so all count at once.
+    for (let index = 0; index < MAX_CONNECTIONS; index++) {
+      const socket = connectRaw(port);
+      held.push(socket);
+      const answered = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+      socket.write(health);
+      expect(await answered).toMatch(/^HTTP\/1\.1 200 /);
+    }
+    const refused = connectRaw(port);
+    const received = untilClosed(refused);
+    refused.write(health);
+    expect(await received).toBe('');
+    // Closed by both sides (the host answers the client's end with its own), so no longer counted.
+    await Promise.all(held.map((socket) => ((socket.end(), untilClosed(socket)))));
+    expect((await rawRequest(`${host.url}/health`, {})).status).toBe(200);
+  }, 15_000);
+
+  it('refuses a batch of more than 20 messages with -32600 naming the limit, and any batch under 2025-06-18', async () => {
+    const opened = await initialize(host.url, { localAddress: '127.0.0.3' });
+    expect(opened.status).toBe(200);
+    const listJobs = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } });
+    // 2025-03-26 is the one protocol version with JSON-RPC batches.
+    const hundred = await inSession(host.url, opened.sessionId!, Array.from({ length: 100 }, (_, index) => listJobs(index + 1)), { protocolVersion: '2025-03-26', localAddress: '127.0.0.3' });
+    expect(hundred.status).toBe(400);
+    const [refusal] = rpcMessages(hundred.body);
+    expect(refusal!.error!.code).toBe(-32600);
+    expect(refusal!.error!.message).toMatch(/20 messages/);
+    expect(hundred.body.length).toBeLessThan(1_000);
+
+    const small = await inSession(host.url, opened.sessionId!, [listJobs(101), listJobs(102)], { protocolVersion: '2025-03-26', localAddress: '127.0.0.3' });
+    expect(small.status).toBe(200);
+    expect(rpcMessages(small.body).map((message) => message.id).sort()).toEqual([101, 102]);
+
+    const removed = await inSession(host.url, opened.sessionId!, [listJobs(103), listJobs(104)], { protocolVersion: '2025-06-18', localAddress: '127.0.0.3' });
+    expect(removed.status).toBe(400);
+    expect(rpcMessages(removed.body)[0]!.error).toMatchObject({ code: -32600, message: expect.stringContaining('2025-06-18') });
+    await endSession(host.url, opened.sessionId!);
+  });
+});
+
+/** A plain TCP connection to the host, for requests node:http's client would not send half-written. */
+function connectRaw(port: number): net.Socket {
+  return net.connect(port, '127.0.0.1');
+}

@@ -155,11 +155,16 @@ describe('MCP host configuration', () => {
     expect(config.allowedHosts).toEqual(expect.arrayContaining([new URL(site.mcp_url).hostname, 'localhost', '127.0.0.1', '[::1]']));
     expect(config.allowedOrigins).toEqual(expect.arrayContaining([new URL(site.base_url).origin, new URL(site.mcp_url).origin]));
     expect(config.withSite).toBe(false);
+    expect(config.maxSessions).toBe(100);
+    expect(config.maxSessionsPerClient).toBe(8);
+    expect(config.maxConnections).toBe(512);
   });
 
   it('names the variable of a malformed value and never repeats the API key', () => {
     expect(() => loadMcpConfig({ MCP_PORT: 'http' })).toThrow(/MCP_PORT/);
     expect(() => loadMcpConfig({ MCP_MAX_SESSIONS: '0' })).toThrow(/MCP_MAX_SESSIONS/);
+    expect(() => loadMcpConfig({ MCP_MAX_SESSIONS_PER_CLIENT: 'eight' })).toThrow(/MCP_MAX_SESSIONS_PER_CLIENT/);
+    expect(() => loadMcpConfig({ MCP_MAX_CONNECTIONS: '0' })).toThrow(/MCP_MAX_CONNECTIONS/);
     expect(() => loadMcpConfig({ MCP_ALLOWED_ORIGINS: 'https://app.example.org/path' })).toThrow(/MCP_ALLOWED_ORIGINS/);
     expect(() => loadMcpConfig({ MCP_API_KEY: 'short-secret' })).toThrow(/MCP_API_KEY/);
     expect(() => loadMcpConfig({ MCP_API_KEY: 'short-secret' })).not.toThrow(/short-secret/);
