@@ -8,6 +8,7 @@ import { paidTurnConfig } from '../config/assistant.ts';
 import type { AssistantDeps } from '../routes/assistant/deps.ts';
 import { liveStatus, runtimeSources } from '../services/live-status.ts';
 import { StoreUnavailableError, type AssistantStore } from '../domain/ports.ts';
+import { logger } from '../services/logger.ts';
 import { ToolError, type ToolServices } from './tools.ts';
 
 /** The tools' view of this process's runtime: the same live status and assistant parts the site's routes use. */
@@ -20,7 +21,11 @@ export function createMcpToolServices(): ToolServices {
       try {
         store = parts.store();
       } catch (error) {
-        if (error instanceof StoreUnavailableError) throw new ToolError('receipt_storage_unavailable', error.message);
+        if (error instanceof StoreUnavailableError) {
+          // The cause names the store's file or host: the operator reads it in the log, the client gets the service's words.
+          logger.warn({ err: error }, 'MCP tool: receipt store unavailable');
+          throw new ToolError('receipt_storage_unavailable', 'The receipt store cannot be reached right now; retry shortly.');
+        }
         throw error;
       }
       return { store, chain: parts.chain(), limiter: parts.limiter(), model: parts.model(), clock: () => new Date(), config: paidTurnConfig };
