@@ -2,7 +2,8 @@
  * The OpenAPI description registers each shape its schemas share once and references it: no
  * component carries an `$id`, every reference resolves, every shared component is referenced more
  * than once, no shared shape is also written out in full elsewhere, and the whole compact document
- * stays within 300 KiB (it was 846 KB before shapes were shared). Answers, headers and request
+ * stays within 301 KiB (it was 846 KB before shapes were shared; 300 KiB until the facilitator's
+ * request example carried the whole requirements, twice). Answers, headers and request
  * bodies that several operations carry word for word are written once too, and so are the fields an
  * object shares with the objects extended from it (the probes, a manifest and its registry entry). Every module of schemas/ is enumerated, so a new one's
  * shapes count too.
@@ -105,7 +106,7 @@ describe('OpenAPI components', () => {
     expect([...names.values()]).toEqual(['BaseNote', 'BaseMore']);
   });
 
-  it('is at most 300 KiB as served (compact JSON)', () => {
-    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(300 * 1024);
+  it('is at most 301 KiB as served (compact JSON)', () => {
+    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(301 * 1024);
   });
 });
