@@ -56,7 +56,8 @@ export type X402PaymentRequired = z.infer<typeof x402PaymentRequiredSchema>;
 
 /**
  * What a client sends back (PAYMENT-SIGNATURE, or the facilitator's `paymentPayload`). Read
- * leniently: the server trusts only its own stored quote, named by `accepted.extra.quoteId`.
+ * leniently: the server judges the Note by its own stored quote, named by `accepted.extra.quoteId`
+ * (the facilitator also requires `accepted` to be the requirements issued for it).
  */
 export const x402PaymentPayloadSchema = z
   .object({
@@ -99,7 +100,11 @@ export const x402FacilitatorRequestSchema = z
   .object({
     x402Version: z.literal(X402_VERSION),
     paymentPayload: x402PaymentPayloadSchema,
-    paymentRequirements: z.looseObject({}).describe('The requirements the resource server offered; the stored quote they name decides.'),
+    // Read as sent, not by the requirements schema: a value other than the issued one is a refusal
+    // naming it (`requirements_mismatch`), which x402 clients expect as a verdict, not a 400.
+    paymentRequirements: z
+      .looseObject({})
+      .describe('Exactly the requirements issued for the quote named, as `paymentPayload.accepted` repeats them.'),
   })
   .describe('Body of the facilitator\'s verify and settle.');
 export type X402FacilitatorRequest = z.infer<typeof x402FacilitatorRequestSchema>;

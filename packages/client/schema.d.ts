@@ -896,7 +896,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator: verify a Note payment
-         * @description Whether the Note in `paymentPayload.payload.noteBoxId` pays the stored quote `paymentPayload.accepted.extra.quoteId` names, by every rule verify-payment applies (a Note already settled included). Claims nothing. A refusal is `isValid: false` with verify-payment's code in `invalidReason`.
+         * @description Whether the Note in `paymentPayload.payload.noteBoxId` pays the stored quote `paymentPayload.accepted.extra.quoteId` names: `paymentRequirements` must be exactly the requirements issued for it and `paymentPayload.accepted` exactly `paymentRequirements` (else `requirements_mismatch` or `unsupported_scheme`, naming the fields), then every rule verify-payment applies (a Note already settled included). Claims nothing. A refusal is `isValid: false` with its code in `invalidReason`.
          */
         post: operations["x402Verify"];
         delete?: never;
@@ -916,7 +916,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator: settle a Note payment
-         * @description Verifies as `verify` does, then claims the Note once: marks it used and stores the receipt bundle in one transaction, so of concurrent settles of one Note exactly one succeeds. The payer then gets its answer from the chat with the same PAYMENT-SIGNATURE. A refusal is `success: false` with verify-payment's code in `errorReason`.
+         * @description Verifies as `verify` does, then claims the Note once: marks it used and stores the receipt bundle in one transaction, so of concurrent settles of one Note exactly one succeeds. The payer then gets its answer from the chat with the same PAYMENT-SIGNATURE. A refusal is `success: false` with its code in `errorReason` and claims nothing.
          */
         post: operations["x402Settle"];
         delete?: never;
@@ -5689,7 +5689,7 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-            /** @description The requirements the resource server offered; the stored quote they name decides. */
+            /** @description Exactly the requirements issued for the quote named, as `paymentPayload.accepted` repeats them. */
             paymentRequirements: {
                 [key: string]: unknown;
             };

@@ -5,6 +5,8 @@
  * the build instead of reaching a reader. Where a body needs something only the caller has (a
  * testnet address, a Note box id), the command reads it from a named shell variable.
  */
+import { buildPremiumQuote } from '../domain/assistant/pricing.ts';
+import { x402RequirementsOf } from '../domain/assistant/x402.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
 import { entryById } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
@@ -35,15 +37,32 @@ const PUBLISHED_BODIES: Record<string, () => unknown> = {
 };
 
 /**
- * The part of a facilitator body the facilitator reads (a client sends the whole requirements it
- * accepted; only the quote they name and the Note count): the values are the caller's.
+ * A facilitator body as a resource server sends it: the requirements exactly as the chat's
+ * PAYMENT-REQUIRED offered them, twice (the facilitator refuses any difference), and the Note's
+ * box id. Built as the service builds an offer, from an example quote; a caller's values come from
+ * its own offer.
  */
 function x402FacilitatorExample(): unknown {
-  const accepted = { scheme: 'exact', network: 'ergo:testnet', extra: { quoteId: 'q_7Hc2kR9mXw4pLzQ1vN8sTb' } };
-  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted, payload: { noteBoxId: '7c'.repeat(32) } }, paymentRequirements: accepted };
+  const quote = buildPremiumQuote({
+    quoteId: 'q_7Hc2kR9mXw4pLzQ1vN8sTb',
+    question: EXAMPLE_QUESTION,
+    history: undefined,
+    terms: {
+      receiverAddress: exampleQuoteRequest().settlement.payee_address,
+      reserveBoxId: '5a'.repeat(32),
+      priceNanoErg: 10_000_000n,
+      quoteLifetimeSeconds: 900,
+      minConfirmations: 2,
+      noteExpiryMarginBlocks: 30,
+    },
+    height: 1_200_000,
+    now: new Date('2026-11-23T12:00:00.000Z'),
+  });
+  const requirements = x402RequirementsOf(quote, 900);
+  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: { noteBoxId: '7c'.repeat(32) } }, paymentRequirements: requirements };
 }
 
-const X402_EXAMPLE_SUMMARY = 'What the facilitator reads of an x402 payload: the quote its accepted requirements name, and its Note. Clients send the whole requirements.';
+const X402_EXAMPLE_SUMMARY = 'The requirements as offered, sent twice unchanged, and the box id of the Note paying them (example values).';
 
 /** The values a caller supplies in the requests no published example can fill: shown as shapes. */
 const SHAPE_EXAMPLES: Record<string, { summary: string; value: () => unknown }> = {

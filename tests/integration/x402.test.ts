@@ -248,6 +248,25 @@ describe('the x402 facilitator', () => {
     expect(client.getPaymentSettleResponse(headerOf(answered))).toMatchObject({ success: true, transaction: settles.find((settle) => settle.success)!.transaction });
   });
 
+  it('refuses requirements other than the issued ones (a price x100) on verify and settle, claiming nothing, then settles the issued ones', async () => {
+    const client = x402();
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(question('dearer'))));
+    const payload = await client.createPaymentPayload(required);
+    const issued = required.accepts[0]!;
+    // A resource server selling for 100 times the price, its client agreeing: the Note paid the quote's price.
+    const dearer = { ...issued, amount: (BigInt(issued.amount) * 100n).toString() };
+    const lie = { x402Version: 2, paymentPayload: { ...payload, accepted: dearer }, paymentRequirements: dearer };
+
+    const verified = x402VerifyResponseSchema.parse(await (await facilitator('verify', lie)).json());
+    expect(verified).toMatchObject({ isValid: false, invalidReason: 'requirements_mismatch', invalidMessage: expect.stringContaining('paymentRequirements.amount') });
+    const settled = x402SettleResponseSchema.parse(await (await facilitator('settle', lie)).json());
+    expect(settled).toMatchObject({ success: false, errorReason: 'requirements_mismatch', errorMessage: expect.stringContaining('paymentRequirements.amount'), transaction: '' });
+
+    const honest = { x402Version: 2, paymentPayload: payload, paymentRequirements: issued };
+    expect(await (await facilitator('verify', honest)).json()).toMatchObject({ isValid: true });
+    expect(await (await facilitator('settle', honest)).json()).toMatchObject({ success: true, network: 'ergo:testnet' });
+  });
+
   it('answers a malformed body with a 400 problem naming the field, and a Note that does not exist with its code', async () => {
     const malformed = await facilitator('verify', { x402Version: 2, paymentPayload: { accepted: {} } });
     expect(malformed.status).toBe(400);

@@ -237,8 +237,8 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       summary: 'x402 facilitator: verify a Note payment',
       page: '/assistant/',
       description:
-        'Whether the Note in `paymentPayload.payload.noteBoxId` pays the stored quote `paymentPayload.accepted.extra.quoteId` names, by every rule verify-payment applies (a Note already settled included). ' +
-        'Claims nothing. A refusal is `isValid: false` with verify-payment\'s code in `invalidReason`.',
+        'Whether the Note in `paymentPayload.payload.noteBoxId` pays the stored quote `paymentPayload.accepted.extra.quoteId` names: `paymentRequirements` must be exactly the requirements issued for it and `paymentPayload.accepted` exactly `paymentRequirements` ' +
+        '(else `requirements_mismatch` or `unsupported_scheme`, naming the fields), then every rule verify-payment applies (a Note already settled included). Claims nothing. A refusal is `isValid: false` with its code in `invalidReason`.',
       request: x402Request,
       responses: {
         200: { description: 'The verdict.', schema: x402Verify },
@@ -257,7 +257,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       page: '/assistant/',
       description:
         'Verifies as `verify` does, then claims the Note once: marks it used and stores the receipt bundle in one transaction, so of concurrent settles of one Note exactly one succeeds. ' +
-        'The payer then gets its answer from the chat with the same PAYMENT-SIGNATURE. A refusal is `success: false` with verify-payment\'s code in `errorReason`.',
+        'The payer then gets its answer from the chat with the same PAYMENT-SIGNATURE. A refusal is `success: false` with its code in `errorReason` and claims nothing.',
       request: x402Request,
       responses: {
         200: { description: 'The settlement; `transaction` is the Note\'s transaction id.', schema: x402Settle },

@@ -1,11 +1,13 @@
 /**
  * The x402 facilitator for Ergo Notes (/api/x402/facilitator, docs/x402-ergo.md): `verify` judges a
- * Note against the stored quote its payload names without claiming anything; `settle` claims it,
- * once: of two settles of one Note exactly one succeeds (the store's unique claim), and a refusal is
- * a 200 naming verify-payment's code, as x402 facilitators answer.
+ * Note against the stored quote its payload names, once the requirements sent are exactly the ones
+ * issued for that quote, without claiming anything; `settle` claims it, once: of two settles of one
+ * Note exactly one succeeds (the store's unique claim), and a refusal is a 200 naming its reason
+ * (verify-payment's code for a Note), as x402 facilitators answer.
  */
 import { X402_NETWORK, X402_SCHEME, X402_VERSION, type X402FacilitatorRequest, type X402SettleResponse, type X402VerifyResponse } from '../../../schemas/x402.ts';
-import { unsupportedKind, x402Settled } from '../../domain/assistant/x402.ts';
+import { issuedRequirementsOf, requirementsMismatch, unsupportedRequirements } from '../../domain/assistant/facilitator-requirements.ts';
+import { x402Settled } from '../../domain/assistant/x402.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { StoredQuote } from '../../domain/ports.ts';
@@ -17,27 +19,28 @@ export function x402SupportedHandler(): ApiResponse {
   return json(200, { kinds: [{ x402Version: X402_VERSION, scheme: X402_SCHEME, network: X402_NETWORK }], extensions: [], signers: {} });
 }
 
-/** A refusal as the facilitator states it: verify-payment's code and its words. */
+/** A refusal as the facilitator states it: an x402 reason (verify-payment's code for a Note) and its words. */
 interface Refusal {
   reason: string;
   message: string;
 }
 
-/** The stored quote the payment names, or why the payment cannot be for one of ours. */
+/**
+ * The stored quote the payment names, or why the payment cannot be for it: a foreign scheme, no
+ * such quote, or requirements other than the ones issued for it (then nothing else is read).
+ */
 async function quoteOf(deps: AssistantDeps, body: X402FacilitatorRequest): Promise<StoredQuote | Refusal> {
-  const { accepted } = body.paymentPayload;
-  const unsupported = unsupportedKind(accepted);
-  if (unsupported) return { reason: 'unsupported_scheme', message: unsupported };
-  const offered = (body.paymentRequirements.extra as { quoteId?: unknown } | undefined)?.quoteId;
-  if (offered !== undefined && offered !== accepted.extra.quoteId) {
-    return { reason: 'requirements_mismatch', message: 'paymentRequirements and the payload name different quotes.' };
-  }
+  const terms = { paymentRequirements: body.paymentRequirements, accepted: body.paymentPayload.accepted };
+  const unsupported = unsupportedRequirements(terms);
+  if (unsupported) return unsupported;
+  let stored: StoredQuote;
   try {
-    return await storedQuote(deps, accepted.extra.quoteId, '/paymentPayload/accepted/extra/quoteId');
+    stored = await storedQuote(deps, body.paymentPayload.accepted.extra.quoteId, '/paymentPayload/accepted/extra/quoteId');
   } catch (error) {
     if (error instanceof ProblemError && error.status === 400) return { reason: error.code, message: error.message };
     throw error;
   }
+  return requirementsMismatch(issuedRequirementsOf(stored), terms) ?? stored;
 }
 
 const isRefusal = (value: StoredQuote | Refusal): value is Refusal => 'reason' in value;
