@@ -1,7 +1,8 @@
 /**
  * Expand, then contract: a migration that says it only expands must read like one, on both
- * dialects, because the previous release runs on its result and an older build opens it. The
- * patterns are the statements that take something away from a build that does not know the migration.
+ * dialects, because the previous release runs on its result and an older build opens it
+ * (tests/integration/rolling-deploy.test.ts runs the real previous release on it). The patterns are
+ * the statements that take something away from a build that does not know the migration.
  */
 import { describe, expect, it } from 'vitest';
 import { POSTGRES, SQLITE } from '../../src/services/store/dialect.ts';
