@@ -35,13 +35,21 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   return { url, process: child, stop: started.stop, stderr: started.stderr };
 }
 
+/** A built checkout: its root (package.json, working directory) and the dist folder its entries are in. */
+export interface Checkout {
+  root: string;
+  distDir: string;
+}
+
+const THIS_CHECKOUT: Checkout = { root: ROOT, distDir: DIST_DIR };
+
 /**
  * The Node flags of the npm script that runs `entry` (`npm run serve` gives the site its heap sizes,
  * docs/performance.md "Memory"), read from package.json so tests run each entry as it is deployed.
  */
-export function nodeFlagsFor(entry: string): string[] {
-  const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const built = entry.slice(DIST_DIR.length);
+export function nodeFlagsFor(entry: string, checkout: Checkout = THIS_CHECKOUT): string[] {
+  const scripts = (JSON.parse(readFileSync(join(checkout.root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const built = entry.slice(checkout.distDir.length);
   // Scripts `exec` node (no shell stays between npm and the server, so signals reach it).
   const command = Object.values(scripts).find((script) => /^(?:exec )?node /.test(script) && script.endsWith(`dist${built}`));
   return command?.split(' ').filter((word) => word.startsWith('--')) ?? [];
@@ -49,14 +57,16 @@ export function nodeFlagsFor(entry: string): string[] {
 
 /**
  * Spawns a built entry on loopback and waits for each of `messages` as a JSON log line with a
- * `url` (the site prints `listening`, the MCP host `mcp listening`); the rest of its log is drained unread.
+ * `url` (the site prints `listening`, the MCP host `mcp listening`); the rest of its log is drained
+ * unread. The entry belongs to this checkout unless `checkout` names another build (an older release).
  */
 export async function startBuiltProcess(
   entry: string,
   env: Record<string, string>,
   messages: string[],
+  checkout: Checkout = THIS_CHECKOUT,
 ): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry), entry], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry, checkout), entry], { cwd: checkout.root, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const urls: Record<string, string> = {};

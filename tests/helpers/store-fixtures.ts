@@ -92,9 +92,12 @@ export function makeReceipt(quote: StoredQuote, noteBoxId: string, options: { se
   });
 }
 
+/** The newest migration a store records, in either ledger (migrations.ts says which goes where). */
+export const NEWEST_RECORDED_VERSION = 'SELECT max(version) AS version FROM (SELECT version FROM schema_migrations UNION ALL SELECT version FROM schema_expansions)';
+
 /**
- * An embedded store in `dataDir` as a newer build would leave it: migrated, then one more schema
- * version recorded than this build knows.
+ * An embedded store in `dataDir` as a newer build would leave it after a contraction this build does
+ * not know: migrated, then one more version recorded where contractions are.
  */
 export async function storeFromNewerBuild(dataDir: string, version: number): Promise<void> {
   const store = createStore({ driver: 'sqlite', dataDir, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });

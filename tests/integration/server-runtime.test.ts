@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { DIST_DIR, startBuiltServer } from '../helpers/built-server.ts';
-import { storeFromNewerBuild } from '../helpers/store-fixtures.ts';
+import { NEWEST_RECORDED_VERSION, storeFromNewerBuild } from '../helpers/store-fixtures.ts';
 
 const parent = mkdtempSync(join(tmpdir(), 'server-runtime-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ describe('server runtime lifecycle', () => {
     try {
       // Listening means migrated: the tables are there before any request.
       const file = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
-      expect(file.prepare('SELECT max(version) AS version FROM schema_migrations').get()).toEqual({ version: MIGRATIONS.at(-1)!.version });
+      expect(file.prepare(NEWEST_RECORDED_VERSION).get()).toEqual({ version: MIGRATIONS.at(-1)!.version });
       file.close();
       const response = await fetch(`${server.url}/api/assistant/activity`);
       expect(response.status).toBe(200);
@@ -94,7 +94,7 @@ describe('server runtime lifecycle', () => {
     expect(result.stderr).toMatch(/not a sound SQLite database.*move the file .*aside.*backup/s);
   });
 
-  it('refuses to start on a store migrated by a newer build, naming DATA_DIR', async () => {
+  it('refuses to start on a store a newer build contracted, naming DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(parent, 'newer-'));
     const known = MIGRATIONS.at(-1)!.version;
     await storeFromNewerBuild(dataDir, known + 1);

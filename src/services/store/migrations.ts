@@ -4,8 +4,12 @@
  * read from disk, so the bundled server carries them and no path has to be resolved at run time.
  *
  * Append only: a migration that has shipped is never changed in what it creates; a change is a new
- * entry. A database recording a version this list does not have was migrated by a newer build, and
- * opening it is refused (SchemaTooNewError) rather than guessed at.
+ * entry. Expand, then contract: during a rolling deploy the previous release and this one share one
+ * PostgreSQL, so a migration either only expands (the previous release keeps working on its result,
+ * and may start again on it) or contracts, and a contraction removes only what a release before it
+ * already stopped using. A database recording a contraction this list does not have was migrated by
+ * a newer build that an older one cannot run beside, and opening it is refused (SchemaTooNewError)
+ * rather than guessed at.
  */
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
@@ -13,6 +17,12 @@ import type { Dialect } from './dialect.ts';
 export interface Migration {
   version: number;
   name: string;
+  /**
+   * `expand`: only adds (tables, indexes, columns that are nullable or have a default), so a build
+   * that does not know it reads and writes the migrated store as before. `contract`: drops, renames,
+   * narrows or rewrites something an older build uses; such a build refuses the store afterwards.
+   */
+  change: 'expand' | 'contract';
   sql: (dialect: Dialect) => string;
 }
 
@@ -20,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'paid assistant turn',
+    change: 'expand',
     sql: ({ types, now, tableOptions }) => `
       CREATE TABLE quotes (
         quote_id               text              PRIMARY KEY,
@@ -88,12 +99,14 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 2,
     name: 'receipt payer',
+    change: 'expand',
     // Receipts stored before it have no payer: they credit their service provider only.
     sql: () => 'ALTER TABLE receipts ADD COLUMN payer_address text;',
   },
   {
     version: 3,
     name: 'probe history',
+    change: 'expand',
     // One row per gate per kept run of the live status's probes; the store trims it to a bounded number of runs.
     sql: ({ types, tableOptions }) => `
       CREATE TABLE probe_results (
@@ -108,9 +121,12 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 4,
     name: 'quotes keep only their terms',
+    change: 'contract',
     // A quote's body follows byte for byte from the terms in its row (premiumQuoteBody), and its
     // quote_issued activity event from the same row; storing either again made each quote's commit
     // write three times what the terms need. Its events are read from the quotes, newest first.
+    // It shipped as a contraction in the same release that stopped writing the column, which is
+    // why builds before it answer 500 to premium quotes once it ran; later contractions wait a release.
     sql: ({ quoteSequence }) => `
       ALTER TABLE quotes DROP COLUMN quote;
       ${quoteSequence.migration}
@@ -120,9 +136,10 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 5,
     name: 'payment retry key',
+    change: 'expand',
     // The hash of the secret the payer sent with its first verification; a retry that hands the
     // turn back must present it. Null: the payer sent none, so no retry can recover the turn.
-    // Only added (expand): a build that does not know the column keeps working beside one that does.
+    // A build that does not know the column keeps working beside one that does.
     sql: () => 'ALTER TABLE payment_tokens ADD COLUMN retry_key_hash text;',
   },
   {
@@ -138,6 +155,18 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
 ];
+
+/**
+ * Builds up to version 4 read schema_migrations alone: they refuse any version there they do not
+ * know and re-apply any of theirs missing from it. So those versions, and every contraction, are
+ * recorded there, and later expansions in schema_expansions, which those builds never read: the
+ * previous release (and a rollback to it) opens a store that only grew.
+ */
+const LAST_VERSION_READ_BY_EVERY_BUILD = 4;
+
+function ledgerOf(migration: Migration): 'schema_migrations' | 'schema_expansions' {
+  return migration.change === 'expand' && migration.version > LAST_VERSION_READ_BY_EVERY_BUILD ? 'schema_expansions' : 'schema_migrations';
+}
 
 /** The database was migrated by a newer build than this one: refusing beats misreading its tables. */
 export class SchemaTooNewError extends Error {
@@ -156,25 +185,30 @@ export class SchemaTooNewError extends Error {
  * Applies every migration not yet recorded, in one transaction that excludes other migration runs
  * (an advisory lock on PostgreSQL, the write lock on SQLite), so instances starting together apply
  * each migration exactly once and none of them sees a half-migrated schema. Returns the versions
- * applied now; throws SchemaTooNewError when the database is ahead of this build.
+ * applied now. Expansions by a newer build are left as they are; a contraction this build does not
+ * know throws SchemaTooNewError.
  */
 export async function migrate(dialect: Dialect, transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>): Promise<number[]> {
   return transaction(async (tx) => {
     if (dialect.migrationLock) await tx.query(dialect.migrationLock);
-    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version    integer                    PRIMARY KEY,
-      name       text                       NOT NULL,
-      applied_at ${dialect.types.timestamp} NOT NULL DEFAULT ${dialect.now}
-    )${dialect.tableOptions}`);
-    const rows = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((row) => Number(row.version)));
-    const known = Math.max(...MIGRATIONS.map((migration) => migration.version));
-    const newest = Math.max(0, ...applied);
-    if (newest > known) throw new SchemaTooNewError(newest, known);
+    for (const ledger of ['schema_migrations', 'schema_expansions']) {
+      await tx.query(`CREATE TABLE IF NOT EXISTS ${ledger} (
+        version    integer                    PRIMARY KEY,
+        name       text                       NOT NULL,
+        applied_at ${dialect.types.timestamp} NOT NULL DEFAULT ${dialect.now}
+      )${dialect.tableOptions}`);
+    }
+    const versions = async (ledger: string) => (await tx.query<{ version: number }>(`SELECT version FROM ${ledger}`)).map((row) => Number(row.version));
+    const required = await versions('schema_migrations');
+    const expansions = await versions('schema_expansions');
+    const known = new Set(MIGRATIONS.map((migration) => migration.version));
+    const unknownRequired = required.filter((version) => !known.has(version));
+    if (unknownRequired.length > 0) throw new SchemaTooNewError(Math.max(...unknownRequired), Math.max(...known));
+    const applied = new Set([...required, ...expansions]);
     const pending = MIGRATIONS.filter((migration) => !applied.has(migration.version));
     for (const migration of pending) {
       await tx.exec(migration.sql(dialect));
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await tx.query(`INSERT INTO ${ledgerOf(migration)} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
     }
     return pending.map((migration) => migration.version);
   });
