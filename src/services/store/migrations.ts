@@ -145,6 +145,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 6,
     name: 'quote retention indexes',
+    change: 'expand',
     // The retention sweep finds expired quotes by expiry, and deleting one makes each engine look up
     // the rows that refer to it: without these, each deleted quote would scan every Note, receipt and token.
     sql: () => `
