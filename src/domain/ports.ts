@@ -166,6 +166,46 @@ export interface AssistantStore {
   close(): Promise<void>;
 }
 
+/** A signed checkpoint of the receipt log as stored (c2sp.org/tlog-checkpoint). */
+export interface StoredCheckpoint {
+  size: number;
+  /** Root hash of the tree of `size` entries, lower-case hex. */
+  rootHex: string;
+  /** The signed note, exactly as served. */
+  note: string;
+  issuedAt: Date;
+}
+
+/** One entry of the receipt log: its bytes, or undefined when its receipt is gone from the store. */
+export interface LogEntry {
+  index: number;
+  receiptId: string;
+  bytes: Uint8Array | undefined;
+}
+
+/**
+ * The receipt transparency log's storage (docs/transparency-log.md): entries are appended by
+ * settlePayment in the transaction that stores the receipt; this reads the tree's stored hashes and
+ * entries and keeps the signed checkpoints every instance serves.
+ */
+export interface ReceiptLogStore {
+  /** Entries in the log now. */
+  logSize(): Promise<number>;
+  /** Stored hashes by stored hash index (tree.ts), in the order asked; throws when one is missing. */
+  readLogHashes(indexes: readonly number[]): Promise<Uint8Array[]>;
+  /** Entries [start, end), in order. */
+  readLogEntries(start: number, end: number): Promise<LogEntry[]>;
+  /** The index of a receipt's entry, or undefined when it has none. */
+  logIndexOf(receiptId: string): Promise<number | undefined>;
+  latestCheckpoint(): Promise<StoredCheckpoint | undefined>;
+  /** Keeps a checkpoint unless one of that size is kept already (another instance signed it first). */
+  saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
+  /** Appends stored receipts the log lacks (a build without the log stored them); how many. */
+  appendUnloggedReceipts(): Promise<number>;
+  /** Receipts in the store, for the live check that the log and the store agree. */
+  countReceipts(): Promise<number>;
+}
+
 /** A box as the chain source reports it; value is exact (may exceed 2^53). */
 export interface ChainBox {
   boxId: string;

@@ -13,6 +13,7 @@
  */
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
+import { appendUnlogged } from './receipt-log.ts';
 
 export interface Migration {
   version: number;
@@ -24,6 +25,8 @@ export interface Migration {
    */
   change: 'expand' | 'contract';
   sql: (dialect: Dialect) => string;
+  /** Work SQL alone cannot do (hashing), run after `sql` in the same transaction. */
+  backfill?: (tx: Queryable, dialect: Dialect) => Promise<unknown>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -155,6 +158,37 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_tokens_by_quote ON payment_tokens (quote_id);
     `,
   },
+  {
+    version: 7,
+    name: 'receipt log',
+    change: 'expand',
+    // The transparency log of receipts (docs/transparency-log.md): one head row whose size hands out
+    // entry indexes, each entry's receipt, every stored hash of the Merkle tree (hex, by golang
+    // tlog's stored hash index), and the signed checkpoints. Receipts stored before it are appended
+    // by the backfill, in the order they were stored. Only added (expand).
+    sql: ({ types, tableOptions }) => `
+      CREATE TABLE log_head (
+        id   integer       PRIMARY KEY CHECK (id = 1),
+        size ${types.bigint} NOT NULL CHECK (size >= 0)
+      )${tableOptions};
+      INSERT INTO log_head (id, size) VALUES (1, 0);
+      CREATE TABLE log_entries (
+        idx        ${types.bigint} PRIMARY KEY,
+        receipt_id text            NOT NULL UNIQUE REFERENCES receipts (receipt_id)
+      )${tableOptions};
+      CREATE TABLE log_hashes (
+        hash_index ${types.bigint} PRIMARY KEY,
+        hash       text            NOT NULL
+      )${tableOptions};
+      CREATE TABLE log_checkpoints (
+        size      ${types.bigint}    PRIMARY KEY,
+        root      text               NOT NULL,
+        note      text               NOT NULL,
+        issued_at ${types.timestamp} NOT NULL
+      )${tableOptions};
+    `,
+    backfill: (tx, dialect) => appendUnlogged(tx, dialect),
+  },
 ];
 
 /**
@@ -209,6 +243,7 @@ export async function migrate(dialect: Dialect, transaction: <T>(work: (tx: Quer
     const pending = MIGRATIONS.filter((migration) => !applied.has(migration.version));
     for (const migration of pending) {
       await tx.exec(migration.sql(dialect));
+      await migration.backfill?.(tx, dialect);
       await tx.query(`INSERT INTO ${ledgerOf(migration)} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
     }
     return pending.map((migration) => migration.version);

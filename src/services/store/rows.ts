@@ -7,7 +7,7 @@ import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receip
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
 import { type ActivityEvent } from '../../domain/ports.ts';
 import type { GateState } from '../../domain/probe-history.ts';
-import type { Database } from './database.ts';
+import type { Dialect } from './dialect.ts';
 
 /** Lists never read more rows than this, whatever the caller asks. */
 const MAX_LIST_LIMIT = 1_000;
@@ -68,9 +68,9 @@ export const normaliseId = (id: string): string => (/^[0-9a-fA-F]{64}$/.test(id)
  * in that order; PostgreSQL's jsonb reorders keys, so the schema puts them back (the receipt id is
  * over canonical JSON, so order never changes it). A bundle stored under an older schema is served as stored.
  */
-export function readBundle(database: Database, text: string): ReceiptBundle {
+export function readBundle(dialect: Dialect, text: string): ReceiptBundle {
   const bundle = JSON.parse(text) as ReceiptBundle;
-  if (database.dialect.jsonKeepsText) return bundle;
+  if (dialect.jsonKeepsText) return bundle;
   const ordered = receiptBundleSchema.safeParse(bundle);
   return ordered.success ? ordered.data : bundle;
 }

@@ -23,10 +23,15 @@ import {
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
+  type LogEntry,
+  type ReceiptLogStore,
+  type StoredCheckpoint,
 } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database } from './database.ts';
 import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
+import { appendEntry, appendUnlogged, entryBytes } from './receipt-log.ts';
+import { hex } from '@fleet-sdk/crypto';
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
 const MAX_REISSUE_ATTEMPTS = 8;
@@ -34,7 +39,7 @@ const MAX_REISSUE_ATTEMPTS = 8;
 /** Money moved: a settled payment and a spent token must survive a power loss, not only a crash. */
 const DURABLE = { durable: true };
 
-export class SqlAssistantStore implements AssistantStore {
+export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly #where: string;
   #open: () => Database;
@@ -147,6 +152,8 @@ export class SqlAssistantStore implements AssistantStore {
            VALUES ($1, $2, $3, $4, $5, $6)`,
           [input.tokenHash, input.quoteId, receipt.receiptId, input.questionHash, input.tokenExpiresAt.toISOString(), input.retryKeyHash],
         );
+        // Last, so the log's head row is held for as short a time as this transaction allows.
+        await appendEntry(tx, receipt);
       }, DURABLE);
     } catch (error) {
       if (error instanceof UniqueViolationError && error.table === 'used_notes') throw new NoteAlreadyUsedError(noteBoxId);
@@ -179,7 +186,7 @@ export class SqlAssistantStore implements AssistantStore {
             RETURNING receipt_id`,
           [settled.token_hash, input.tokenHash, input.tokenExpiresAt.toISOString()],
         );
-        if (rotated) return { status: 'reissued', receipt: readBundle(database, settled.bundle) };
+        if (rotated) return { status: 'reissued', receipt: readBundle(database.dialect, settled.bundle) };
       }
       throw new StoreUnavailableError(`the payment token of Note ${input.noteBoxId} kept changing under ${MAX_REISSUE_ATTEMPTS} reissues; retry shortly`);
     }, DURABLE);
@@ -217,7 +224,7 @@ export class SqlAssistantStore implements AssistantStore {
         LIMIT 1`,
       [id],
     );
-    return row ? readBundle(database, row.bundle) : undefined;
+    return row ? readBundle(database.dialect, row.bundle) : undefined;
   }
 
   async listReceipts(limit: number): Promise<ReceiptBundle[]> {
@@ -226,7 +233,7 @@ export class SqlAssistantStore implements AssistantStore {
       `SELECT CAST(bundle AS TEXT) AS bundle FROM receipts ORDER BY created_at DESC, ${database.dialect.insertionOrder} LIMIT $1`,
       [clampLimit(limit)],
     );
-    return rows.map((row) => readBundle(database, row.bundle));
+    return rows.map((row) => readBundle(database.dialect, row.bundle));
   }
 
   async listReceiptSummaries(): Promise<ReceiptSummary[]> {
@@ -371,6 +378,82 @@ export class SqlAssistantStore implements AssistantStore {
     const database = await this.ready();
     const deleted = await database.query<{ day: string }>('DELETE FROM free_usage WHERE day < $1 RETURNING day', [day]);
     return deleted.length;
+  }
+
+  async logSize(): Promise<number> {
+    const database = await this.ready();
+    const [head] = await database.read<{ size: number | string }>('SELECT size FROM log_head WHERE id = 1');
+    return Number(head?.size ?? 0);
+  }
+
+  async readLogHashes(indexes: readonly number[]): Promise<Uint8Array[]> {
+    if (indexes.length === 0) return [];
+    const database = await this.ready();
+    const byIndex = new Map<number, string>();
+    // Bounded statements: a proof or a tile asks for at most a few hundred hashes.
+    for (let start = 0; start < indexes.length; start += 500) {
+      const chunk = indexes.slice(start, start + 500);
+      const rows = await database.read<{ hash_index: number | string; hash: string }>(
+        `SELECT hash_index, hash FROM log_hashes WHERE hash_index IN (${chunk.map((_, i) => `$${i + 1}`).join(', ')})`,
+        [...chunk],
+      );
+      for (const row of rows) byIndex.set(Number(row.hash_index), row.hash);
+    }
+    return indexes.map((index) => {
+      const hash = byIndex.get(index);
+      if (hash === undefined) throw new Error(`receipt log: stored hash ${index} is missing`);
+      return hex.decode(hash);
+    });
+  }
+
+  async readLogEntries(start: number, end: number): Promise<LogEntry[]> {
+    const database = await this.ready();
+    const rows = await database.read<{ idx: number | string; receipt_id: string; bundle: string | null }>(
+      `SELECT e.idx, e.receipt_id, CAST(r.bundle AS TEXT) AS bundle
+         FROM log_entries e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+        WHERE e.idx >= $1 AND e.idx < $2 ORDER BY e.idx`,
+      [start, end],
+    );
+    return rows.map((row) => ({
+      index: Number(row.idx),
+      receiptId: row.receipt_id,
+      bytes: row.bundle === null ? undefined : entryBytes(readBundle(database.dialect, row.bundle)),
+    }));
+  }
+
+  async logIndexOf(receiptId: string): Promise<number | undefined> {
+    const database = await this.ready();
+    const [row] = await database.read<{ idx: number | string }>('SELECT idx FROM log_entries WHERE receipt_id = $1', [normaliseId(receiptId)]);
+    return row ? Number(row.idx) : undefined;
+  }
+
+  async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
+    const database = await this.ready();
+    const [row] = await database.read<{ size: number | string; root: string; note: string; issued_at: Date | string }>(
+      'SELECT size, root, note, issued_at FROM log_checkpoints ORDER BY size DESC LIMIT 1',
+    );
+    return row ? { size: Number(row.size), rootHex: row.root, note: row.note, issuedAt: toDate(row.issued_at) } : undefined;
+  }
+
+  async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
+    const database = await this.ready();
+    await database.query('INSERT INTO log_checkpoints (size, root, note, issued_at) VALUES ($1, $2, $3, $4) ON CONFLICT (size) DO NOTHING', [
+      checkpoint.size,
+      checkpoint.rootHex,
+      checkpoint.note,
+      checkpoint.issuedAt.toISOString(),
+    ]);
+  }
+
+  async appendUnloggedReceipts(): Promise<number> {
+    const database = await this.ready();
+    return database.transaction((tx) => appendUnlogged(tx, database.dialect), DURABLE);
+  }
+
+  async countReceipts(): Promise<number> {
+    const database = await this.ready();
+    const [row] = await database.read<{ count: number | string }>('SELECT COUNT(*) AS count FROM receipts');
+    return Number(row?.count ?? 0);
   }
 
   async close(): Promise<void> {
