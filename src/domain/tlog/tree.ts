@@ -44,8 +44,8 @@ export function trailingZeros(n: number): number {
   return zeros;
 }
 
-/** The largest power of two below n (n > 1), with its exponent. */
-function maxPow2Below(n: number): { k: number; level: number } {
+/** The largest power of two below n (n > 1), with its exponent: where RFC 6962 splits a tree of n records. */
+export function maxPow2Below(n: number): { k: number; level: number } {
   let level = 0;
   while (2 ** (level + 1) < n) level++;
   return { k: 2 ** level, level };
