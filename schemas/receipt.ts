@@ -164,6 +164,9 @@ export const verifyPaymentResponseSchema = z
     receiptId: digestHex.describe('Id of the stored receipt bundle.'),
     receiptUrl: absoluteUrl.describe('Where the stored bundle can be fetched by anyone.'),
     settlementTxId: digestHex.describe('Id of the transaction that created the Note; the receipt can be fetched by it too.'),
+    receiptProofUrl: absoluteUrl.describe(
+      'Where the receipt\'s proof of inclusion in the receipt log is served (a c2sp.org/tlog-proof text), once a signed checkpoint includes it: within seconds; until then it answers 409 with Retry-After.',
+    ),
     receipt: receiptBundleSchema,
   })
   .refine((response) => response.receiptId === response.receipt.receiptId, { message: 'must equal receipt.receiptId', path: ['receiptId'] })

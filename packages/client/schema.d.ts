@@ -473,6 +473,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/receipts/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt log: the signed checkpoint
+         * @description The receipt log's latest checkpoint (c2sp.org/tlog-checkpoint): a signed note of the origin, the tree size and the base64 RFC 6962 root hash, signed with Ed25519 by the key the discovery descriptor publishes. Every instance serves the newest stored one; a new one is signed within seconds of the log growing. Cached for a few seconds at most.
+         */
+        get: operations["receiptLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/receipts/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt log: the verifier key
+         * @description The key checkpoints verify with, as a signed-note verifier key: `<origin>+<key id>+<base64 of 0x01 and the Ed25519 public key>`. It signs checkpoints and nothing else: it holds no funds and signs no transaction. A monitor keeps it and refuses any checkpoint that does not verify with it.
+         */
+        get: operations["receiptLogKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/receipts/tile/{tilePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt log: a tile
+         * @description A tile of the receipt log as c2sp.org/tlog-tiles lays them out, `tilePath` spanning several segments: `<L>/<N>[.p/<W>]` (level L hashes of 256 nodes, 32 bytes each) or `entries/<N>[.p/<W>]` (the entries, each the RFC 8785 JSON of a receipt bundle as served, prefixed by its big-endian 16-bit length). N is written in groups of three digits, `x` before all but the last (`x001/x234/067`). A full tile never changes and may be cached for ever; a partial one (`.p/<W>`) only while the log has not grown past it.
+         */
+        get: operations["receiptLogTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/receipt/{id}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A receipt's proof of inclusion in the receipt log
+         * @description A c2sp.org/tlog-proof@v1 text (save it as `.tlog-proof`): the receipt's index in the receipt log, its RFC 6962 inclusion proof and a signed checkpoint that includes it. Verifiable offline with the receipt bundle and the log's verifier key (`agent-economy verify-receipt --offline`).
+         */
+        get: operations["assistantReceiptProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent-economy/launch-kit": {
         parameters: {
             query?: never;
@@ -2600,6 +2680,11 @@ export interface components {
             receiptUrl: string;
             /** @description Id of the transaction that created the Note; the receipt can be fetched by it too. */
             settlementTxId: components["schemas"]["DigestHex"];
+            /**
+             * Format: uri
+             * @description Where the receipt's proof of inclusion in the receipt log is served (a c2sp.org/tlog-proof text), once a signed checkpoint includes it: within seconds; until then it answers 409 with Retry-After.
+             */
+            receiptProofUrl: string;
             receipt: components["schemas"]["AssistantReceipt"];
         };
         /**
@@ -7108,6 +7193,145 @@ export interface operations {
             };
             503: components["responses"]["ReceiptStoreUnreadable"];
             "4XX": components["responses"]["Problem"];
+        };
+    };
+    receiptLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed checkpoint. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=5`: the log grows. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No checkpoint has been signed yet (code `not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            503: components["responses"]["ReceiptStoreUnreadable"];
+        };
+    };
+    receiptLogKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verifier key, one line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            "4XX": components["responses"]["Problem"];
+        };
+    };
+    receiptLogTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tilePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description Full tiles `public, max-age=31536000, immutable`; partial tiles `public, max-age=5`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not a tile path of the spec: a malformed or non-canonical index, a width of 0 or above 255 (code `invalid_url`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tile in the tree as it is now: beyond its size, or partial where it is full (code `not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            503: components["responses"]["ReceiptStoreUnreadable"];
+        };
+    };
+    assistantReceiptProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No receipt with this id (code `receipt_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The receipt is logged, but no checkpoint includes it yet (code `receipt_log_pending`): ask again after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds until the next checkpoint is due. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            503: components["responses"]["ReceiptStoreUnreadable"];
         };
     };
     launchKit: {

@@ -10,6 +10,7 @@ import { ASSISTANT_ENTRIES } from './entries/assistant.ts';
 import { DEVELOPER_ENTRIES } from './entries/developer.ts';
 import { DISCOVERY_ENTRIES } from './entries/discovery.ts';
 import { LIVE_ENTRIES } from './entries/live.ts';
+import { RECEIPT_LOG_ENTRIES } from './entries/receipt-log.ts';
 import { TRUST_ENTRIES } from './entries/trust.ts';
 import { WALLET_AGENT_ENTRIES } from './entries/wallet-agent.ts';
 import type { Entry } from './types.ts';
@@ -23,6 +24,7 @@ export function catalogue(): readonly Entry[] {
     ...DISCOVERY_ENTRIES,
     ...AGENTS_ENTRIES,
     ...LIVE_ENTRIES,
+    ...RECEIPT_LOG_ENTRIES,
     ...TRUST_ENTRIES,
     ...WALLET_AGENT_ENTRIES,
     ...DEVELOPER_ENTRIES,

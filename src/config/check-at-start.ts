@@ -10,12 +10,14 @@ import { loadMcpConfig } from './mcp.ts';
 import { loadRateLimitConfig } from './rate-limit.ts';
 import { loadListenConfig, loadServerConfig } from './server.ts';
 import { loadRetentionConfig, loadStoreConfig } from './store.ts';
+import { loadReceiptLogConfig } from './receipt-log.ts';
 
 const LOADERS: ReadonlyArray<(env: Record<string, string | undefined>) => unknown> = [
   loadListenConfig,
   loadServerConfig,
   loadStoreConfig,
   loadRetentionConfig,
+  loadReceiptLogConfig,
   loadChainConfig,
   loadRateLimitConfig,
   loadFaucetConfig,

@@ -47,9 +47,12 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const DESCRIBED_BY = { Link: { $ref: '#/components/headers/DescribedBy' } };
 
 
+/** A catalogue path as OpenAPI writes it: `{name+}` (the rest of the path, slashes included) is `{name}`, described as such. */
+export const openApiPath = (path: string): string => path.replace(/\{([^}+]+)\+\}/g, '{$1}');
+
 /** The operation's parameters: each `{name}` of its path, then the optional headers it reads. */
 function parameters(route: Entry) {
-  const inPath = [...route.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+  const inPath = [...route.path.matchAll(/\{([^}+]+)\+?\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
@@ -167,7 +170,7 @@ export function buildOpenApiDocument() {
   const entries = catalogue().filter((route) => route.host !== 'mcp');
   const written: Record<string, Record<string, ReturnType<typeof operation>>> = {};
   const responseNames: ResponseNames = new Map();
-  for (const route of entries) (written[route.path] ??= {})[route.method.toLowerCase()] = operation(route, responseNames);
+  for (const route of entries) (written[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, responseNames);
   const { paths, components: shared } = withSharedParts(written, responseNames);
   const schemas = componentSchemas(entries, true);
 

@@ -35,4 +35,4 @@ export const json = (status: number, body: unknown, headers?: Record<string, str
 });
 
 /** A body that is not JSON, sent as it is under its media type. */
-export const text = (status: number, contentType: string, body: string): ApiResponse => ({ status, body, contentType });
+export const text = (status: number, contentType: string, body: string | Uint8Array, headers?: Record<string, string>): ApiResponse => ({ status, body, contentType, ...(headers ? { headers } : {}) });

@@ -11,6 +11,7 @@ import { assistantBindings } from './groups/assistant.ts';
 import { developerBindings } from './groups/developer.ts';
 import { discoveryBindings } from './groups/discovery.ts';
 import { liveBindings } from './groups/live.ts';
+import { receiptLogBindings } from './groups/receipt-log.ts';
 import { trustBindings } from './groups/trust.ts';
 import { walletAgentBindings } from './groups/wallet-agent.ts';
 import type { Binding, Route } from './types.ts';
@@ -21,7 +22,7 @@ let cached: Route[] | undefined;
 export function allRoutes(): Route[] {
   if (cached) return cached;
   const bindings = new Map<string, Binding>();
-  for (const group of [discoveryBindings, agentsBindings, liveBindings, trustBindings, walletAgentBindings, developerBindings, assistantBindings, agentConventionBindings]) {
+  for (const group of [discoveryBindings, agentsBindings, liveBindings, receiptLogBindings, trustBindings, walletAgentBindings, developerBindings, assistantBindings, agentConventionBindings]) {
     for (const [id, binding] of Object.entries(group)) {
       if (bindings.has(id)) throw new Error(`route table: "${id}" is bound twice`);
       bindings.set(id, binding);

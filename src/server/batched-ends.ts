@@ -24,7 +24,7 @@ import { logger } from '../services/logger.ts';
 interface PendingEnd {
   res: http.ServerResponse;
   /** Undefined for an answer without a body (to a HEAD). */
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   encoding: BufferEncoding;
 }
 
@@ -54,7 +54,7 @@ export function batchThisTurn(): void {
 }
 
 /** Ends `res` with `body` (its head composed by writeHead) with the rest of this turn's answers, or at once when they have gone. */
-export function endWithBatch(res: http.ServerResponse, body: string | undefined, encoding: BufferEncoding = 'utf8'): void {
+export function endWithBatch(res: http.ServerResponse, body: string | Uint8Array | undefined, encoding: BufferEncoding = 'utf8'): void {
   if (batchEnded) return endNow({ res, body, encoding });
   pending.push({ res, body, encoding });
   schedule();

@@ -54,7 +54,8 @@ export interface IncomingApiRequest {
 export interface SerializedResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, or bytes for a binary body (the receipt log's tiles). */
+  body: string | Uint8Array;
 }
 
 /** Routes without parameters by their path (one lookup), and the routes with parameters (a pattern each). */
@@ -73,8 +74,10 @@ function compile() {
         .map((segment) => {
           const param = /^\{([^}]+)\}$/.exec(segment);
           if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          paramNames.push(param[1]!);
-          return '([^/]+)';
+          // `{name+}` (last segment only): the rest of the path, slashes included (a log tile's path).
+          const rest = param[1]!.endsWith('+');
+          paramNames.push(rest ? param[1]!.slice(0, -1) : param[1]!);
+          return rest ? '(.+)' : '([^/]+)';
         })
         .join('/');
       if (paramNames.length > 0) patterned.push({ route, order, pattern: new RegExp(`^${source}$`), paramNames });
@@ -120,7 +123,8 @@ export function problemResponse(error: ProblemError, path: string): SerializedRe
 /** A handler's answer as bytes; a 4xx is problem+json unless its route documents its own body schema. */
 export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute): SerializedResponse {
   if (response.contentType) {
-    return { status: response.status, headers: { 'content-type': response.contentType, 'cache-control': 'no-store', ...response.headers }, body: String(response.body) };
+    const body = response.body instanceof Uint8Array ? response.body : String(response.body);
+    return { status: response.status, headers: { 'content-type': response.contentType, 'cache-control': 'no-store', ...response.headers }, body };
   }
   const isProblem = response.status >= 400 && !route?.responses[response.status]?.schema;
   return {

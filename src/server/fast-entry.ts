@@ -25,7 +25,10 @@ import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedDocuments } from '../build/site-documents.ts';
-import { closeRuntime, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { closeRuntime, getReceiptLog, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { startCheckpointer } from '../services/receipt-log.ts';
+import { loadReceiptLogConfig } from '../config/receipt-log.ts';
+import type { ReceiptLogStore } from '../domain/ports.ts';
 import { startRetentionSweep } from '../services/retention.ts';
 import { loadRetentionConfig } from '../config/store.ts';
 import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
@@ -405,6 +408,8 @@ export async function main(): Promise<void> {
   if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
   // Unpaid quotes past their lifetime and a grace period, and past days' free-tier counts, go (docs/deployment.md "What is kept").
   startRetentionSweep(getStore(), loadRetentionConfig());
+  // The receipt log's checkpoints: a receipt's proof is there within LOG_CHECKPOINT_INTERVAL_SECONDS (docs/transparency-log.md).
+  startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds);
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
   // The docs model provider's index is built once, before the first question is likely: a second

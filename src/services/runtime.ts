@@ -12,7 +12,10 @@ import { loadRateLimitConfig } from '../config/rate-limit.ts';
 import { loadStoreConfig } from '../config/store.ts';
 import { createChainClient } from './chain/explorer-client.ts';
 import { logger } from './logger.ts';
-import { StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter } from '../domain/ports.ts';
+import { StoreUnavailableError, StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter, type ReceiptLogStore } from '../domain/ports.ts';
+import { loadReceiptLogConfig } from '../config/receipt-log.ts';
+import { loadLogSigningKey } from './log-signing-key.ts';
+import { createReceiptLog, type ReceiptLog } from './receipt-log.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 import { createStore } from './store/index.ts';
 
@@ -34,6 +37,24 @@ export function getStore(): AssistantStore {
 export function getChainClient(): ChainClient {
   chain ??= createChainClient(loadChainConfig());
   return chain;
+}
+
+let receiptLog: ReceiptLog | undefined;
+
+/** The receipt transparency log over the store, signing with the configured key (made on first use in DATA_DIR when allowed). */
+export function getReceiptLog(): ReceiptLog {
+  if (!receiptLog) {
+    const config = loadReceiptLogConfig();
+    let key;
+    try {
+      key = loadLogSigningKey(config);
+    } catch (error) {
+      // Like a store that cannot be opened yet (an unwritable DATA_DIR): the log's routes answer 503 and the next call tries again.
+      throw new StoreUnavailableError('the receipt log\'s signing key cannot be read or made', { cause: error });
+    }
+    receiptLog = createReceiptLog(getStore() as AssistantStore & ReceiptLogStore, key, config);
+  }
+  return receiptLog;
 }
 
 /** The rate limiter (memory, or Redis with REDIS_URL). */
@@ -79,6 +100,7 @@ export function setRuntimeForTesting(parts: { store?: AssistantStore; chain?: Ch
 export async function closeRuntime(): Promise<void> {
   const parts: Array<Partial<Closable> | undefined> = [store, chain, limiter];
   store = undefined;
+  receiptLog = undefined;
   chain = undefined;
   limiter = undefined;
   const results = await Promise.allSettled(parts.map((part) => part?.close?.()));

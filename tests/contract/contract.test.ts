@@ -14,6 +14,7 @@ import { publishedSchemas } from '../../src/catalogue/schemas-index.ts';
 import { allRoutes } from '../../src/routes/table.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import { componentValidators } from '../helpers/openapi-components.ts';
+import { openApiPath } from '../../src/descriptors/openapi.ts';
 
 
 /** The OpenAPI document and its aliases: the OAS 3.1 schema governs them, not a published one. */
@@ -149,7 +150,7 @@ describe('OpenAPI document', () => {
     // The MCP host's routes are in its own description (GET {mcp_url}/openapi.json), not the site's.
     const table = allRoutes()
       .filter((route) => route.host !== 'mcp')
-      .map((route) => `${route.method} ${route.path}`);
+      .map((route) => `${route.method} ${openApiPath(route.path)}`);
     expect(new Set(documented)).toEqual(new Set(table));
     expect(documented).not.toContain('GET /health');
   });
@@ -174,14 +175,20 @@ describe('GET routes of the route table', () => {
   const getRoutes = allRoutes().filter((route) => route.method === 'GET' && route.host !== 'mcp');
 
   it.each(getRoutes.map((route) => [route.id, route.path] as const))('%s (%s) answers a body valid against its declared schema', async (id, path) => {
-    const concrete = path.replace('{id}', 'no-such-receipt');
+    // A path parameter names something this fresh server does not have: a receipt, a tile of the empty log.
+    const concrete = path.replace('{id}', 'no-such-receipt').replace('{tilePath+}', '0/000');
     const response = await fetch(`${server.url}${concrete}`);
     const declaredType = textRoute(id);
+    if (declaredType && path.includes('{')) {
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      return;
+    }
     if (declaredType) {
-      // Plain-text conventions (llms.txt): the declared media type and a non-empty body.
+      // Plain-text conventions (llms.txt, the log's checkpoint and key): the declared media type and a body.
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe(declaredType);
-      expect((await response.text()).length).toBeGreaterThan(100);
+      expect((await response.text()).length).toBeGreaterThan(60);
       return;
     }
     const status = path.includes('{') ? 404 : response.status === 503 ? 503 : 200;

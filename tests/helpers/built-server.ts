@@ -3,7 +3,8 @@
  * free loopback port and stops it after the suite. Contract tests talk to it over real HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,22 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** DIST_DIR lets parallel work build into its own folder (`astro build --outDir $DIST_DIR`). */
 export const DIST_DIR = process.env.DIST_DIR ?? `${ROOT}dist`;
 const ENTRY = `${DIST_DIR}/server/fast-entry.mjs`;
+
+let logKeyFile: string | undefined;
+
+/**
+ * One receipt-log signing key for every server this test run starts on PostgreSQL, as a deployment
+ * gives all its instances one (the server refuses to start there without LOG_SIGNING_KEY_FILE).
+ */
+export function sharedLogKeyFile(): string {
+  if (!logKeyFile) {
+    const dir = mkdtempSync(join(tmpdir(), 'log-key-'));
+    logKeyFile = join(dir, 'log-signing-key.pem');
+    writeFileSync(logKeyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return logKeyFile;
+}
 
 export interface RunningServer {
   url: string;
@@ -66,7 +83,8 @@ export async function startBuiltProcess(
   messages: string[],
   checkout: Checkout = THIS_CHECKOUT,
 ): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry, checkout), entry], { cwd: checkout.root, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const withKey = env.DATABASE_URL && !env.LOG_SIGNING_KEY_FILE ? { LOG_SIGNING_KEY_FILE: sharedLogKeyFile() } : {};
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry, checkout), entry], { cwd: checkout.root, env: { ...process.env, HOST: '127.0.0.1', ...withKey, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const urls: Record<string, string> = {};

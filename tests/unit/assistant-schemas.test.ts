@@ -297,6 +297,7 @@ describe('receipt bundle and verify-payment response', () => {
       receiptId,
       receiptUrl: routeUrl('assistant-receipt').replace('{id}', receiptId),
       settlementTxId,
+      receiptProofUrl: routeUrl('assistant-receipt-proof').replace('{id}', receiptId),
       receipt: bundle,
     };
     expect(verifyPaymentResponseSchema.safeParse(response).success).toBe(true);

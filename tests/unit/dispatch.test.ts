@@ -76,7 +76,7 @@ describe('answerRoute', () => {
     ]) {
       const answer = await answerRoute({ route: buggy, params: {} }, request('GET'));
       expect(answer.status).toBe(500);
-      expect(codeOf(answer.body)).toBe('internal_error');
+      expect(codeOf(String(answer.body))).toBe('internal_error');
       expect(answer.body).not.toContain('secret detail');
     }
   });

@@ -25,5 +25,5 @@ export const ALL: APIRoute = async ({ request, clientAddress }) => {
         return bytes;
       },
     })) ?? problemResponse(new ProblemError(404, 'not_found', 'Not found', `No endpoint at ${url.pathname}.`), url.pathname);
-  return new Response(response.body, { status: response.status, headers: response.headers });
+  return new Response(typeof response.body === 'string' ? response.body : Buffer.from(response.body), { status: response.status, headers: response.headers });
 };

@@ -25,6 +25,7 @@ function verified({ token, receipt }: Settlement): VerifyPaymentResponse {
     receiptId: receipt.receiptId,
     receiptUrl: routeUrl('assistant-receipt').replace('{id}', receipt.receiptId),
     settlementTxId: receipt.settlementTxId,
+    receiptProofUrl: routeUrl('assistant-receipt-proof').replace('{id}', receipt.receiptId),
     receipt,
   };
 }

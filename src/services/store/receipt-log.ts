@@ -12,6 +12,7 @@
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { canonicalJson } from '../../domain/canonical-hash.ts';
+import { MAX_ENTRY_SIZE } from '../../domain/tlog/tiles.ts';
 import { appendHashes, appendReadIndexes, leafHash, storedHashIndex } from '../../domain/tlog/tree.ts';
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
@@ -24,6 +25,9 @@ export const entryBytes = (receipt: ReceiptBundle): Uint8Array => new TextEncode
 export async function appendEntry(tx: Queryable, receipt: ReceiptBundle): Promise<number> {
   const [head] = await tx.query<{ idx: number | string }>('UPDATE log_head SET size = size + 1 WHERE id = 1 RETURNING size - 1 AS idx');
   const index = Number(head!.idx);
+  const bytes = entryBytes(receipt);
+  // An entry bundle prefixes each entry with a 16-bit length; a bundle this large is refused whole rather than logged unreadable.
+  if (bytes.length > MAX_ENTRY_SIZE) throw new Error(`receipt log: receipt ${receipt.receiptId} is ${bytes.length} bytes, more than an entry may be (${MAX_ENTRY_SIZE})`);
   const needed = appendReadIndexes(index);
   const read = needed.length
     ? await tx.query<{ hash_index: number | string; hash: string }>(`SELECT hash_index, hash FROM log_hashes WHERE hash_index IN (${needed.map((_, i) => `$${i + 1}`).join(', ')})`, needed)
@@ -34,7 +38,7 @@ export async function appendEntry(tx: Queryable, receipt: ReceiptBundle): Promis
     if (hash === undefined) throw new Error(`receipt log: stored hash ${at} is missing while appending entry ${index}`);
     return hex.decode(hash);
   });
-  const stored = appendHashes(index, leafHash(entryBytes(receipt)), siblings);
+  const stored = appendHashes(index, leafHash(bytes), siblings);
   const first = storedHashIndex(0, index);
   await tx.query(
     `INSERT INTO log_hashes (hash_index, hash) VALUES ${stored.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(', ')}`,

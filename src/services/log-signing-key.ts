@@ -1,0 +1,34 @@
+/**
+ * The receipt log's one signing key: an Ed25519 key that signs checkpoints and nothing else (it
+ * holds no funds and signs no transaction). The embedded store's deployment makes it on first start
+ * in DATA_DIR, readable by its owner only; instances sharing a PostgreSQL are given one key file.
+ */
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ReceiptLogConfig } from '../config/receipt-log.ts';
+import { logger } from './logger.ts';
+
+/** The private key in `config.keyFile`, made first when the configuration lets it; throws a message naming the file and the fix. */
+export function loadLogSigningKey(config: Pick<ReceiptLogConfig, 'keyFile' | 'createIfMissing'>): KeyObject {
+  if (!existsSync(config.keyFile)) {
+    if (!config.createIfMissing) throw new Error(`receipt log: LOG_SIGNING_KEY_FILE names ${config.keyFile}, which does not exist`);
+    mkdirSync(dirname(config.keyFile), { recursive: true });
+    const { privateKey } = generateKeyPairSync('ed25519');
+    try {
+      // `wx`: two processes starting on one DATA_DIR at once keep the first key, never two.
+      writeFileSync(config.keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+      logger.info({ file: config.keyFile }, 'receipt log: signing key made');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(readFileSync(config.keyFile));
+  } catch (error) {
+    throw new Error(`receipt log: ${config.keyFile} is not a readable private key (an Ed25519 key in PKCS#8 PEM): ${(error as Error).message}`, { cause: error });
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`receipt log: ${config.keyFile} holds a ${key.asymmetricKeyType} key; the log signs with Ed25519`);
+  return key;
+}

@@ -1,0 +1,110 @@
+/**
+ * The receipt transparency log as a service (docs/transparency-log.md): it signs checkpoints over
+ * the tree the store keeps (at most one every LOG_CHECKPOINT_INTERVAL_SECONDS, when the log grew),
+ * and answers the read path: the newest checkpoint, tiles, and a receipt's tlog-proof. Every
+ * instance signs with the same key and stores what it signs, so all of them serve one history.
+ */
+import type { KeyObject } from 'node:crypto';
+import { hex } from '@fleet-sdk/crypto';
+import type { ReceiptLogConfig } from '../config/receipt-log.ts';
+import type { ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
+import { formatCheckpoint, formatVerifierKey, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
+import { inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
+import { checkTileResource, encodeEntryBundle, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH } from '../domain/tlog/tiles.ts';
+import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
+import { rootFromSubtrees, treeHashIndexes } from '../domain/tlog/tree.ts';
+import { logger } from './logger.ts';
+
+export type TileAnswer = { ok: true; bytes: Uint8Array; full: boolean } | { ok: false; status: 400 | 404; reason: string };
+
+export type ProofAnswer = { status: 'proved'; index: number; proof: string } | { status: 'pending'; index: number; retryAfterSeconds: number } | { status: 'unlogged' };
+
+export interface ReceiptLog {
+  readonly origin: string;
+  /** The signed-note verifier key (`<name>+<key id>+<base64 key>`) the checkpoints verify with. */
+  readonly verifierKey: string;
+  /** The newest stored checkpoint. */
+  checkpoint(): Promise<StoredCheckpoint | undefined>;
+  /** Signs and stores a checkpoint of the log as it is now, unless the newest already covers it. */
+  checkpointNow(now?: Date): Promise<StoredCheckpoint | undefined>;
+  tile(path: string): Promise<TileAnswer>;
+  proofOf(receiptId: string): Promise<ProofAnswer>;
+}
+
+export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, config: Pick<ReceiptLogConfig, 'origin' | 'checkpointIntervalSeconds'>): ReceiptLog {
+  const verifierKey = formatVerifierKey(config.origin, rawPublicKey(signingKey));
+
+  async function checkpointNow(now = new Date()): Promise<StoredCheckpoint | undefined> {
+    const [size, latest] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
+    if (latest && latest.size >= size) return latest;
+    const root = rootFromSubtrees(await store.readLogHashes(treeHashIndexes(size)));
+    const note = signCheckpoint(formatCheckpoint({ origin: config.origin, size, root }), signingKey, config.origin);
+    const checkpoint = { size, rootHex: hex.encode(root), note, issuedAt: now };
+    await store.saveCheckpoint(checkpoint);
+    return (await store.latestCheckpoint()) ?? checkpoint;
+  }
+
+  async function tile(path: string): Promise<TileAnswer> {
+    const checkpoint = await store.latestCheckpoint();
+    // Tiles are served for the tree the newest checkpoint commits to, so a client reads one consistent tree.
+    const parsed = parseTilePath(`tile/${path}`);
+    if (!parsed.ok) return { ok: false, status: 400, reason: parsed.reason };
+    const { resource } = parsed;
+    const present = checkTileResource(resource, checkpoint?.size ?? 0);
+    if (!present.ok) return { ok: false, status: 404, reason: present.reason };
+    const full = resource.width === TILE_WIDTH;
+    if (resource.kind === 'entries') {
+      const start = resource.n * TILE_WIDTH;
+      const entries = await store.readLogEntries(start, start + resource.width);
+      const missing = entries.filter((entry) => entry.bytes === undefined);
+      if (entries.length !== resource.width || missing.length) {
+        // The log has an entry whose receipt the store lost: serving a gap would hide it.
+        throw new Error(`receipt log: entries ${missing.map((entry) => entry.index).join(', ') || `${start}..${start + resource.width - 1}`} have no receipt in the store`);
+      }
+      return { ok: true, bytes: encodeEntryBundle(entries.map((entry) => entry.bytes!)), full };
+    }
+    return { ok: true, bytes: tileBody(await store.readLogHashes(tileHashIndexes(resource))), full };
+  }
+
+  async function proofOf(receiptId: string): Promise<ProofAnswer> {
+    const index = await store.logIndexOf(receiptId);
+    if (index === undefined) return { status: 'unlogged' };
+    const checkpoint = await store.latestCheckpoint();
+    if (!checkpoint || checkpoint.size <= index) return { status: 'pending', index, retryAfterSeconds: config.checkpointIntervalSeconds };
+    const hashes = await store.readLogHashes(inclusionProofIndexes(index, checkpoint.size));
+    return { status: 'proved', index, proof: formatTlogProof({ index, proof: inclusionProof(index, checkpoint.size, hashes), checkpoint: checkpoint.note }) };
+  }
+
+  return { origin: config.origin, verifierKey, checkpoint: () => store.latestCheckpoint(), checkpointNow, tile, proofOf };
+}
+
+/**
+ * Signs a checkpoint every `intervalSeconds` when the log grew (a no-op read otherwise), and
+ * appends, now and then, receipts a build without the log stored beside this one. The timer does
+ * not keep the process alive; a failed round is logged and tried again.
+ */
+export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number): { stop: () => void } {
+  let running = false;
+  let rounds = 0;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      // Every 60 rounds (5 minutes by default): a rolling deploy's older instances store receipts without entries.
+      if (rounds % 60 === 0) {
+        const appended = await store.appendUnloggedReceipts();
+        if (appended) logger.warn({ appended }, 'receipt log: appended receipts stored without an entry (a build without the log is running beside this one)');
+      }
+      await log().checkpointNow();
+      rounds++;
+    } catch (error) {
+      logger.warn({ err: error }, 'receipt log: no checkpoint this round; trying again');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), intervalSeconds * 1000);
+  timer.unref();
+  void tick();
+  return { stop: () => clearInterval(timer) };
+}

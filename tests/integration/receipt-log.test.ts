@@ -1,0 +1,158 @@
+/**
+ * The receipt log served by the built server, read as a client of c2sp.org/tlog-tiles would read
+ * it: the verifier key, the signed checkpoint, the hash and entry tiles (whose entries are the
+ * receipts as served and hash to the level-0 tile), and each receipt's tlog-proof, verified offline
+ * with nothing but the receipt, the proof and the key. Bad tile paths are 400 or 404 problems.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { canonicalJson } from '../../src/domain/canonical-hash.ts';
+import { openCheckpoint } from '../../src/domain/tlog/note.ts';
+import { decodeEntryBundle, formatTilePath, formatEntryBundlePath, parseTileBody, publishedTiles } from '../../src/domain/tlog/tiles.ts';
+import { verifyTlogProof } from '../../src/domain/tlog/tlog-proof.ts';
+import { leafHash, nodeHash } from '../../src/domain/tlog/tree.ts';
+import { payQuote } from '../../src/sandbox/pay.ts';
+import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { payForTurn, PREMIUM_QUESTION, startStack, type Stack } from '../helpers/paid-turn.ts';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
+
+const LOG = '/api/transparency/receipts';
+let stack: Stack;
+const servers: RunningServer[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ env: { LOG_CHECKPOINT_INTERVAL_SECONDS: '1', RATE_LIMIT_VERIFY_PER_MINUTE: '1000', RATE_LIMIT_QUOTE_PER_MINUTE: '1000' } });
+});
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  await stack?.stop();
+});
+
+const get = (path: string, base = stack.server.url) => fetch(`${base}${path}`);
+const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
+
+/** The origin the log names: the site's base URL without its scheme, then the log's prefix. */
+async function keyAndOrigin(base = stack.server.url) {
+  const key = (await (await get(`${LOG}/key`, base)).text()).trim();
+  return { key, origin: key.slice(0, key.indexOf('+')) };
+}
+
+/** The newest checkpoint once it covers at least `size` entries (checkpoints come every second here). */
+async function checkpointOf(size: number, base = stack.server.url) {
+  const { key, origin } = await keyAndOrigin(base);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const response = await get(`${LOG}/checkpoint`, base);
+    if (response.status === 200) {
+      const note = await response.text();
+      const opened = openCheckpoint(note, key, origin);
+      expect(opened.ok, JSON.stringify(opened)).toBe(true);
+      if (opened.ok && opened.checkpoint.size >= size) return { note, checkpoint: opened.checkpoint, key, origin, response };
+    }
+    if (Date.now() > deadline) throw new Error(`no checkpoint of ${size} entries within 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('the receipt log', () => {
+  it('logs every receipt: the tiles hold the receipts as served, their hashes make the signed root, and each proof verifies offline', async () => {
+    const turns = [];
+    for (let i = 0; i < 3; i++) turns.push(await payForTurn(stack, `${PREMIUM_QUESTION} (log ${i} ${Math.random()})`));
+    const { checkpoint, key, origin, response } = await checkpointOf(3);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=5');
+    expect(origin.endsWith(LOG)).toBe(true);
+
+    const size = checkpoint.size;
+    const tiles = publishedTiles(size);
+    expect(tiles).toEqual([{ level: 0, n: 0, width: size }]);
+    const tile = await get(`${LOG}/${formatTilePath(tiles[0]!)}`);
+    expect(tile.headers.get('content-type')).toBe('application/octet-stream');
+    expect(tile.headers.get('cache-control')).toBe('public, max-age=5');
+    const leaves = parseTileBody(await bytesOf(tile), size);
+    if (!leaves.ok) throw new Error(leaves.reason);
+    const bundle = decodeEntryBundle(await bytesOf(await get(`${LOG}/${formatEntryBundlePath({ n: 0, width: size })}`)), size);
+    if (!bundle.ok) throw new Error(bundle.reason);
+    // Each entry is the canonical JSON of its receipt as served, and hashes to its leaf.
+    for (const [index, entry] of bundle.entries.entries()) {
+      const receipt = JSON.parse(new TextDecoder().decode(entry)) as { receiptId: string };
+      const served = await (await get(`/api/assistant/receipt/${receipt.receiptId}`)).json();
+      expect(new TextDecoder().decode(entry)).toBe(canonicalJson(served));
+      expect(Buffer.from(leafHash(entry)).equals(Buffer.from(leaves.hashes[index]!))).toBe(true);
+    }
+    const naive = (hashes: Uint8Array[]): Uint8Array => {
+      if (hashes.length === 1) return hashes[0]!;
+      let k = 1;
+      while (k * 2 < hashes.length) k *= 2;
+      return nodeHash(naive(hashes.slice(0, k)), naive(hashes.slice(k)));
+    };
+    expect(Buffer.from(naive(leaves.hashes)).equals(Buffer.from(checkpoint.root))).toBe(true);
+
+    for (const turn of turns) {
+      const receipt = await (await get(`/api/assistant/receipt/${turn.receiptId}`)).json();
+      const proofResponse = await get(`/api/assistant/receipt/${turn.receiptId}/proof`);
+      expect(proofResponse.status).toBe(200);
+      const proof = await proofResponse.text();
+      expect(proof.startsWith('c2sp.org/tlog-proof@v1\n')).toBe(true);
+      const entry = new TextEncoder().encode(canonicalJson(receipt));
+      const verdict = verifyTlogProof(entry, proof, key, origin);
+      expect(verdict.ok, JSON.stringify(verdict)).toBe(true);
+      // Another receipt's bytes do not verify with this proof.
+      const other = new TextEncoder().encode(canonicalJson({ ...receipt, receiptId: '00'.repeat(32) }));
+      expect(verifyTlogProof(other, proof, key, origin).ok).toBe(false);
+    }
+  });
+
+  it('names the proof URL in verify-payment\'s answer, and the proof is there within seconds', async () => {
+    const question = `${PREMIUM_QUESTION} (proof url ${Math.random()})`;
+    const quote = await (await fetch(`${stack.server.url}/api/assistant/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) })).json();
+    const payment = await payQuote(quote, { sandboxUrl: stack.sandbox.url });
+    const verified = await (
+      await fetch(`${stack.server.url}/api/assistant/verify-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ quote, question, noteBoxId: payment.noteBoxId }) })
+    ).json();
+    expect(verified.receiptProofUrl).toBe(`${new URL(verified.receiptUrl).origin}/api/assistant/receipt/${verified.receiptId}/proof`);
+    // Pending (409) until the next checkpoint, a second away here; bounded.
+    const deadline = Date.now() + 15_000;
+    let status = (await get(new URL(verified.receiptProofUrl).pathname)).status;
+    while (status === 409 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = (await get(new URL(verified.receiptProofUrl).pathname)).status;
+    }
+    expect(status).toBe(200);
+  });
+
+  it('answers bad tile paths 400 and tiles beyond the tree 404, as problems', async () => {
+    await checkpointOf(1);
+    for (const path of ['tile/0/x01/000', 'tile/0/000.p/0', 'tile/0/000.p/256', 'tile/x/000', 'tile/entries/0000', 'tile/0/000.p/abc']) {
+      const response = await get(`${LOG}/${path}`);
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+    }
+    for (const path of ['tile/0/001', 'tile/0/999', 'tile/1/000', 'tile/0/000', 'tile/entries/x001/000', 'tile/0/000.p/255']) {
+      const response = await get(`${LOG}/${path}`);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+    }
+  });
+
+  it('answers a proof not yet in a checkpoint 409 with Retry-After, and an unknown receipt 404', async () => {
+    const slow = await startBuiltServer({ ...sandboxEnv(), LOG_CHECKPOINT_INTERVAL_SECONDS: '3600' });
+    servers.push(slow);
+    const turn = await payForTurn({ server: slow, sandbox: stack.sandbox }, `${PREMIUM_QUESTION} (pending ${Math.random()})`);
+    const pending = await get(`/api/assistant/receipt/${turn.receiptId}/proof`, slow.url);
+    expect(pending.status).toBe(409);
+    expect(pending.headers.get('retry-after')).toBe('3600');
+    expect(await pending.json()).toMatchObject({ code: 'receipt_log_pending', index: 0 });
+    expect((await get(`/api/assistant/receipt/${'ab'.repeat(32)}/proof`, slow.url)).status).toBe(404);
+  });
+});
+
+function sandboxEnv(): Record<string, string> {
+  return {
+    CHAIN_SOURCE: 'sandbox',
+    ERGO_EXPLORER_URL: stack.sandbox.url,
+    ASSISTANT_RECEIVER_ADDRESS: '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt',
+    ASSISTANT_RESERVE_BOX_ID: '5a'.repeat(32),
+    LOG_LEVEL: 'warn',
+  };
+}
