@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatResponseSchema, freeTierDecisionSchema, premiumQuoteSchema, type NoteFailureCode, type PremiumQuote } from '../../schemas/assistant.ts';
@@ -552,6 +553,18 @@ describe('crash safety', () => {
       const receipt = await call(restarted.url, `/api/assistant/receipt/${again.body.receiptId}`);
       expect(receipt.status).toBe(200);
       expect(receipt.body.noteBoxId).toBe(payment.note.boxId);
+    }
+    // The receipt log and the receipts agree after the kill: every receipt has exactly one entry, no index is missing.
+    const file = new DatabaseSync(join(env.DATA_DIR!, 'agent-economy.sqlite'), { readOnly: true });
+    try {
+      const count = (sql: string) => Number((file.prepare(sql).get() as { n: number }).n);
+      const receipts = count('SELECT COUNT(*) AS n FROM receipts');
+      expect(receipts).toBe(payments.length);
+      expect(count('SELECT size AS n FROM log_head')).toBe(receipts);
+      expect(count('SELECT COUNT(*) AS n FROM log_entries e JOIN receipts r ON r.receipt_id = e.receipt_id')).toBe(receipts);
+      expect(count('SELECT MAX(idx) + 1 AS n FROM log_entries')).toBe(receipts);
+    } finally {
+      file.close();
     }
   });
 });
