@@ -22,6 +22,7 @@ import { policyCheck } from './policy-check.ts';
 import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
 import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
+import { readVerifierKeyOption } from './receipt-log-proof.ts';
 
 const CHAIN_TIMEOUT_MS = 10_000;
 
@@ -97,24 +98,52 @@ const explorerHelp = [
 
 const COMMANDS: Record<string, Command> = {
   'verify-receipt': {
-    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--json]',
-    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source.',
+    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--log-key KEY] [--proof FILE] [--offline] [--require-log] [--json]',
+    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source, its log proof checked.',
     help: [
       'Fetches the bundle from the site by receipt id or settlement transaction id (or reads it from a',
       'file), recomputes the receipt id, the task hash and the Note binding from the serialized registers,',
       'checks amount and confirmations, then re-reads the Note box from your chain source and compares it.',
+      "Then checks the receipt's log proof (GET /api/assistant/receipt/{id}/proof): the checkpoint's",
+      "signature by the log's verifier key and its origin, and the inclusion of the bundle's own canonical JSON.",
       '',
       'Options:',
       `  --base URL       site to fetch the receipt from (default ${DEFAULT_BASE})`,
       ...explorerHelp,
+      "  --log-key KEY    the log's verifier key to trust (the line, or a file holding it); without it the",
+      "                   site's own key is fetched and reported as trusted on first use",
+      '  --proof FILE     a saved .tlog-proof instead of the one the site serves now',
+      '  --offline        read nothing but the bundle file, --proof and --log-key (all three required):',
+      '                   no network at all, so the Note is not re-read on a chain',
+      '  --require-log    fail a receipt no checkpoint includes yet (by default reported as pending)',
       '  --json           print one JSON object instead of check lines',
       '',
-      'Exit status: 0 every check passes, 1 a check fails, 2 bad usage.',
+      'Exit status: 0 every check passes (a pending log proof included), 1 a check fails, 2 bad usage.',
     ].join('\n'),
-    options: { ...baseOption, explorer: { type: 'string' }, ...jsonOption },
+    options: {
+      ...baseOption,
+      explorer: { type: 'string' },
+      'log-key': { type: 'string' },
+      proof: { type: 'string' },
+      offline: { type: 'boolean' },
+      'require-log': { type: 'boolean' },
+      ...jsonOption,
+    },
     positionals: ['receiptId|txId|file'],
     run: ([target], values, output) =>
-      verifyReceipt(target!, { base: baseOf(values), json: Boolean(values.json) }, chainOf(values), output),
+      verifyReceipt(
+        target!,
+        {
+          base: baseOf(values),
+          json: Boolean(values.json),
+          ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+          ...(typeof values.proof === 'string' ? { proofFile: values.proof } : {}),
+          offline: Boolean(values.offline),
+          requireLog: Boolean(values['require-log']),
+        },
+        chainOf(values),
+        output,
+      ),
   },
   reconcile: {
     usage: 'agent-economy reconcile [--base URL] [--explorer URL] [--json] [--sandbox]',
