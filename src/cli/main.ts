@@ -23,6 +23,7 @@ import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
 import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
 import { readVerifierKeyOption } from './receipt-log-proof.ts';
+import { monitor } from './monitor.ts';
 
 const CHAIN_TIMEOUT_MS = 10_000;
 
@@ -171,6 +172,43 @@ const COMMANDS: Record<string, Command> = {
         { chain: chainOf(values), validateJsonSchema: await ajvValidator() },
         output,
       ),
+  },
+  monitor: {
+    usage: 'agent-economy monitor --state FILE [--base URL] [--log-key KEY] [--json]',
+    summary: "Watch the receipt log: each checkpoint must extend the last one kept, each new entry be its leaf's receipt.",
+    help: [
+      "Fetches the receipt log's checkpoint and verifies its signature, then reads the level-0 tiles from where",
+      'the last run stopped and recomputes from them both the root kept in FILE (the log must not have forked',
+      'or shrunk) and the new signed root (the tiles must be the signed tree). Reads every new entry bundle and',
+      'checks each entry hashes to its leaf, is canonical JSON and a receipt bundle whose id is its own. Only',
+      'then is the new checkpoint kept. Run it on a schedule; the first run reads the whole log.',
+      '',
+      'Options:',
+      '  --state FILE     where the verifier key, the last checkpoint and a few subtree hashes are kept (made',
+      '                   on the first run)',
+      `  --base URL       site whose log to watch (default ${DEFAULT_BASE})`,
+      "  --log-key KEY    the log's verifier key (the line, or a file holding it); without it the key kept in",
+      "                   FILE, or on the first run the site's own, trusted on first use",
+      '  --json           print one JSON object on success',
+      '',
+      'Exit status: 0 the log is consistent and the state was updated; 1 the log forked, shrank, served a',
+      'checkpoint, tile or entry that does not verify, or could not be read (the state is left as it was);',
+      '2 bad usage.',
+    ].join('\n'),
+    options: { ...baseOption, state: { type: 'string' }, 'log-key': { type: 'string' }, ...jsonOption },
+    positionals: [],
+    run: (_positionals, values, output) => {
+      if (typeof values.state !== 'string') throw new CliError('monitor needs --state FILE: where the last checkpoint it accepted is kept');
+      return monitor(
+        {
+          stateFile: values.state,
+          base: baseOf(values),
+          json: Boolean(values.json),
+          ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+        },
+        output,
+      );
+    },
   },
   inspect: {
     usage: 'agent-economy inspect <hash|address|box|tx|receipt> <input | file | -> [--hex] [--network mainnet|testnet] [--json]',
