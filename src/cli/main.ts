@@ -22,6 +22,8 @@ import { policyCheck } from './policy-check.ts';
 import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
 import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
+import { readVerifierKeyOption } from './receipt-log-proof.ts';
+import { monitor } from './monitor.ts';
 
 const CHAIN_TIMEOUT_MS = 10_000;
 
@@ -97,24 +99,52 @@ const explorerHelp = [
 
 const COMMANDS: Record<string, Command> = {
   'verify-receipt': {
-    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--json]',
-    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source.',
+    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--log-key KEY] [--proof FILE] [--offline] [--require-log] [--json]',
+    summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source, its log proof checked.',
     help: [
       'Fetches the bundle from the site by receipt id or settlement transaction id (or reads it from a',
       'file), recomputes the receipt id, the task hash and the Note binding from the serialized registers,',
       'checks amount and confirmations, then re-reads the Note box from your chain source and compares it.',
+      "Then checks the receipt's log proof (GET /api/assistant/receipt/{id}/proof): the checkpoint's",
+      "signature by the log's verifier key and its origin, and the inclusion of the bundle's own canonical JSON.",
       '',
       'Options:',
       `  --base URL       site to fetch the receipt from (default ${DEFAULT_BASE})`,
       ...explorerHelp,
+      "  --log-key KEY    the log's verifier key to trust (the line, or a file holding it); without it the",
+      "                   site's own key is fetched and reported as trusted on first use",
+      '  --proof FILE     a saved .tlog-proof instead of the one the site serves now',
+      '  --offline        read nothing but the bundle file, --proof and --log-key (all three required):',
+      '                   no network at all, so the Note is not re-read on a chain',
+      '  --require-log    fail a receipt no checkpoint includes yet (by default reported as pending)',
       '  --json           print one JSON object instead of check lines',
       '',
-      'Exit status: 0 every check passes, 1 a check fails, 2 bad usage.',
+      'Exit status: 0 every check passes (a pending log proof included), 1 a check fails, 2 bad usage.',
     ].join('\n'),
-    options: { ...baseOption, explorer: { type: 'string' }, ...jsonOption },
+    options: {
+      ...baseOption,
+      explorer: { type: 'string' },
+      'log-key': { type: 'string' },
+      proof: { type: 'string' },
+      offline: { type: 'boolean' },
+      'require-log': { type: 'boolean' },
+      ...jsonOption,
+    },
     positionals: ['receiptId|txId|file'],
     run: ([target], values, output) =>
-      verifyReceipt(target!, { base: baseOf(values), json: Boolean(values.json) }, chainOf(values), output),
+      verifyReceipt(
+        target!,
+        {
+          base: baseOf(values),
+          json: Boolean(values.json),
+          ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+          ...(typeof values.proof === 'string' ? { proofFile: values.proof } : {}),
+          offline: Boolean(values.offline),
+          requireLog: Boolean(values['require-log']),
+        },
+        chainOf(values),
+        output,
+      ),
   },
   reconcile: {
     usage: 'agent-economy reconcile [--base URL] [--explorer URL] [--json] [--sandbox]',
@@ -142,6 +172,43 @@ const COMMANDS: Record<string, Command> = {
         { chain: chainOf(values), validateJsonSchema: await ajvValidator() },
         output,
       ),
+  },
+  monitor: {
+    usage: 'agent-economy monitor --state FILE [--base URL] [--log-key KEY] [--json]',
+    summary: "Watch the receipt log: each checkpoint must extend the last one kept, each new entry be its leaf's receipt.",
+    help: [
+      "Fetches the receipt log's checkpoint and verifies its signature, then reads the level-0 tiles from where",
+      'the last run stopped and recomputes from them both the root kept in FILE (the log must not have forked',
+      'or shrunk) and the new signed root (the tiles must be the signed tree). Reads every new entry bundle and',
+      'checks each entry hashes to its leaf, is canonical JSON and a receipt bundle whose id is its own. Only',
+      'then is the new checkpoint kept. Run it on a schedule; the first run reads the whole log.',
+      '',
+      'Options:',
+      '  --state FILE     where the verifier key, the last checkpoint and a few subtree hashes are kept (made',
+      '                   on the first run)',
+      `  --base URL       site whose log to watch (default ${DEFAULT_BASE})`,
+      "  --log-key KEY    the log's verifier key (the line, or a file holding it); without it the key kept in",
+      "                   FILE, or on the first run the site's own, trusted on first use",
+      '  --json           print one JSON object on success',
+      '',
+      'Exit status: 0 the log is consistent and the state was updated; 1 the log forked, shrank, served a',
+      'checkpoint, tile or entry that does not verify, or could not be read (the state is left as it was);',
+      '2 bad usage.',
+    ].join('\n'),
+    options: { ...baseOption, state: { type: 'string' }, 'log-key': { type: 'string' }, ...jsonOption },
+    positionals: [],
+    run: (_positionals, values, output) => {
+      if (typeof values.state !== 'string') throw new CliError('monitor needs --state FILE: where the last checkpoint it accepted is kept');
+      return monitor(
+        {
+          stateFile: values.state,
+          base: baseOf(values),
+          json: Boolean(values.json),
+          ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+        },
+        output,
+      );
+    },
   },
   inspect: {
     usage: 'agent-economy inspect <hash|address|box|tx|receipt> <input | file | -> [--hex] [--network mainnet|testnet] [--json]',

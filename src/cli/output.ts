@@ -33,7 +33,8 @@ export const processOutput = (): Output => ({
   isTty: Boolean(process.stderr.isTTY),
 });
 
-export const checkLine = (check: ProofCheck): string => `${check.ok ? 'PASS' : 'FAIL'}  ${check.id.padEnd(26)} ${check.detail}`;
+/** A check line; a `pending` check (a receipt not yet in a checkpoint) is neither a pass nor a failure. */
+export const checkLine = (check: ProofCheck & { pending?: boolean }): string => `${check.pending ? 'WAIT' : check.ok ? 'PASS' : 'FAIL'}  ${check.id.padEnd(26)} ${check.detail}`;
 
 /** A one-line progress bar redrawn in place on stderr; silent when stderr is not a terminal. */
 export function progressBar(output: Output, total: number, label: string): { tick: (done: number, note: string) => void; end: () => void } {
@@ -49,24 +50,48 @@ export function progressBar(output: Output, total: number, label: string): { tic
 
 export const FETCH_TIMEOUT_MS = 15_000;
 
-/**
- * GETs or POSTs JSON; `undefined` for a 404 when `allowNotFound`. Any transport failure, timeout,
- * other status or non-JSON body becomes a CliError naming the URL.
- */
-export async function fetchJson(url: string, options: { method?: 'GET' | 'POST'; body?: unknown; allowNotFound?: boolean } = {}): Promise<{ status: number; body: unknown; text: string } | undefined> {
-  let response: Response;
+/** Fetches `url`, any transport failure or timeout becoming a CliError naming the URL. */
+async function fetchOrFail(url: string, init: RequestInit): Promise<Response> {
   try {
-    response = await fetch(url, {
-      method: options.method ?? 'GET',
-      headers: { accept: 'application/json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    });
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : cause ?? (error as Error).message;
     throw new CliError(`cannot reach ${url}: ${reason}`, EXIT_FAILED);
   }
+}
+
+/**
+ * GETs raw bytes (tiles, checkpoints, proofs are not JSON) with the status, whatever it is: the
+ * caller decides what a 404 or a 409 means for its check. A problem body's `detail` is kept so a
+ * refusal can quote the site's own explanation.
+ */
+export async function fetchBytes(url: string): Promise<{ status: number; bytes: Uint8Array; text: string; problemDetail?: string; headers: Headers }> {
+  const response = await fetchOrFail(url, { headers: { accept: 'text/plain, application/octet-stream, application/problem+json' } });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  let problemDetail: string | undefined;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      const detail = (JSON.parse(text) as { detail?: unknown }).detail;
+      if (typeof detail === 'string') problemDetail = detail;
+    } catch {
+      // A non-JSON error body has no detail to quote; the status alone is reported.
+    }
+  }
+  return { status: response.status, bytes, text, headers: response.headers, ...(problemDetail !== undefined ? { problemDetail } : {}) };
+}
+
+/**
+ * GETs or POSTs JSON; `undefined` for a 404 when `allowNotFound`. Any transport failure, timeout,
+ * other status or non-JSON body becomes a CliError naming the URL.
+ */
+export async function fetchJson(url: string, options: { method?: 'GET' | 'POST'; body?: unknown; allowNotFound?: boolean } = {}): Promise<{ status: number; body: unknown; text: string } | undefined> {
+  const response = await fetchOrFail(url, {
+    method: options.method ?? 'GET',
+    headers: { accept: 'application/json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
   if (response.status === 404 && options.allowNotFound) {
     await response.body?.cancel();
     return undefined;

@@ -8,11 +8,15 @@
  * testnet explorer), never the explorer the bundle names: whoever writes a bundle could otherwise
  * name a server of theirs to confirm it. For the same reason a bundle whose `chain` is not the
  * chain that source serves fails, whatever its hashes say.
+ *
+ * The receipt's log proof is checked too (receipt-log-proof.ts); with `--offline` the bundle, the
+ * proof and the verifier key are all there is, and nothing is fetched.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { ERGO_EXPLORER_URL_DEFAULT } from '../config/chain.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
+import { receiptLogChecks, type LogVerdict } from './receipt-log-proof.ts';
 import type { ChainBox } from '../domain/ports.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 
@@ -29,6 +33,14 @@ export interface VerifierChain {
 export interface VerifyOptions {
   base: string;
   json: boolean;
+  /** The verifier key to trust (`--log-key`); absent, the site's is trusted on first use. */
+  logKey?: string;
+  /** A saved tlog-proof (`--proof`) instead of the site's. */
+  proofFile?: string;
+  /** Nothing fetched: the bundle file, `proofFile` and `logKey` are all there is; the Note is not re-read. */
+  offline?: boolean;
+  /** A receipt no checkpoint includes yet fails instead of being reported pending. */
+  requireLog?: boolean;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -93,18 +105,26 @@ export async function receiptChecks(text: string, bundle: unknown, chain: Verifi
 }
 
 export async function verifyReceipt(target: string, options: VerifyOptions, chain: VerifierChain, output: Output): Promise<number> {
+  if (options.offline) {
+    if (!options.proofFile || !options.logKey) throw new CliError('--offline needs --proof FILE and --log-key KEY: offline, nothing but them and the bundle is read');
+    if (!(existsSync(target) && statSync(target).isFile())) throw new CliError(`--offline needs the bundle as a file; "${target}" is not one`);
+  }
   const { text, bundle, from } = await loadReceipt(target, options.base);
-  const checks = await receiptChecks(text, bundle, chain);
-  const ok = checks.every((check) => check.ok);
   const receiptId = isRecord(bundle) && typeof bundle.receiptId === 'string' ? bundle.receiptId : null;
+  const checks: Array<ProofCheck & { pending?: boolean }> = options.offline ? receiptOfflineChecks(text) : await receiptChecks(text, bundle, chain);
+  const log = await receiptLogChecks(bundle, receiptId, { base: options.base, logKey: options.logKey, proofFile: options.proofFile });
+  checks.push(...log.checks.map((check) => (check.pending && options.requireLog ? { id: check.id, ok: false, detail: `${check.detail} --require-log asks for a proof now.` } : check)));
+  const ok = checks.every((check) => check.ok);
   const claimed = isRecord(bundle) && typeof bundle.chain === 'string' ? bundle.chain : null;
+  const explorer = options.offline ? null : chain.explorerUrl;
   if (options.json) {
-    output.out(JSON.stringify({ receiptId, chain: claimed, from, explorer: chain.explorerUrl, ok, checks }));
+    output.out(JSON.stringify({ receiptId, chain: claimed, from, explorer, ok, log: log.verdict satisfies LogVerdict, checks }));
   } else {
-    output.out(`receipt ${receiptId ?? '(no receiptId)'} on the ${claimed ?? 'unknown'} chain, from ${from}; Note re-read from ${chain.explorerUrl}`);
+    output.out(`receipt ${receiptId ?? '(no receiptId)'} on the ${claimed ?? 'unknown'} chain, from ${from}; ${explorer ? `Note re-read from ${explorer}` : 'offline: the Note is not re-read'}`);
     for (const check of checks) output.out(checkLine(check));
     const failed = checks.filter((check) => !check.ok).length;
-    output.out(ok ? `verified: all ${checks.length} checks pass` : `NOT verified: ${failed} of ${checks.length} checks fail`);
+    const pending = log.verdict.status === 'pending' && ok ? ' (the log proof is pending)' : '';
+    output.out(ok ? `verified: all ${checks.length} checks pass${pending}` : `NOT verified: ${failed} of ${checks.length} checks fail`);
     if (ok && claimed === 'sandbox') output.out('note: a sandbox receipt proves the flow works, never a testnet payment');
   }
   return ok ? 0 : EXIT_FAILED;

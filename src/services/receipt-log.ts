@@ -15,7 +15,11 @@ import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
 import { rootFromSubtrees, treeHashIndexes } from '../domain/tlog/tree.ts';
 import { logger } from './logger.ts';
 
-export type TileAnswer = { ok: true; bytes: Uint8Array; full: boolean } | { ok: false; status: 400 | 404; reason: string };
+export type TileAnswer =
+  | { ok: true; bytes: Uint8Array; full: boolean }
+  | { ok: false; status: 400 | 404; reason: string }
+  /** Entries the log holds whose receipts the store lost: the bundle is withheld, never served with a gap. */
+  | { ok: false; status: 503; reason: string; missingIndexes: number[] };
 
 export type ProofAnswer = { status: 'proved'; index: number; proof: string } | { status: 'pending'; index: number; retryAfterSeconds: number } | { status: 'unlogged' };
 
@@ -58,8 +62,11 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
       const entries = await store.readLogEntries(start, start + resource.width);
       const missing = entries.filter((entry) => entry.bytes === undefined);
       if (entries.length !== resource.width || missing.length) {
-        // The log has an entry whose receipt the store lost: serving a gap would hide it.
-        throw new Error(`receipt log: entries ${missing.map((entry) => entry.index).join(', ') || `${start}..${start + resource.width - 1}`} have no receipt in the store`);
+        // The log has an entry whose receipt the store lost: serving a gap would hide it, so the bundle is withheld and the entries named.
+        const read = new Set(entries.filter((entry) => entry.bytes !== undefined).map((entry) => entry.index));
+        const missingIndexes = Array.from({ length: resource.width }, (_, i) => start + i).filter((index) => !read.has(index));
+        logger.error({ missingIndexes }, 'receipt log: entries have no receipt in the store');
+        return { ok: false, status: 503, reason: `entries ${missingIndexes.join(', ')} of the log have no receipt in the store`, missingIndexes };
       }
       return { ok: true, bytes: encodeEntryBundle(entries.map((entry) => entry.bytes!)), full };
     }

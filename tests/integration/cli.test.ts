@@ -19,6 +19,7 @@ import { startTestnetStandIn } from '../helpers/testnet-stand-in.ts';
 import { verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import { payForTurn, PREMIUM_QUESTION, postJson, RECEIVER, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
 import { closedPort } from '../helpers/services.ts';
+import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
 const CLI = `${DIST_DIR}/cli/agent-economy.mjs`;
 
@@ -61,7 +62,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
   let turn: PaidTurn;
   let dir: string;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: { LOG_CHECKPOINT_INTERVAL_SECONDS: '1' } });
     turn = await payForTurn(stack);
     dir = mkdtempSync(join(tmpdir(), 'issue7-cli-'));
   }, 60_000);
@@ -86,7 +87,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     const bundle = (await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).json()) as Record<string, any>;
     const good = join(dir, 'receipt.json');
     writeFileSync(good, JSON.stringify(bundle));
-    const ok = await runCli(['verify-receipt', good, '--json', '--explorer', stack.sandbox.url]);
+    const ok = await runCli(['verify-receipt', good, '--json', '--base', stack.server.url, '--explorer', stack.sandbox.url]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ receiptId: turn.receiptId, ok: true });
 
@@ -97,6 +98,120 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     expect(bad.stdout).toMatch(/FAIL\s+receipt_id/);
     expect(bad.stdout).toMatch(/FAIL\s+settlement_tx .*holds 10000000 nanoERG, not the recorded 999999999/);
     expect(bad.stdout).toContain('NOT verified');
+  });
+
+  /** The receipt's tlog-proof once a checkpoint includes it (checkpoints come every second here). */
+  async function proofOf(receiptId: string): Promise<string> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const response = await fetch(`${stack.server.url}/api/assistant/receipt/${receiptId}/proof`);
+      if (response.status === 200) return response.text();
+      await response.body?.cancel();
+      if (Date.now() > deadline) throw new Error(`no proof of ${receiptId} within 15 s`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  type LogAnswer = { ok: boolean; explorer: string | null; log: { status: string; index?: number; keySource?: string }; checks: Array<{ id: string; ok: boolean; detail: string }> };
+  const logChecks = (answer: LogAnswer) => answer.checks.filter((check) => check.id.startsWith('log_'));
+
+  it("checks the receipt's log proof online: the site's key trusted on first use, or the key given", async () => {
+    await proofOf(turn.receiptId);
+    const key = (await (await fetch(`${stack.server.url}/api/transparency/receipts/key`)).text()).trim();
+    const firstUse = await runCli(['verify-receipt', turn.receiptId, '--base', stack.server.url, '--explorer', stack.sandbox.url, '--json']);
+    expect(firstUse.code, firstUse.stdout + firstUse.stderr).toBe(0);
+    const answer = JSON.parse(firstUse.stdout) as LogAnswer;
+    expect(answer.log).toMatchObject({ status: 'included', keySource: 'site (trusted on first use)' });
+    expect(logChecks(answer).map((check) => [check.id, check.ok])).toEqual([['log_key', true], ['log_checkpoint', true], ['log_inclusion', true]]);
+    expect(logChecks(answer)[0]!.detail).toContain('trusted on first use');
+
+    const pinned = await runCli(['verify-receipt', turn.receiptId, '--base', stack.server.url, '--explorer', stack.sandbox.url, '--log-key', key]);
+    expect(pinned.code, pinned.stdout + pinned.stderr).toBe(0);
+    expect(pinned.stdout).toMatch(/PASS\s+log_inclusion .*entry \d+ of the \d+-entry tree/);
+    expect(pinned.stdout).not.toContain('trusted on first use');
+  });
+
+  it('verifies the log proof offline from the bundle, the proof and the key alone, and names why a tampered proof, another key or another receipt fails', async () => {
+    // A second receipt, so the first one's inclusion path has a hash to tamper with.
+    const second = await payForTurn(stack, `${PREMIUM_QUESTION} (log proof ${Math.random()})`);
+    await proofOf(second.receiptId);
+    const proof = await proofOf(turn.receiptId);
+    const key = (await (await fetch(`${stack.server.url}/api/transparency/receipts/key`)).text()).trim();
+    const bundleFile = join(dir, 'logged.json');
+    writeFileSync(bundleFile, await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).text());
+    const proofFile = join(dir, 'logged.tlog-proof');
+    writeFileSync(proofFile, proof);
+    // Nothing is reachable: offline must need nothing but its three inputs.
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    const offline = (bundle: string, proofPath: string, logKey = key) =>
+      runCli(['verify-receipt', bundle, '--offline', '--proof', proofPath, '--log-key', logKey, '--base', nowhere, '--explorer', nowhere, '--json']);
+
+    const good = await offline(bundleFile, proofFile);
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    const answer = JSON.parse(good.stdout) as LogAnswer;
+    expect(answer).toMatchObject({ ok: true, explorer: null, log: { status: 'included', keySource: 'given' } });
+    expect(answer.checks.some((check) => check.id === 'settlement_tx')).toBe(false);
+
+    const failure = async (run: Promise<Run>) => {
+      const result = await run;
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      const failed = (JSON.parse(result.stdout) as LogAnswer).checks.filter((check) => !check.ok);
+      return failed;
+    };
+    // A hash of the inclusion path flipped.
+    const lines = proof.split('\n');
+    const hashLine = lines.findIndex((line, i) => i > 1 && line.length === 44);
+    expect(hashLine).toBe(2);
+    const flipped = [...lines];
+    flipped[hashLine] = `${flipped[hashLine]![0] === 'A' ? 'B' : 'A'}${flipped[hashLine]!.slice(1)}`;
+    writeFileSync(join(dir, 'flipped.tlog-proof'), flipped.join('\n'));
+    const failed = await failure(offline(bundleFile, join(dir, 'flipped.tlog-proof')));
+    expect(failed.map((check) => check.id)).toEqual(['log_inclusion']);
+    expect(failed[0]!.detail).toContain('is not entry');
+    // The checkpoint's root changed: its signature no longer verifies.
+    const rootLine = proof.slice(proof.indexOf('\n\n') + 2).split('\n')[2]!;
+    writeFileSync(join(dir, 'reroot.tlog-proof'), proof.replace(`\n${rootLine}\n`, `\n${rootLine[0] === 'A' ? 'B' : 'A'}${rootLine.slice(1)}\n`));
+    const rerooted = await failure(offline(bundleFile, join(dir, 'reroot.tlog-proof')));
+    expect(rerooted.map((check) => check.id)).toEqual(['log_checkpoint']);
+    expect(rerooted[0]!.detail).toMatch(/checkpoint is refused: .*signature/);
+    // Another key, named for the same log: no signature of it.
+    const other = formatVerifierKey(key.slice(0, key.indexOf('+')), generateNoteKey().publicKey);
+    const otherKey = await failure(offline(bundleFile, proofFile, other));
+    expect(otherKey.map((check) => check.id)).toEqual(['log_checkpoint']);
+    expect(otherKey[0]!.detail).toContain(`no signature by`);
+    // Another receipt's bytes against this proof.
+    const secondFile = join(dir, 'second.json');
+    writeFileSync(secondFile, await (await fetch(`${stack.server.url}/api/assistant/receipt/${second.receiptId}`)).text());
+    const wrongEntry = await failure(offline(secondFile, proofFile));
+    expect(wrongEntry.map((check) => check.id)).toEqual(['log_inclusion']);
+    expect(wrongEntry[0]!.detail).toMatch(/canonical JSON is not entry \d+ of that tree/);
+
+    const usage = await runCli(['verify-receipt', bundleFile, '--offline', '--log-key', key]);
+    expectOneLineError(usage, 2, '--offline needs --proof FILE and --log-key KEY');
+  });
+
+  it('reports a receipt no checkpoint includes yet as pending, and fails it with --require-log', async () => {
+    const site = await startFakeServer();
+    try {
+      const bundle = await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}`)).text();
+      const key = await (await fetch(`${stack.server.url}/api/transparency/receipts/key`)).text();
+      site.set(`/api/assistant/receipt/${turn.receiptId}`, { status: 200, body: bundle });
+      site.set('/api/transparency/receipts/key', { status: 200, body: key, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      site.set(`/api/assistant/receipt/${turn.receiptId}/proof`, {
+        status: 409,
+        body: JSON.stringify({ code: 'receipt_log_pending', detail: 'no checkpoint yet' }),
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '5' },
+      });
+      const pending = await runCli(['verify-receipt', turn.receiptId, '--base', site.url, '--explorer', stack.sandbox.url]);
+      expect(pending.code, pending.stdout + pending.stderr).toBe(0);
+      expect(pending.stdout).toMatch(/WAIT\s+log_inclusion .*Pending.*ask again in 5 s/);
+      expect(pending.stdout).toContain('(the log proof is pending)');
+      const required = await runCli(['verify-receipt', turn.receiptId, '--base', site.url, '--explorer', stack.sandbox.url, '--require-log']);
+      expect(required.code).toBe(1);
+      expect(required.stdout).toMatch(/FAIL\s+log_inclusion .*--require-log/);
+    } finally {
+      await site.close();
+    }
   });
 
   it('fails the settlement check when the chain source cannot be read', async () => {
@@ -154,7 +269,9 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     const run = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox', '--explorer', stack.sandbox.url]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; kind: string; ok: boolean; site_reported_ok: boolean; checks: unknown[] });
-    expect(lines.map((line) => line.id)).toEqual(['policy-engine-verdicts', 'published-schemas-validate-descriptors', turn.receiptId]);
+    // The proofs, then every stored receipt (the log tests above paid a second turn).
+    expect(lines.slice(0, 2).map((line) => line.id)).toEqual(['policy-engine-verdicts', 'published-schemas-validate-descriptors']);
+    expect(lines.slice(2).map((line) => line.id)).toContain(turn.receiptId);
     for (const line of lines) expect(line, line.id).toMatchObject({ ok: true, site_reported_ok: true });
     expect(lines[1]!.checks.length).toBeGreaterThan(20);
     const human = await runCli(['reconcile', '--base', stack.server.url]);
@@ -226,7 +343,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
   }, 60_000);
 
   it('answers --help on every command and fails wrong usage in one line', async () => {
-    const commands = [['verify-receipt'], ['reconcile'], ['inspect'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay']];
+    const commands = [['verify-receipt'], ['reconcile'], ['inspect'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay'], ['monitor']];
     const [general, ...helps] = await Promise.all([runCli(['--help']), ...commands.map((command) => runCli([...command, '--help']))]);
     expect(general!.code).toBe(0);
     commands.forEach((command, index) => {
@@ -246,6 +363,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
       [['reconcile', '--base', 'ftp://x'], 2, '--base must be an absolute http(s) URL'],
       [['verify-receipt', 'f'.repeat(64), '--base', stack.server.url], 1, 'no receipt'],
       [['reconcile', '--base', unreachable], 1, 'cannot reach'],
+      [['monitor'], 2, 'monitor needs --state FILE'],
     ];
     const runs = await Promise.all(failures.map(([args]) => runCli(args)));
     failures.forEach(([, code, text], index) => expectOneLineError(runs[index]!, code, text));

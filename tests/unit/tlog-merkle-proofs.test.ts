@@ -15,7 +15,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '../../src/domain/tlog/proofs.ts';
-import { EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, storedHashCount, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
+import { appendToRange, EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, storedHashCount, treeHashIndexes, type Hash } from '../../src/domain/tlog/tree.ts';
 import { entry, hex, naiveConsistency, naiveLeafHash, naivePath, naiveRoot, reader, storedHashes, unhex } from './tlog-reference.ts';
 
 // transparency-dev/merkle proof/verify_test.go: the leaves, the roots of the trees of 1 to 8 of them,
@@ -138,6 +138,15 @@ describe('RFC 6962 hashing', () => {
     for (let size = 1; size <= 1000; size++) {
       const root = rootFromSubtrees(reader(STORED, storedHashCount(size))(treeHashIndexes(size)));
       expect(hex(root), `size ${size}`).toBe(hex(rootOf(size)));
+    }
+  });
+
+  it('keeps a compact range whose root is every tree of 1 to 1000 records, and whose hashes are the stored subtrees', () => {
+    let range: Hash[] = [];
+    for (let size = 1; size <= 1000; size++) {
+      range = appendToRange(size - 1, range, STORED[storedHashCount(size - 1)]!);
+      expect(hex(rootFromSubtrees(range)), `size ${size}`).toBe(hex(rootOf(size)));
+      expect(range.map(hex), `size ${size}`).toEqual(reader(STORED, storedHashCount(size))(treeHashIndexes(size)).map(hex));
     }
   });
 });

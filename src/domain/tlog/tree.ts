@@ -135,3 +135,19 @@ export function rootFromSubtrees(hashes: readonly Hash[]): Hash {
 
 /** The stored hashes the root of a tree of `size` records is made of. */
 export const treeHashIndexes = (size: number): number[] => subtreeIndexes(0, size);
+
+/**
+ * The complete subtrees of the tree of `size + 1` records (subtreeIndexes order), from those of the
+ * tree of `size` records and the leaf hash of record `size`: a compact range. A monitor keeps these
+ * few hashes, not every leaf, and still recomputes each later root from the new leaves alone, so
+ * any rewrite of a record it has seen changes a root it can compare.
+ */
+export function appendToRange(size: number, subtrees: readonly Hash[], leaf: Hash): Hash[] {
+  const next = [...subtrees, leaf];
+  for (let merges = trailingZeros(size + 1); merges > 0; merges--) {
+    const right = next.pop()!;
+    const left = next.pop()!;
+    next.push(nodeHash(left, right));
+  }
+  return next;
+}

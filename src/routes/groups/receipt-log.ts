@@ -24,6 +24,12 @@ async function checkpointHandler() {
 async function tileHandler(request: ApiRequest) {
   const path = request.params.tilePath ?? '';
   const answer = await readReceiptStore('the tile cannot be read', async () => (await log()).tile(path));
+  if (!answer.ok && answer.status === 503) {
+    // Documented as the store being unreadable: to a reader it is, for these entries, and retrying will not mend it.
+    throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt log entries missing', `The receipt log cannot serve "tile/${path.slice(0, 80)}": ${answer.reason}. The operator must restore those receipts.`, {
+      extra: { missingIndexes: answer.missingIndexes },
+    });
+  }
   if (!answer.ok) {
     throw answer.status === 400
       ? new ProblemError(400, 'invalid_url', 'Not a tile path', `"tile/${path.slice(0, 80)}" is not a tile path of c2sp.org/tlog-tiles: ${answer.reason}.`)

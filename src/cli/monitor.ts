@@ -1,0 +1,218 @@
+/**
+ * `agent-economy monitor --state FILE`: the reader's own watch on the receipt log. The log only
+ * proves anything to someone who kept an earlier checkpoint and refuses a later one that does not
+ * extend it, so this keeps, in a file of the reader's, the verifier key, the last checkpoint it
+ * accepted and the compact range of that tree's full tiles, and on each run: verifies the new
+ * checkpoint's signature, reads the level-0 tiles from where it stopped, recomputes from them the
+ * kept root (same size, same root, or the log forked) and the new root (else the tiles are not the
+ * signed tree), then reads every new entry and checks it hashes to its leaf and is a receipt bundle
+ * whose id is its own. Nothing the site says is taken on trust but the key on first use.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
+import { canonicalJson } from '../domain/canonical-hash.ts';
+import { receiptOfflineChecks } from '../domain/receipt-proof.ts';
+import { decodeBase64, encodeBase64 } from '../domain/tlog/base64.ts';
+import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
+import { decodeEntryBundle, formatEntryBundlePath, formatTilePath, parseTileBody, tileAt, TILE_WIDTH } from '../domain/tlog/tiles.ts';
+import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, leafHash, rootFromSubtrees, type Hash } from '../domain/tlog/tree.ts';
+import { CliError, EXIT_FAILED, fetchBytes, type Output } from './output.ts';
+
+/** What the monitor keeps between runs. */
+export interface MonitorState {
+  version: 1;
+  /** The log's origin, the verifier key's name. */
+  origin: string;
+  verifierKey: string;
+  /** The last checkpoint accepted: its tree size, base64 root and the signed note verbatim. */
+  size: number;
+  rootHash: string;
+  checkpoint: string;
+  /** Base64 hashes of the complete subtrees of the first floor(size / 256) * 256 entries, left to right. */
+  fullTilesRange: string[];
+}
+
+export interface MonitorOptions {
+  stateFile: string;
+  base: string;
+  /** The verifier key to trust (`--log-key`); else the kept one, else the site's on first use. */
+  logKey?: string;
+  json: boolean;
+}
+
+const b64 = encodeBase64;
+const sameHash = (a: Hash, b: Hash) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+function readState(file: string): MonitorState | undefined {
+  if (!existsSync(file)) return undefined;
+  let state: MonitorState;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as MonitorState;
+  } catch (error) {
+    throw new CliError(`--state ${file} is not a monitor state file: ${(error as Error).message}`);
+  }
+  const hashes = [state?.rootHash, ...(Array.isArray(state?.fullTilesRange) ? state.fullTilesRange : [null])];
+  if (
+    state?.version !== 1 ||
+    typeof state.verifierKey !== 'string' ||
+    !Number.isSafeInteger(state.size) ||
+    state.size < 0 ||
+    hashes.some((hash) => typeof hash !== 'string' || decodeBase64(hash)?.length !== HASH_SIZE)
+  ) {
+    throw new CliError(`--state ${file} is not a monitor state file of this version (version 1: verifierKey, size, rootHash, fullTilesRange); move it away to start over`);
+  }
+  return state;
+}
+
+function writeState(file: string, state: MonitorState): void {
+  // A crash mid-write must leave the previous state, never half of one: the next run would trust it.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o644 });
+  renameSync(temporary, file);
+}
+
+/** A failure of the log itself (not of this command's use): exit 1, the state left as it was. */
+const logFailure = (message: string) => new CliError(message, EXIT_FAILED);
+
+async function trustedKey(options: MonitorOptions, kept: MonitorState | undefined, output: Output): Promise<string> {
+  if (kept && options.logKey && options.logKey !== kept.verifierKey) {
+    throw new CliError(`--log-key ${options.logKey} is not the key kept in ${options.stateFile} (${kept.verifierKey}); a log does not change its key: start a new state file if you mean to trust another`);
+  }
+  if (options.logKey ?? kept?.verifierKey) return (options.logKey ?? kept?.verifierKey)!;
+  const url = `${options.base}${RECEIPT_LOG_PATH}/key`;
+  const answer = await fetchBytes(url);
+  const key = answer.text.trim();
+  const parsed = parseVerifierKey(key);
+  if (answer.status !== 200 || !parsed.ok) throw logFailure(`${url} answered HTTP ${answer.status} without a verifier key${parsed.ok ? '' : `: ${parsed.reason}`}`);
+  if (!options.json) output.err(`monitor: trusting the site's verifier key on first use: ${key} (kept in ${options.stateFile}; pass --log-key to pin it)`);
+  return key;
+}
+
+/** Runs one round; resolves to the exit status, or throws a CliError naming what the log did wrong. */
+export async function monitor(options: MonitorOptions, output: Output): Promise<number> {
+  const kept = readState(options.stateFile);
+  const verifierKey = await trustedKey(options, kept, output);
+  const origin = verifierKey.slice(0, verifierKey.indexOf('+'));
+  const logUrl = `${options.base}${RECEIPT_LOG_PATH}`;
+
+  const checkpointAnswer = await fetchBytes(`${logUrl}/checkpoint`);
+  if (checkpointAnswer.status !== 200) throw logFailure(`${logUrl}/checkpoint answered HTTP ${checkpointAnswer.status}${checkpointAnswer.problemDetail ? `: ${checkpointAnswer.problemDetail}` : ''}`);
+  const opened = openCheckpoint(checkpointAnswer.text, verifierKey, origin);
+  if (!opened.ok) throw logFailure(`the checkpoint ${logUrl}/checkpoint serves is refused: ${opened.reason}`);
+  const { size, root } = opened.checkpoint;
+
+  const oldSize = kept?.size ?? 0;
+  const oldRoot = kept ? decodeBase64(kept.rootHash)! : EMPTY_TREE_HASH;
+  const keptLine = `the kept checkpoint of size ${oldSize}, root ${b64(oldRoot)}`;
+  const newLine = `the new checkpoint of size ${size}, root ${b64(root)}`;
+  if (size < oldSize) throw logFailure(`the log shrank: ${newLine} is smaller than ${keptLine}`);
+  if (size === oldSize && !sameHash(root, oldRoot)) throw logFailure(`the log forked: ${newLine} has the size of ${keptLine} but another root`);
+
+  // Leaves from the first tile not summed in the kept range up to the new size.
+  const firstTile = Math.floor(oldSize / TILE_WIDTH);
+  const start = firstTile * TILE_WIDTH;
+  const leaves: Hash[] = [];
+  const tiles: Array<{ n: number; width: number }> = [];
+  for (let n = firstTile; ; n++) {
+    const tile = tileAt(0, n, size);
+    if (!tile) break;
+    tiles.push(tile);
+    const url = `${logUrl}/${formatTilePath(tile)}`;
+    const answer = await fetchBytes(url);
+    if (answer.status !== 200) throw logFailure(`level-0 tile ${n} (leaves ${n * TILE_WIDTH} to ${n * TILE_WIDTH + tile.width - 1}) cannot be read: ${url} answered HTTP ${answer.status}${answer.problemDetail ? `: ${answer.problemDetail}` : ''}`);
+    const body = parseTileBody(answer.bytes, tile.width);
+    if (!body.ok) throw logFailure(`level-0 tile ${n} from ${url}: ${body.reason}`);
+    leaves.push(...body.hashes);
+  }
+
+  // The kept tree recomputed from the tiles the new one is served with: a different root means the new tree does not extend it.
+  let range = (kept?.fullTilesRange ?? []).map((hash) => decodeBase64(hash)!);
+  let nextFullTilesRange: Hash[] = range;
+  leaves.forEach((leaf, i) => {
+    if (start + i === oldSize) {
+      const recomputed = rootFromSubtrees(range);
+      if (!sameHash(recomputed, oldRoot)) throw logFailure(`the log forked: the tiles of ${newLine} give root ${b64(recomputed)} for size ${oldSize}, but ${keptLine}`);
+    }
+    range = appendToRange(start + i, range, leaf);
+    if ((start + i + 1) % TILE_WIDTH === 0) nextFullTilesRange = range;
+  });
+  if (leaves.length === oldSize - start && !sameHash(rootFromSubtrees(range), oldRoot)) {
+    throw logFailure(`the log forked: the tiles of ${newLine} give root ${b64(rootFromSubtrees(range))} for size ${oldSize}, but ${keptLine}`);
+  }
+  const newRoot = rootFromSubtrees(range);
+  if (!sameHash(newRoot, root)) throw logFailure(`the tiles served are not the signed tree: ${newLine}, but its level-0 tiles give root ${b64(newRoot)}`);
+
+  // Entries: every entry of the bundles read, so a partial bundle's older entries are checked again.
+  const problems: string[] = [];
+  for (const tile of tiles) {
+    const url = `${logUrl}/${formatEntryBundlePath(tile)}`;
+    const first = tile.n * TILE_WIDTH;
+    const last = first + tile.width - 1;
+    const answer = await fetchBytes(url);
+    if (answer.status !== 200) {
+      problems.push(`entries ${first} to ${last} cannot be read: ${url} answered HTTP ${answer.status}${answer.problemDetail ? `: ${answer.problemDetail}` : ''}`);
+      continue;
+    }
+    const bundle = decodeEntryBundle(answer.bytes, tile.width);
+    if (!bundle.ok) {
+      problems.push(`entries ${first} to ${last}: the entry bundle ${url} is malformed: ${bundle.reason}`);
+      continue;
+    }
+    bundle.entries.forEach((entry, k) => problems.push(...entryProblems(first + k, entry, leaves[first + k - start]!)));
+  }
+  const checked = size - start;
+  if (problems.length) {
+    for (const problem of problems) output.out(`FAIL  ${problem}`);
+    throw logFailure(`the log at ${newLine} serves ${problems.length} bad entr${problems.length === 1 ? 'y' : 'ies'} (first: ${problems[0]}); the state in ${options.stateFile} is unchanged`);
+  }
+
+  writeState(options.stateFile, {
+    version: 1,
+    origin,
+    verifierKey,
+    size,
+    rootHash: b64(root),
+    checkpoint: checkpointAnswer.text,
+    fullTilesRange: nextFullTilesRange.map(b64),
+  });
+  const summary = {
+    ok: true,
+    origin,
+    previous: { size: oldSize, rootHash: b64(oldRoot) },
+    checkpoint: { size, rootHash: b64(root) },
+    entriesChecked: checked,
+    state: options.stateFile,
+  };
+  if (options.json) output.out(JSON.stringify(summary));
+  else
+    output.out(
+      kept
+        ? `OK  log ${origin}: ${newLine} extends ${keptLine}; ${size - oldSize} new entries, ${checked} checked against their leaves; state kept in ${options.stateFile}`
+        : `OK  log ${origin}: ${newLine} is its tiles' tree; all ${checked} entries checked against their leaves; state written to ${options.stateFile}`,
+    );
+  return 0;
+}
+
+/** What is wrong with entry `index`: its bytes are not its leaf, not canonical JSON, or not a receipt bundle whose id is its own. */
+function entryProblems(index: number, entry: Uint8Array, leaf: Hash): string[] {
+  const text = new TextDecoder().decode(entry);
+  let receiptId = '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+    const id = (parsed as { receiptId?: unknown }).receiptId;
+    if (typeof id === 'string') receiptId = ` (receipt ${id.slice(0, 64)})`;
+  } catch {
+    return [`entry ${index} is not JSON`];
+  }
+  const hashed = leafHash(entry);
+  if (!sameHash(hashed, leaf)) {
+    return [`entry ${index}${receiptId} does not hash to its leaf: SHA-256(0x00 || entry) is ${b64(hashed)}, level-0 tile ${Math.floor(index / TILE_WIDTH)} holds ${b64(leaf)}`];
+  }
+  const problems: string[] = [];
+  if (canonicalJson(parsed) !== text) problems.push(`entry ${index}${receiptId} is not RFC 8785 canonical JSON`);
+  for (const check of receiptOfflineChecks(text)) {
+    if (!check.ok) problems.push(`entry ${index}${receiptId} is not a valid receipt bundle: ${check.id}: ${check.detail}`);
+  }
+  return problems;
+}
