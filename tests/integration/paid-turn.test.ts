@@ -405,18 +405,21 @@ describe('outside failures', () => {
   });
 });
 
+/** Removes a PostgreSQL schema a describe block's servers shared (nothing without PostgreSQL). */
+async function dropSchema(schema: string): Promise<void> {
+  if (!withPostgres) return;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}
+
 describe('two instances sharing one store', () => {
   const schema = `paid_turn_${randomBytes(4).toString('hex')}`;
   const sharedDataDir = mkdtempSync(join(tmpdir(), 'paid-turn-shared-'));
   dataDirs.push(sharedDataDir);
 
-  afterAll(async () => {
-    if (!withPostgres) return;
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
+  afterAll(() => dropSchema(schema));
 
   // The PostgreSQL case is skipped only when no PostgreSQL answers and CI is not true (postgresAvailable() prints why).
   const stores: Array<[string, Record<string, string>, boolean]> = [
@@ -453,13 +456,7 @@ describe('two instances sharing one store', () => {
 
 describe('the free tier under parallel requests', () => {
   const schema = `free_race_${randomBytes(4).toString('hex')}`;
-  afterAll(async () => {
-    if (!withPostgres) return;
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
+  afterAll(() => dropSchema(schema));
 
   const engines: Array<[string, () => { DATA_DIR?: string; DATABASE_URL?: string; DATABASE_SCHEMA?: string }, boolean]> = [
     ['the embedded store', () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'free-race-')) }), true],
