@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
-import { canonicalJson } from '../domain/canonical-hash.ts';
+import { receiptLogEntry } from '../domain/receipt-log-entry.ts';
 import type { ProofCheck } from '../domain/receipt-proof.ts';
 import { encodeBase64 } from '../domain/tlog/base64.ts';
 import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
@@ -145,7 +145,7 @@ export async function receiptLogChecks(bundle: unknown, receiptId: string | null
   const { size, root } = opened.checkpoint;
   checks.push(pass(LOG_CHECKPOINT_CHECK, `The proof's checkpoint of log ${origin}, tree size ${size}, root ${encodeBase64(root)}, is signed by the verifier key.`));
 
-  const entry = new TextEncoder().encode(canonicalJson(bundle));
+  const entry = receiptLogEntry(bundle);
   const included = verifyInclusion(leafHash(entry), proof.index, size, proof.proof, root);
   if (!included.ok) {
     checks.push(fail(LOG_INCLUSION_CHECK, `This receipt's canonical JSON is not entry ${proof.index} of that tree: ${included.reason}.`));

@@ -180,6 +180,9 @@ function toSandboxBox(box: ErgoBox, hiddenFromExplorer: boolean): SandboxBox {
 
 export class SandboxChain {
   readonly #boxes = new Map<string, SandboxBox>();
+  /** By transaction id, so looking one up costs the same however many Notes the sandbox minted (the bench mints thousands). */
+  readonly #outputs = new Map<string, SandboxBox[]>();
+  readonly #spentBy = new Map<string, SandboxBox[]>();
   readonly #blocks: Block[] = [];
   #mempool: PendingTransaction[] = [];
   #funding: SandboxBox;
@@ -191,6 +194,7 @@ export class SandboxChain {
     const contract = contractOf(FUNDING_ADDRESS.ergoTree);
     const genesis = new ErgoBox(boxValue(FUNDING_VALUE), startHeight, contract, TxId.zero(), 0, new Tokens());
     this.#funding = toSandboxBox(genesis, false);
+    this.#outputs.set(this.#funding.transactionId, [this.#funding]);
     this.#include(this.#funding, this.tip);
   }
 
@@ -217,7 +221,7 @@ export class SandboxChain {
   /** The outputs of a transaction, in order. */
   outputsOf(transactionId: string): SandboxBox[] {
     const id = transactionId.toLowerCase();
-    return [...this.#boxes.values()].filter((box) => box.transactionId === id).sort((a, b) => a.index - b.index);
+    return [...(this.#outputs.get(id) ?? [])];
   }
 
   /** A mined transaction: the boxes it spent and the boxes it created, in order; undefined while in the mempool or unknown. */
@@ -225,7 +229,7 @@ export class SandboxChain {
     const id = transactionId.toLowerCase();
     const outputs = this.outputsOf(id);
     if (outputs.length === 0 || outputs[0]!.inclusionHeight === undefined) return undefined;
-    const inputs = [...this.#boxes.values()].filter((box) => box.spentTransactionId === id);
+    const inputs = [...(this.#spentBy.get(id) ?? [])];
     return { id, inputs, outputs };
   }
 
@@ -242,6 +246,7 @@ export class SandboxChain {
       for (const tx of pending) {
         tx.spends.spentTransactionId = tx.id;
         tx.spends.spendingHeight = height;
+        this.#spentBy.set(tx.id, [tx.spends]);
         for (const output of tx.outputs) this.#include(output, block);
       }
     }
@@ -286,6 +291,7 @@ export class SandboxChain {
     const pending: PendingTransaction = { id: txId.to_str(), outputs, spends: this.#funding };
     this.#mempool.push(pending);
     for (const output of outputs) this.#boxes.set(output.boxId, output);
+    this.#outputs.set(pending.id, outputs);
     // Mempool transactions chain: the next Note spends this change box even before it is mined.
     this.#funding = outputs[1]!;
 

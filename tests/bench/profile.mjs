@@ -1,7 +1,8 @@
 // `npm run bench:profile`: a CPU profile of the built server under load on one route (default
 // the assistant quote, the slowest), summarised as self time per function and per area. The raw
 // profile is kept in .bench/ for Chrome DevTools or speedscope. Not part of `npm test`.
-// PROFILE_ROUTE=quote|policy|hash|static picks the route (static: a descriptor GET from memory);
+// PROFILE_ROUTE=quote|policy|hash|static|turn picks the route (static: a descriptor GET from memory;
+// turn: a settled paid turn, POST verify-payment, each request spending its own Note);
 // PROFILE_STORE=postgres uses DATABASE_URL's PostgreSQL (default
 // postgres://postgres@127.0.0.1:5432/test) instead of the embedded store.
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,9 +15,13 @@ import autocannon from 'autocannon';
 import { nodeFlagsFor } from '../helpers/built-server.ts';
 import { PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
+import { paidTurnBodies } from './paid-turn-bodies.mjs';
+import { buildPreviousRelease } from '../helpers/previous-release.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const entry = `${root}dist/server/fast-entry.mjs`;
+// PROFILE_PREVIOUS=1 profiles the previous release (.ci/previous-release, built from git) instead, to set beside this build's profile.
+const previous = process.env.PROFILE_PREVIOUS === '1' ? await buildPreviousRelease() : undefined;
+const entry = previous?.entry ?? `${root}dist/server/fast-entry.mjs`;
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const routeName = process.env.PROFILE_ROUTE ?? 'quote';
 const onPostgres = process.env.PROFILE_STORE === 'postgres';
@@ -31,6 +36,7 @@ const routes = {
   policy: { path: '/api/agent-economy/wallet-agent/policy-check', body: policyExample },
   hash: { path: '/api/dev/tools', body: { action: 'hash', input: 'agent-economy', encoding: 'utf8', network: 'testnet' } },
   static: { path: '/api/agents/registry' },
+  turn: { path: '/api/assistant/verify-payment', oneUseBodies: true },
 };
 const route = routes[routeName];
 if (!route) throw new Error(`PROFILE_ROUTE must be one of ${Object.keys(routes).join(', ')}`);
@@ -43,8 +49,8 @@ mkdirSync(profileDir, { recursive: true });
 // core 1, so the kernel's loopback work is not charged to the server's socket writes by a shared core.
 const pinning = cpus().length > 1 && spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' }).status === 0;
 const serverCommand = pinning ? ['taskset', ['-c', '0', process.execPath]] : [process.execPath, []];
-const child = spawn(serverCommand[0], [...serverCommand[1], ...nodeFlagsFor(entry), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', entry], {
-  cwd: root,
+const child = spawn(serverCommand[0], [...serverCommand[1], ...nodeFlagsFor(entry, previous), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', entry], {
+  cwd: previous?.root ?? root,
   env: {
     ...process.env,
     HOST: '127.0.0.1',
@@ -57,6 +63,7 @@ const child = spawn(serverCommand[0], [...serverCommand[1], ...nodeFlagsFor(entr
     ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
     ASSISTANT_RESERVE_BOX_ID: RESERVE,
     RATE_LIMIT_QUOTE_PER_MINUTE: '1000000',
+    RATE_LIMIT_VERIFY_PER_MINUTE: '1000000',
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -71,13 +78,24 @@ const url = await new Promise((resolve, reject) => {
 });
 child.stdout.resume();
 
-const post = route.body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(route.body) };
+/** The load: the route's one body for `duration` seconds, or (one-use bodies) `count` fresh bodies, each sent once. */
+async function loadOptions(duration, count) {
+  if (route.oneUseBodies) {
+    const bodies = await paidTurnBodies(sandbox, url, count);
+    let next = 0;
+    return { amount: bodies.length, requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: bodies[next++] }) }] };
+  }
+  return route.body === undefined ? { duration } : { duration, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(route.body) };
+}
+const turns = Number(process.env.PROFILE_TURNS ?? 3000);
 // Warm up: open the store, load the handlers, let the JIT settle.
-await new Promise((resolve, reject) => autocannon({ url: url + route.path, connections: 8, duration: 2, ...post }, (error, result) => (error ? reject(error) : resolve(result))));
+const warmUp = await loadOptions(2, 500);
+await new Promise((resolve, reject) => autocannon({ url: url + route.path, connections: 8, ...warmUp }, (error, result) => (error ? reject(error) : resolve(result))));
+const measured = await loadOptions(seconds, turns);
 // The profile's clock and process.hrtime are both CLOCK_MONOTONIC: only samples taken under load count.
 const loadStart = Number(process.hrtime.bigint() / 1000n);
 const result = await new Promise((resolve, reject) =>
-  autocannon({ url: url + route.path, connections: 32, duration: seconds, ...post }, (error, outcome) => (error ? reject(error) : resolve(outcome))),
+  autocannon({ url: url + route.path, connections: 32, ...measured }, (error, outcome) => (error ? reject(error) : resolve(outcome))),
 );
 const loadEnd = Number(process.hrtime.bigint() / 1000n);
 const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -85,6 +103,7 @@ child.kill('SIGTERM');
 await exited;
 await sandbox.close();
 rmSync(dataDir, { recursive: true, force: true });
+previous?.remove();
 
 const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error(`no profile written in ${profileDir}`);
@@ -138,7 +157,7 @@ const top = (map, count) =>
     .map(([name, micros]) => ({ name: name.slice(0, 110), 'self ms': Math.round(micros / 1000), share: share(micros) }));
 
 console.log(
-  `\nprofile: ${route.body === undefined ? 'GET' : 'POST'} ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${seconds}s at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
+  `\nprofile: ${route.body === undefined && !route.oneUseBodies ? 'GET' : 'POST'} ${route.path} on ${onPostgres ? 'PostgreSQL' : 'embedded SQLite'}, ${pinning ? 'server on core 0, load on core 1' : 'unpinned'}, ${route.oneUseBodies ? `${turns} turns` : `${seconds}s`} at 32 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors + result.non2xx} errors/non-2xx`,
 );
 console.log('\nself time by area:');
 console.table(top(byArea, 12));

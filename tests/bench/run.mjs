@@ -24,6 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeFlagsFor } from '../helpers/built-server.ts';
 import { payForTurn, PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
+import { buildPreviousRelease } from '../helpers/previous-release.ts';
+import { paidTurnBodies } from './paid-turn-bodies.mjs';
 import { startSandbox } from '../../src/sandbox/server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,11 +56,11 @@ const onCore = (core, command, args) => (pinning ? ['taskset', ['-c', String(cor
  * A server process on core 0, with the Node flags its npm script gives it (`npm run serve`'s heap
  * sizes for the site); resolves at its `listening` line with its URL and when it started.
  */
-function start(script, env = {}) {
+function start(script, env = {}, checkout = undefined) {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
-    const [command, args] = onCore(0, process.execPath, [...nodeFlagsFor(script), script]);
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const [command, args] = onCore(0, process.execPath, [...nodeFlagsFor(script, checkout), script]);
+    const child = spawn(command, args, { cwd: checkout?.root ?? root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let buffered = '';
     const onData = (chunk) => {
       buffered += chunk;
@@ -186,6 +188,7 @@ const serverEnv = {
   ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
   ASSISTANT_RESERVE_BOX_ID: RESERVE,
   RATE_LIMIT_QUOTE_PER_MINUTE: '1000000',
+  RATE_LIMIT_VERIFY_PER_MINUTE: '1000000',
 };
 const quoteRequest = postJson({ question: PREMIUM_QUESTION });
 
@@ -251,7 +254,12 @@ for (const { name, ours, bare: yardstick, afterEach } of cases.filter((entry) =>
     bestBare = better(bestBare, bareRun);
     pairRatios.push(oursRun.result.requests.average / bareRun.result.requests.average);
   }
-  rows.push({
+  rows.push(row(name, bestOurs, bestBare, pairRatios));
+}
+
+/** One line of the table. */
+function row(name, bestOurs, bestBare, pairRatios) {
+  return {
     case: name,
     'req/s': Math.round(bestOurs.result.requests.average),
     'p50 ms': bestOurs.result.latency.p50,
@@ -264,7 +272,7 @@ for (const { name, ours, bare: yardstick, afterEach } of cases.filter((entry) =>
     'bare cpu us/req': Math.round(bestBare.cpuPerRequest),
     'cpu ratio': Number((bestBare.cpuPerRequest / bestOurs.cpuPerRequest).toFixed(2)),
     'load cpu': `${Math.round(100 * bestOurs.result.loadCpu)}% / ${Math.round(100 * bestBare.result.loadCpu)}%`,
-  });
+  };
 }
 memory.afterAllLoad = rssMiB(server.child.pid);
 await stop(bare.child);
@@ -279,8 +287,71 @@ await killedUnderLoad;
 const restarted = await start(entry, serverEnv);
 const restartToReadMs = await firstAnswer(`${restarted.url}/api/assistant/quote/${firstQuote.quoteId}`, restarted.startedAt);
 await stop(restarted.child);
-await sandbox.close();
 rmSync(dataDir, { recursive: true, force: true });
+
+// A settled paid turn, POST verify-payment: the Note read from the sandbox chain, the checks, and one
+// store transaction that claims the Note, stores the receipt and appends it to the receipt log. Each
+// request spends its own Note, so every run's bodies are made first (quotes from the server, Notes
+// minted on the in-process sandbox, then one block mined) and each body is sent once; the bare
+// server parses the same bodies. The same case runs on the previous release (.ci/previous-release,
+// built from git), or on BENCH_BASELINE (any commit: the one before a change shows what that change
+// costs; 65be373^ is the build before the receipt log). BENCH_TURNS (default 2000) bodies per run;
+// BENCH_PREVIOUS=0 skips the baseline.
+const turnsPerRun = Number(process.env.BENCH_TURNS ?? 2000);
+
+/** Sends each body once from core 1; throughput, latency and the server's CPU time per request. */
+async function fixedLoad(pid, url, bodies) {
+  const file = join(scriptDir, 'bodies.jsonl');
+  writeFileSync(file, bodies.join('\n'));
+  const before = cpuMicros(pid);
+  const { out, cpuSeconds } = await timed(process.execPath, [`${root}tests/bench/fixed-load.mjs`, url, file, String(connections)]);
+  const result = JSON.parse(out.trim().split('\n').pop());
+  return {
+    result: { requests: { average: result.requests / result.elapsedSeconds, total: result.requests }, latency: { p50: result.p50, p99: result.p99 }, errors: result.errors, non2xx: result.non2xx, loadCpu: cpuSeconds / result.elapsedSeconds },
+    cpuPerRequest: (cpuMicros(pid) - before) / Math.max(1, result.requests),
+  };
+}
+
+const paidTurnRows = {};
+const builds = [{ label: 'this build', entry, checkout: undefined }];
+let previousRelease;
+if (process.env.BENCH_PREVIOUS !== '0' && (!only || 'settled paid turn'.includes(only))) {
+  previousRelease = await buildPreviousRelease(process.env.BENCH_BASELINE);
+  builds.push({ label: `${process.env.BENCH_BASELINE ? 'baseline' : 'previous release'} ${previousRelease.commit.slice(0, 7)}`, entry: previousRelease.entry, checkout: previousRelease });
+}
+const cpuPairs = [];
+if (!only || 'settled paid turn'.includes(only)) {
+  // Both builds run side by side and take turns run by run (the first to go alternates), so a
+  // machine whose speed drifts meets both alike; each run's bodies are made before it is timed.
+  const bareTurns = await start(`${root}tests/bench/bare-server.mjs`);
+  const serving = [];
+  for (const build of builds) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bench-turns-'));
+    serving.push({ ...build, dataDir, server: await start(build.entry, { ...serverEnv, DATA_DIR: dataDir }, build.checkout), pairRatios: [] });
+  }
+  for (let run = 0; run < runs; run++) {
+    const cpuThisRun = {};
+    for (const build of run % 2 ? [...serving].reverse() : serving) {
+      const bodies = await paidTurnBodies(sandbox, build.server.url, turnsPerRun);
+      const oursRun = await fixedLoad(build.server.child.pid, `${build.server.url}/api/assistant/verify-payment`, bodies);
+      const bareRun = await fixedLoad(bareTurns.child.pid, `${bareTurns.url}/`, bodies);
+      build.bestOurs = better(build.bestOurs, oursRun);
+      build.bestBare = better(build.bestBare, bareRun);
+      build.pairRatios.push(oursRun.result.requests.average / bareRun.result.requests.average);
+      cpuThisRun[build.label] = oursRun.cpuPerRequest;
+    }
+    if (serving.length === 2) cpuPairs.push(cpuThisRun[serving[0].label] / cpuThisRun[serving[1].label]);
+  }
+  for (const build of serving) {
+    await stop(build.server.child);
+    rmSync(build.dataDir, { recursive: true, force: true });
+    paidTurnRows[build.label] = row(`settled paid turn: verify-payment POST (${build.label})`, build.bestOurs, build.bestBare, build.pairRatios);
+    rows.push(paidTurnRows[build.label]);
+  }
+  await stop(bareTurns.child);
+}
+previousRelease?.remove();
+await sandbox.close();
 rmSync(scriptDir, { recursive: true, force: true });
 
 const mib = (value) => `${value.toFixed(1)} MiB`;
@@ -289,10 +360,19 @@ console.table(rows);
 console.log(`cold start (fresh DATA_DIR) to the first stored premium quote: ${coldStartMs.toFixed(0)} ms`);
 console.log(`restart after SIGKILL under quote load to the first store read: ${restartToReadMs.toFixed(0)} ms`);
 console.log(`server RSS: ${mib(memory.start)} at start, ${mib(memory.afterFirstWrite)} after the first store write, ${memory.afterQuoteLoad === undefined ? '(quote load not run)' : `${mib(memory.afterQuoteLoad)} after ${seconds}s of quote load at ${connections} connections`}, ${mib(memory.afterAllLoad)} after every case`);
+const [withLog, beforeLog] = [paidTurnRows['this build'], previousRelease && paidTurnRows[builds[1].label]];
+if (withLog && beforeLog) {
+  const extra = median(cpuPairs) - 1;
+  console.log(
+    `settled paid turn, this build against the ${builds[1].label}: ratio ${withLog.ratio} against ${beforeLog.ratio}; ` +
+      `server CPU per turn ${withLog['cpu us/req']} against ${beforeLog['cpu us/req']} us (best runs), ${extra >= 0 ? '+' : ''}${(100 * extra).toFixed(1)} % (median of ${cpuPairs.length} paired runs). ` +
+      'Against a baseline just before a change (BENCH_BASELINE), the difference is that change.',
+  );
+}
 if (buildSeconds !== undefined) console.log(`build time: ${buildSeconds.toFixed(1)} s`);
 mkdirSync(`${root}.bench`, { recursive: true });
 writeFileSync(
   `${root}.bench/results.json`,
-  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, pinning, generator, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, turnsPerRun, pinning, generator, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds, paidTurnCpuPairs: cpuPairs }, null, 2),
 );
 process.exit(0);

@@ -38,6 +38,16 @@ export async function previousReleaseCommit(): Promise<string> {
   }
 }
 
+/** A revision of this clone's history (the bench builds any commit beside this build). */
+async function commitOf(revision: string): Promise<string> {
+  try {
+    const { stdout } = await run('git', ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], { cwd: ROOT });
+    return stdout.trim();
+  } catch {
+    throw new Error(`${revision} is not a commit of this clone`);
+  }
+}
+
 /** Hard links where the file system allows them (the same device), else a copy. */
 async function shareNodeModules(into: string): Promise<void> {
   const target = join(into, 'node_modules');
@@ -54,9 +64,9 @@ async function shareNodeModules(into: string): Promise<void> {
   }
 }
 
-/** Exports, installs and builds the previous release; `remove()` deletes it again. */
-export async function buildPreviousRelease(): Promise<BuiltRelease> {
-  const commit = await previousReleaseCommit();
+/** Exports, installs and builds the previous release (or `revision`); `remove()` deletes it again. */
+export async function buildPreviousRelease(revision?: string): Promise<BuiltRelease> {
+  const commit = revision === undefined ? await previousReleaseCommit() : await commitOf(revision);
   const root = mkdtempSync(join(tmpdir(), `previous-release-${commit.slice(0, 7)}-`));
   const remove = () => rmSync(root, { recursive: true, force: true });
   try {

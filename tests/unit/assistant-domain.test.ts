@@ -15,6 +15,8 @@ import { decodeCollByteRegister, decodeIntRegister, decodeNoteRegisters } from '
 import { issuePaymentToken, hashPaymentToken } from '../../src/domain/assistant/payment-token.ts';
 import { buildPremiumQuote, decideTier, newQuoteId, utcDay } from '../../src/domain/assistant/pricing.ts';
 import { buildReceiptBundle } from '../../src/domain/assistant/receipt-bundle.ts';
+import { canonicalJson } from '../../src/domain/canonical-hash.ts';
+import { receiptLogEntryText } from '../../src/domain/receipt-log-entry.ts';
 import { computeTaskHash, hashQuestion } from '../../src/domain/assistant/task-hash.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import type { ChainBox } from '../../src/domain/ports.ts';
@@ -307,6 +309,13 @@ describe('receipt bundle', () => {
     expect(computeReceiptId(JSON.parse(JSON.stringify(rest)))).toBe(receiptId);
     expect(computeReceiptId({ ...rest, issued_at: '2026-11-23T12:05:00.001Z' })).not.toBe(receiptId);
     expect(() => computeReceiptId({ receiptId, ...rest })).toThrow(/without its receiptId/);
+  });
+
+  it('is frozen, and its receipt log entry is the canonical JSON of the whole bundle as served', () => {
+    const bundle = build();
+    expect(Object.isFrozen(bundle) && Object.isFrozen(bundle.agreement.terms) && Object.isFrozen(bundle.verification_receipt.checks[0])).toBe(true);
+    expect(() => Object.assign(bundle.agreement, { priceNanoErg: '1' })).toThrow(TypeError);
+    expect(receiptLogEntryText(bundle)).toBe(canonicalJson(JSON.parse(JSON.stringify(bundle))));
   });
 
   it('is never built for a Note that failed a rule', () => {

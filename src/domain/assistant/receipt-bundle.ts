@@ -8,6 +8,8 @@
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, type ChainSource, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ChainBox } from '../ports.ts';
+import { blake2b256Hex, canonicalJsonWithAndWithout } from '../canonical-hash.ts';
+import { rememberLogEntry } from '../receipt-log-entry.ts';
 import { computeReceiptId } from '../receipt-id.ts';
 import type { NoteCheckResult } from './note-rules.ts';
 
@@ -99,8 +101,20 @@ export function buildReceiptBundle({ quote, noteBox, noteCheck, chain, checkedAt
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
     throw new Error(`receipt bundle: the bundle contradicts its schema (${issues})`);
   }
-  // Parsing drops undeclared keys; the id must hold for exactly what is stored and served.
-  const { receiptId, ...served } = parsed.data;
-  if (computeReceiptId(served) !== receiptId) throw new Error('receipt bundle: the quote carries keys its schema does not declare');
-  return parsed.data;
+  // Parsing drops undeclared keys; the id must hold for exactly what is stored and served. The same
+  // canonical members give the receipt log's entry, so the settlement serializes the bundle once more, not twice.
+  const bundle = deepFreeze(parsed.data);
+  const { whole, without } = canonicalJsonWithAndWithout(bundle, 'receiptId');
+  if (blake2b256Hex(without) !== bundle.receiptId) throw new Error('receipt bundle: the quote carries keys its schema does not declare');
+  rememberLogEntry(bundle, whole);
+  return bundle;
+}
+
+/** A stored fact: nothing may change a bundle after its id and its log entry were computed. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }

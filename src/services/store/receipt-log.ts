@@ -11,21 +11,18 @@
  */
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
-import { canonicalJson } from '../../domain/canonical-hash.ts';
+import { receiptLogEntry } from '../../domain/receipt-log-entry.ts';
 import { MAX_ENTRY_SIZE } from '../../domain/tlog/tiles.ts';
 import { appendHashes, appendReadIndexes, leafHash, storedHashIndex } from '../../domain/tlog/tree.ts';
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
 import { readBundle } from './rows.ts';
 
-/** The bytes a receipt is logged as. */
-export const entryBytes = (receipt: ReceiptBundle): Uint8Array => new TextEncoder().encode(canonicalJson(receipt));
-
 /** Appends `receipt` as the next entry; returns its index. Must run in the transaction that stores the receipt. */
 export async function appendEntry(tx: Queryable, receipt: ReceiptBundle): Promise<number> {
   const [head] = await tx.query<{ idx: number | string }>('UPDATE log_head SET size = size + 1 WHERE id = 1 RETURNING size - 1 AS idx');
   const index = Number(head!.idx);
-  const bytes = entryBytes(receipt);
+  const bytes = receiptLogEntry(receipt);
   // An entry bundle prefixes each entry with a 16-bit length; a bundle this large is refused whole rather than logged unreadable.
   if (bytes.length > MAX_ENTRY_SIZE) throw new Error(`receipt log: receipt ${receipt.receiptId} is ${bytes.length} bytes, more than an entry may be (${MAX_ENTRY_SIZE})`);
   const needed = appendReadIndexes(index);

@@ -11,6 +11,7 @@
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
 import type { ProbeRun } from '../../domain/probe-history.ts';
+import { receiptLogEntry } from '../../domain/receipt-log-entry.ts';
 import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
@@ -30,7 +31,7 @@ import {
 import { UniqueViolationError, type Database } from './database.ts';
 import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
-import { appendEntry, appendUnlogged, entryBytes } from './receipt-log.ts';
+import { appendEntry, appendUnlogged } from './receipt-log.ts';
 import { hex } from '@fleet-sdk/crypto';
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
@@ -417,7 +418,7 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
     return rows.map((row) => ({
       index: Number(row.idx),
       receiptId: row.receipt_id,
-      bytes: row.bundle === null ? undefined : entryBytes(readBundle(database.dialect, row.bundle)),
+      bytes: row.bundle === null ? undefined : receiptLogEntry(readBundle(database.dialect, row.bundle)),
     }));
   }
 
