@@ -10,7 +10,7 @@ import type { ReceiptLogConfig } from '../config/receipt-log.ts';
 import type { ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
 import { formatCheckpoint, formatVerifierKey, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
 import { inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
-import { checkTileResource, encodeEntryBundle, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH } from '../domain/tlog/tiles.ts';
+import { checkTileResource, encodeEntryBundle, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
 import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
 import { rootFromSubtrees, treeHashIndexes } from '../domain/tlog/tree.ts';
 import { logger } from './logger.ts';
@@ -35,8 +35,42 @@ export interface ReceiptLog {
   proofOf(receiptId: string): Promise<ProofAnswer>;
 }
 
+/** How long the newest checkpoint is answered from memory: readers are told it is fresh for five seconds anyway. */
+const CHECKPOINT_MEMORY_MS = 1_000;
+/** Hash tile bytes kept in memory; a tile's bytes never change once it exists, so any kept copy is right. */
+const TILE_MEMORY_BYTES = 8 * 1024 * 1024;
+
 export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, config: Pick<ReceiptLogConfig, 'origin' | 'checkpointIntervalSeconds'>): ReceiptLog {
   const verifierKey = formatVerifierKey(config.origin, rawPublicKey(signingKey));
+  // The checkpoint and the hash tiles change only when the log grows, so they are served from memory
+  // like the static descriptors: the checkpoint as read at most a second ago (one read shared by the
+  // requests that find it older), hash tiles by path, oldest dropped first past TILE_MEMORY_BYTES.
+  let known: { checkpoint: StoredCheckpoint | undefined; at: number } | undefined;
+  let reading: Promise<StoredCheckpoint | undefined> | undefined;
+  const remember = (checkpoint: StoredCheckpoint | undefined) => {
+    if (!known?.checkpoint || (checkpoint && checkpoint.size >= known.checkpoint.size)) known = { checkpoint, at: Date.now() };
+    else known = { ...known, at: Date.now() };
+    return known.checkpoint;
+  };
+  function latest(): Promise<StoredCheckpoint | undefined> {
+    if (known && Date.now() - known.at < CHECKPOINT_MEMORY_MS) return Promise.resolve(known.checkpoint);
+    reading ??= store
+      .latestCheckpoint()
+      .then(remember)
+      .finally(() => (reading = undefined));
+    return reading;
+  }
+  const tiles = new Map<string, Uint8Array>();
+  let tileBytes = 0;
+  const keepTile = (path: string, bytes: Uint8Array) => {
+    tiles.set(path, bytes);
+    tileBytes += bytes.length;
+    for (const [oldest, kept] of tiles) {
+      if (tileBytes <= TILE_MEMORY_BYTES) break;
+      tiles.delete(oldest);
+      tileBytes -= kept.length;
+    }
+  };
 
   async function checkpointNow(now = new Date()): Promise<StoredCheckpoint | undefined> {
     const [size, latest] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
@@ -45,11 +79,11 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const note = signCheckpoint(formatCheckpoint({ origin: config.origin, size, root }), signingKey, config.origin);
     const checkpoint = { size, rootHex: hex.encode(root), note, issuedAt: now };
     await store.saveCheckpoint(checkpoint);
-    return (await store.latestCheckpoint()) ?? checkpoint;
+    return remember((await store.latestCheckpoint()) ?? checkpoint);
   }
 
   async function tile(path: string): Promise<TileAnswer> {
-    const checkpoint = await store.latestCheckpoint();
+    const checkpoint = await latest();
     // Tiles are served for the tree the newest checkpoint commits to, so a client reads one consistent tree.
     const parsed = parseTilePath(`tile/${path}`);
     if (!parsed.ok) return { ok: false, status: 400, reason: parsed.reason };
@@ -57,6 +91,17 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const present = checkTileResource(resource, checkpoint?.size ?? 0);
     if (!present.ok) return { ok: false, status: 404, reason: present.reason };
     const full = resource.width === TILE_WIDTH;
+    // Entry bundles are the receipts themselves, read from the store each time, so a receipt the store
+    // lost or rewrote shows at once; hash tiles are the log's own and are kept.
+    if (resource.kind === 'entries') return readTile(resource, full);
+    const kept = tiles.get(path);
+    if (kept) return { ok: true, bytes: kept, full };
+    const answer = await readTile(resource, full);
+    if (answer.ok) keepTile(path, answer.bytes);
+    return answer;
+  }
+
+  async function readTile(resource: TileResource, full: boolean): Promise<TileAnswer> {
     if (resource.kind === 'entries') {
       const start = resource.n * TILE_WIDTH;
       const entries = await store.readLogEntries(start, start + resource.width);
@@ -76,13 +121,13 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
   async function proofOf(receiptId: string): Promise<ProofAnswer> {
     const index = await store.logIndexOf(receiptId);
     if (index === undefined) return { status: 'unlogged' };
-    const checkpoint = await store.latestCheckpoint();
+    const checkpoint = await latest();
     if (!checkpoint || checkpoint.size <= index) return { status: 'pending', index, retryAfterSeconds: config.checkpointIntervalSeconds };
     const hashes = await store.readLogHashes(inclusionProofIndexes(index, checkpoint.size));
     return { status: 'proved', index, proof: formatTlogProof({ index, proof: inclusionProof(index, checkpoint.size, hashes), checkpoint: checkpoint.note }) };
   }
 
-  return { origin: config.origin, verifierKey, checkpoint: () => store.latestCheckpoint(), checkpointNow, tile, proofOf };
+  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, proofOf };
 }
 
 /**

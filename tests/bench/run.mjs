@@ -204,6 +204,8 @@ const memory = { start: rssMiB(server.child.pid) };
 const firstQuote = await (await fetch(`${server.url}/api/assistant/quote`, quoteRequest)).json();
 memory.afterFirstWrite = rssMiB(server.child.pid);
 const turn = await payForTurn({ server: { url: server.url }, sandbox });
+// The log signs its first checkpoint within LOG_CHECKPOINT_INTERVAL_SECONDS of the turn.
+while ((await fetch(`${server.url}/api/transparency/receipts/tile/0/000.p/1`)).status !== 200) await sleep(200);
 const bare = await start(`${root}tests/bench/bare-server.mjs`, { BARE_STATIC_BODY: staticBody });
 
 const post = (base, path, body) => ({ url: base + path, method: 'POST', body: JSON.stringify(body) });
@@ -220,6 +222,9 @@ const cases = [
     bare: (base) => post(base, '/', { question: PREMIUM_QUESTION }),
     afterEach: () => (memory.afterQuoteLoad = Math.max(memory.afterQuoteLoad ?? 0, rssMiB(server.child.pid))),
   },
+  // The receipt log's read path: the checkpoint and a tile change only when the log grows.
+  { name: 'receipt log checkpoint GET', ours: (base) => ({ url: `${base}/api/transparency/receipts/checkpoint` }), bare: (base) => ({ url: base + '/' }) },
+  { name: 'receipt log tile GET (level 0)', ours: (base) => ({ url: `${base}/api/transparency/receipts/tile/0/000.p/1` }), bare: (base) => ({ url: base + '/' }) },
   { name: 'receipt GET (store lookup)', ours: (base) => ({ url: `${base}/api/assistant/receipt/${turn.receiptId}` }), bare: (base) => ({ url: base + '/' }) },
   {
     name: 'policy-check POST',

@@ -1,0 +1,89 @@
+/**
+ * The receipt log's read path serves the checkpoint and hash tiles from memory, as the static
+ * descriptors are: a tile is read from the store once (its bytes never change), the checkpoint at
+ * most once a second however many requests ask, and a checkpoint this instance signs is served at
+ * once. Entry bundles are the receipts themselves and are read every time, so a receipt the store
+ * lost shows on the next read. A store that counts its reads stands in for the real one.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { hex } from '@fleet-sdk/crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/domain/ports.ts';
+import { appendHashes, appendReadIndexes, leafHash, storedHashIndex } from '../../src/domain/tlog/tree.ts';
+import { createReceiptLog } from '../../src/services/receipt-log.ts';
+
+function memoryLog(entries: string[]) {
+  const hashes = new Map<number, Uint8Array>();
+  const bytes = entries.map((text) => new TextEncoder().encode(text));
+  bytes.forEach((entry, index) => {
+    const stored = appendHashes(index, leafHash(entry), appendReadIndexes(index).map((at) => hashes.get(at)!));
+    stored.forEach((hash, i) => hashes.set(storedHashIndex(0, index) + i, hash));
+  });
+  const checkpoints: StoredCheckpoint[] = [];
+  const reads = { checkpoint: 0, hashes: 0, entries: 0 };
+  const lost = new Set<number>();
+  const store: ReceiptLogStore = {
+    logSize: async () => bytes.length,
+    readLogHashes: async (indexes) => {
+      reads.hashes++;
+      return indexes.map((index) => hashes.get(index)!);
+    },
+    readLogEntries: async (start, end): Promise<LogEntry[]> => {
+      reads.entries++;
+      return bytes.slice(start, end).map((entry, i) => ({ index: start + i, receiptId: `r${start + i}`, bytes: lost.has(start + i) ? undefined : entry }));
+    },
+    logIndexOf: async () => undefined,
+    latestCheckpoint: async () => {
+      reads.checkpoint++;
+      return checkpoints.at(-1);
+    },
+    saveCheckpoint: async (checkpoint) => void checkpoints.push(checkpoint),
+    appendUnloggedReceipts: async () => 0,
+    countReceipts: async () => bytes.length,
+  };
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const log = createReceiptLog(store, privateKey, { origin: 'example.test/receipts', checkpointIntervalSeconds: 5 });
+  return { log, reads, lost };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('the receipt log read path, from memory', () => {
+  it('reads a hash tile from the store once, and the checkpoint at most once a second', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { log, reads } = memoryLog(['a', 'b', 'c']);
+    const signed = await log.checkpointNow();
+    expect(signed?.size).toBe(3);
+    const before = { ...reads };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => log.tile('0/000.p/3')));
+    await log.checkpoint();
+    expect(answers.every((answer) => answer.ok && hex.encode(answer.bytes) === hex.encode((answers[0] as { bytes: Uint8Array }).bytes))).toBe(true);
+    expect(reads.checkpoint - before.checkpoint).toBe(0);
+    expect(reads.hashes - before.hashes).toBeLessThanOrEqual(20);
+    const afterFirst = reads.hashes;
+    await log.tile('0/000.p/3');
+    expect(reads.hashes).toBe(afterFirst);
+
+    vi.advanceTimersByTime(1_500);
+    await Promise.all([log.checkpoint(), log.checkpoint(), log.tile('0/000.p/2')]);
+    expect(reads.checkpoint - before.checkpoint).toBe(1);
+  });
+
+  it('reads entry bundles every time, so a receipt the store lost is named on the next read', async () => {
+    const { log, reads, lost } = memoryLog(['a', 'b', 'c']);
+    await log.checkpointNow();
+    expect((await log.tile('entries/000.p/3')).ok).toBe(true);
+    lost.add(1);
+    const answer = await log.tile('entries/000.p/3');
+    expect(answer).toMatchObject({ ok: false, status: 503, missingIndexes: [1] });
+    expect(reads.entries).toBe(2);
+  });
+
+  it('does not answer a tile beyond the checkpoint from memory', async () => {
+    const { log } = memoryLog(['a', 'b', 'c']);
+    expect(await log.tile('0/000.p/3')).toMatchObject({ ok: false, status: 404 });
+    await log.checkpointNow();
+    expect((await log.tile('0/000.p/3')).ok).toBe(true);
+    expect(await log.tile('0/000.p/4')).toMatchObject({ ok: false, status: 404 });
+  });
+});
