@@ -3,7 +3,8 @@
  * first run keeps the key and the checkpoint, a later one accepts the grown log; then the store is
  * tampered with under the running server (node:sqlite on its file, foreign keys off), and the
  * monitor names the entry that no longer hashes to its leaf, the entry whose receipt is gone, and a
- * log that forked or shrank against the state it kept, each with exit 1 and the state unchanged.
+ * log that forked or shrank against the state it kept, each with exit 1 and the state unchanged; and
+ * the same once the store of a stopped server was changed and the server started again.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
-import { payForTurn, PREMIUM_QUESTION, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
+import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
+import { payForTurn, PREMIUM_QUESTION, RECEIVER, RESERVE, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
 import type { MonitorState } from '../../src/cli/monitor.ts';
 import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
@@ -166,15 +167,48 @@ describe('agent-economy monitor', () => {
   it('names the entry whose receipt was deleted: the server withholds the bundle with a 503 naming it', async () => {
     const victim = turns[0]!;
     const index = await indexOf(victim.receiptId);
+    const row = withStore((database) => database.prepare('SELECT * FROM receipts WHERE receipt_id = ?').get(victim.receiptId) as Record<string, string | null>);
     withStore((database) => database.prepare('DELETE FROM receipts WHERE receipt_id = ?').run(victim.receiptId));
-    const size = readState(state()).size;
-    const tile = await fetch(`${stack.server.url}${LOG}/tile/entries/000.p/${size}`);
-    expect(tile.status).toBe(503);
-    expect(await tile.json()).toMatchObject({ code: 'receipt_storage_unavailable', missingIndexes: [index] });
+    try {
+      const size = readState(state()).size;
+      const tile = await fetch(`${stack.server.url}${LOG}/tile/entries/000.p/${size}`);
+      expect(tile.status).toBe(503);
+      expect(await tile.json()).toMatchObject({ code: 'receipt_storage_unavailable', missingIndexes: [index] });
 
-    const run = await monitor(state());
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(run.stdout).toContain(`FAIL  entries 0 to ${size - 1} cannot be read:`);
-    expect(run.stdout).toContain(`HTTP 503: The receipt log cannot serve "tile/entries/000.p/${size}": entries ${index} of the log have no receipt in the store`);
+      const run = await monitor(state());
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toContain(`FAIL  entries 0 to ${size - 1} cannot be read:`);
+      expect(run.stdout).toContain(`HTTP 503: The receipt log cannot serve "tile/entries/000.p/${size}": entries ${index} of the log have no receipt in the store`);
+    } finally {
+      const columns = Object.keys(row);
+      withStore((database) => database.prepare(`INSERT INTO receipts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...Object.values(row)));
+    }
+    expect((await monitor(state())).code).toBe(0);
+  });
+
+  it('catches a receipt rewritten, and one deleted, in the store of a stopped server once it runs again', async () => {
+    const [deleted, rewritten] = [turns[0]!, turns[2]!];
+    const [deletedIndex, rewrittenIndex] = [await indexOf(deleted.receiptId), await indexOf(rewritten.receiptId)];
+    await stack.server.stop();
+    withStore((database) => {
+      const { bundle } = database.prepare('SELECT CAST(bundle AS TEXT) AS bundle FROM receipts WHERE receipt_id = ?').get(rewritten.receiptId) as { bundle: string };
+      const changed = JSON.parse(bundle) as { agreement: { priceNanoErg: string } };
+      changed.agreement.priceNanoErg = '1';
+      database.prepare('UPDATE receipts SET bundle = ? WHERE receipt_id = ?').run(JSON.stringify(changed), rewritten.receiptId);
+    });
+    stack.server = await startBuiltServer({ DATA_DIR: stack.dataDir, CHAIN_SOURCE: 'sandbox', ERGO_EXPLORER_URL: stack.sandbox.url, ASSISTANT_RECEIVER_ADDRESS: RECEIVER, ASSISTANT_RESERVE_BOX_ID: RESERVE, LOG_LEVEL: 'warn' });
+    const size = readState(state()).size;
+
+    const afterRewrite = await monitor(join(dir, 'fresh-after-restart.json'));
+    expect(afterRewrite.code, afterRewrite.stdout + afterRewrite.stderr).toBe(1);
+    expect(afterRewrite.stdout).toContain(`FAIL  entry ${rewrittenIndex} (receipt ${rewritten.receiptId}) does not hash to its leaf`);
+
+    await stack.server.stop();
+    withStore((database) => database.prepare('DELETE FROM receipts WHERE receipt_id = ?').run(deleted.receiptId));
+    stack.server = await startBuiltServer({ DATA_DIR: stack.dataDir, CHAIN_SOURCE: 'sandbox', ERGO_EXPLORER_URL: stack.sandbox.url, ASSISTANT_RECEIVER_ADDRESS: RECEIVER, ASSISTANT_RESERVE_BOX_ID: RESERVE, LOG_LEVEL: 'warn' });
+    const afterDelete = await monitor(state());
+    expect(afterDelete.code, afterDelete.stdout + afterDelete.stderr).toBe(1);
+    expect(afterDelete.stdout).toContain(`entries ${deletedIndex} of the log have no receipt in the store`);
+    expect(readState(state()).size).toBe(size);
   });
 });
