@@ -1,6 +1,6 @@
 /**
- * What `npm start` (scripts/start.mjs) does before it serves: the origin this server will have, and
- * whether the build on disk can serve it. Without SITE_BASE_URL the base URL is the origin the
+ * What `npm start` (scripts/start.mjs) does before it serves: where it will listen, the origin this
+ * server will have, and whether the build on disk can serve it. Without SITE_BASE_URL the base URL is the origin the
  * server listens on (HOST and PORT) and the MCP address follows MCP_PORT, so every descriptor, link
  * and live probe names this server; a build made for another origin, older than its sources, or
  * absent is rebuilt.
@@ -40,6 +40,15 @@ export function derivedOrigins(env: Record<string, string | undefined>): Record<
   const mcpPort = loadMcpConfig(env).port;
   if (!env.SITE_MCP_URL && mcpPort > 0) derived.SITE_MCP_URL = localOrigin(listen.host, mcpPort);
   return derived;
+}
+
+/** Where `npm start` will listen (the site, and the MCP host unless MCP_WITH_SITE=false), port 0 left out: checked before any build. */
+export function startAddresses(env: Record<string, string | undefined>): Array<{ host: string; port: number; variable: 'PORT' | 'MCP_PORT' }> {
+  const listen = loadListenConfig(env);
+  const mcp = loadMcpConfig(env);
+  const addresses: ReturnType<typeof startAddresses> = [{ host: listen.host, port: listen.port, variable: 'PORT' }];
+  if (mcp.withSite) addresses.push({ host: mcp.host, port: mcp.port, variable: 'MCP_PORT' });
+  return addresses.filter((address) => address.port !== 0);
 }
 
 /** Throws a one-line message naming the variable when HOST, PORT, MCP_PORT or a SITE_* variable is malformed. */

@@ -66,3 +66,13 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** A base URL on this machine (rather than a public name a proxy forwards): only then can a listening origin contradict it. */
 export const isLocalOrigin = (url: string): boolean => LOOPBACK_HOSTS.has(new URL(url).hostname);
+
+/**
+ * What is wrong when the MCP host listens on another local origin than the one the build names as
+ * `mcp_url` (in server.json, the discovery descriptor and every MCP example); undefined when they
+ * agree, or when the build names a public URL (reached through a proxy: nothing to compare).
+ */
+export function mcpOriginMismatch(built: BuildOrigin | undefined, listening: string): string | undefined {
+  if (!built || !isLocalOrigin(built.mcp_url) || new URL(built.mcp_url).origin === new URL(listening).origin) return undefined;
+  return `the build names the MCP host ${built.mcp_url} in its descriptors (server.json, discovery), but it listens on ${listening}: clients that read them connect elsewhere. Rebuild with SITE_MCP_URL=${listening}, or start with npm start, which builds for MCP_PORT`;
+}

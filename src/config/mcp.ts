@@ -12,7 +12,7 @@
  * | `MCP_MAX_CONNECTIONS`         | `512`                                      | open connections; more are closed unanswered                                           |
  * | `MCP_ALLOWED_HOSTS`           | host of `SITE_MCP_URL`, localhost names    | `Host` names accepted (DNS rebinding protection)                                       |
  * | `MCP_ALLOWED_ORIGINS`         | origins of `SITE_BASE_URL`, `SITE_MCP_URL` | `Origin` values accepted from browsers                                                 |
- * | `MCP_WITH_SITE`               | `false`                                    | `npm start`/`serve` also run the MCP host in their process                             |
+ * | `MCP_WITH_SITE`               | `true` for `npm start`, else `false`       | the site's process also runs the MCP host (`npm start`, `npm run serve`)               |
  *
  * The site's SERVER_HEADERS_TIMEOUT_MS, SERVER_REQUEST_TIMEOUT_MS and SERVER_KEEP_ALIVE_TIMEOUT_MS
  * (server.ts) bound the MCP host's clients too.

@@ -12,9 +12,11 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { localOrigin, mcpOriginMismatch, readBuildOrigin } from '../config/build-origin.ts';
 import { checkConfigurationAtStart } from '../config/check-at-start.ts';
 import { loadMcpConfig, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES, MCP_SESSION_IDLE_MS, type McpConfig } from '../config/mcp.ts';
 import { loadServerConfig, type ServerConfig } from '../config/server.ts';
@@ -313,6 +315,9 @@ export async function launchMcpHost(): Promise<McpHost> {
   // Written directly, whatever LOG_LEVEL says: tests and supervisors wait for this line.
   const line = { level: 'info', msg: 'mcp listening', url: `http://${shown}`, mcp_url: site.mcp_url, tools: MCP_TOOLS.length, bearer_required: config.apiKey !== null, max_sessions: config.maxSessions, max_sessions_per_client: config.maxSessionsPerClient };
   process.stdout.write(JSON.stringify(line) + '\n');
+  // dist/server/ holds this bundle; the build's origins are in dist/.
+  const mismatch = mcpOriginMismatch(readBuildOrigin(fileURLToPath(new URL('..', import.meta.url))), localOrigin(config.host, typeof address === 'object' && address ? address.port : config.port));
+  if (mismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'origin mismatch', detail: mismatch }) + '\n');
   return host;
 }
 

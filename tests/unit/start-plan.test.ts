@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILD_SOURCES, derivedOrigins, planStart } from '../../src/build/start-plan.ts';
-import { BUILD_ORIGIN_FILE, defaultBaseUrl, isLocalOrigin, localOrigin, type BuildOrigin } from '../../src/config/build-origin.ts';
+import { BUILD_SOURCES, derivedOrigins, planStart, startAddresses } from '../../src/build/start-plan.ts';
+import { BUILD_ORIGIN_FILE, defaultBaseUrl, isLocalOrigin, localOrigin, mcpOriginMismatch, type BuildOrigin } from '../../src/config/build-origin.ts';
 import { site } from '../../src/config/site.ts';
 import { originMismatch } from '../../src/server/fast-entry.ts';
 
@@ -104,6 +104,29 @@ describe('originMismatch (the served process)', () => {
   it('says nothing without a build record or for a public base URL, and names a SITE_BASE_URL that contradicts the build', () => {
     expect(originMismatch(undefined, 'http://127.0.0.1:1')).toBeUndefined();
     expect(originMismatch({ ...built, base_url: 'https://agents.example.org' }, 'http://127.0.0.1:1')).toMatch(/SITE_BASE_URL is/);
+  });
+});
+
+describe('mcpOriginMismatch (the MCP host, alone or beside the site)', () => {
+  const built = { base_url: 'http://127.0.0.1:4321', agent_hub_url: 'http://hub.localhost:4321', mcp_url: 'http://127.0.0.1:4322' };
+  it('warns when the host listens elsewhere than the local mcp_url its build names', () => {
+    expect(mcpOriginMismatch(built, 'http://127.0.0.1:4702')).toMatch(/names the MCP host http:\/\/127\.0\.0\.1:4322 .* listens on http:\/\/127\.0\.0\.1:4702.*SITE_MCP_URL=http:\/\/127\.0\.0\.1:4702/);
+    expect(mcpOriginMismatch(built, 'http://127.0.0.1:4322')).toBeUndefined();
+  });
+  it('says nothing without a build record or for a public MCP URL behind a proxy', () => {
+    expect(mcpOriginMismatch(undefined, 'http://127.0.0.1:1')).toBeUndefined();
+    expect(mcpOriginMismatch({ ...built, mcp_url: 'https://mcp.example.org' }, 'http://127.0.0.1:1')).toBeUndefined();
+  });
+});
+
+describe('startAddresses (what npm start tries before it builds)', () => {
+  it('names the site and, unless MCP_WITH_SITE=false, the MCP host; port 0 is left out', () => {
+    expect(startAddresses({ PORT: '4701', MCP_PORT: '4702', MCP_WITH_SITE: 'true' })).toEqual([
+      { host: '127.0.0.1', port: 4701, variable: 'PORT' },
+      { host: '127.0.0.1', port: 4702, variable: 'MCP_PORT' },
+    ]);
+    expect(startAddresses({ PORT: '4701', MCP_WITH_SITE: 'false' })).toEqual([{ host: '127.0.0.1', port: 4701, variable: 'PORT' }]);
+    expect(startAddresses({ PORT: '0', MCP_PORT: '0', MCP_WITH_SITE: 'true' })).toEqual([]);
   });
 });
 
