@@ -9,7 +9,7 @@ import { routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 
 const SUBJECT_TRUST_STATEMENT =
-  'Counts payments that settled on the Ergo testnet and whose receipts re-verify; it says nothing about mainnet, about the quality of answers or work, or about any claim the subject makes for itself.';
+  'Counts payments that settled on the Ergo testnet, as recorded by the receipts this site verified when it settled them (anyone can re-verify a receipt; the graph is not re-verified per request); it says nothing about mainnet, about the quality of answers or work, or about any claim the subject makes for itself.';
 
 export function buildReputationGraph(derivation: ReputationDerivation, generatedAt: Date): ReputationGraph {
   const receiptApi = routeUrl('assistant-receipt');
