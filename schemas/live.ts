@@ -29,6 +29,17 @@ export const rateLimiterProbeSchema = probeSchema.extend({
     .describe('`redis`: limits shared by every instance; `memory`: one instance, by configuration; `memory_fallback`: Redis configured but unreachable, limits kept per instance meanwhile.'),
 });
 
+export const logProbeSchema = probeSchema.extend({
+  checkpoint: z
+    .object({
+      size: z.int().min(0).describe('Entries the checkpoint commits to.'),
+      root_hash: z.string().describe('Its root hash, base64, as the checkpoint text writes it.'),
+      issued_at: isoDateTime.describe('When it was signed.'),
+    })
+    .nullable()
+    .describe('The newest checkpoint, once its signature verified with the published key; null otherwise.'),
+});
+
 export const liveStatusSchema = z
   .object({
     ok: z.boolean().describe('True when every required probe passed.'),
@@ -55,6 +66,9 @@ export const liveStatusSchema = z
         payment_widget: probeSchema.describe('The payment widget can run a paid turn (needs assistant, storage and chain).'),
         wallet_agent: probeSchema.describe('The policy engine answers its own example with the expected verdict.'),
         mainnet_gate: probeSchema.describe('The mainnet gate is closed, as it must be.'),
+        transparency_log: logProbeSchema.describe(
+          'The receipt log: its newest checkpoint verifies with the published key and is fresh, the store holds one receipt per entry, and the newest entries hash to their logged leaves; a receipt removed or rewritten turns it down.',
+        ),
       })
       .describe('Each dependency, probed concurrently with a bounded timeout.'),
     links: z.object({ proofs: absoluteUrl, mainnet_gate: absoluteUrl, openapi: absoluteUrl }),
@@ -110,5 +124,6 @@ export type LiveStatus = z.infer<typeof liveStatusSchema>;
 export type Probe = z.infer<typeof probeSchema>;
 export type StorageProbe = z.infer<typeof storageProbeSchema>;
 export type ChainProbe = z.infer<typeof chainProbeSchema>;
+export type LogProbe = z.infer<typeof logProbeSchema>;
 export type RateLimiterProbe = z.infer<typeof rateLimiterProbeSchema>;
 export type ProofExplorer = z.infer<typeof proofExplorerSchema>;

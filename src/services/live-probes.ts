@@ -4,13 +4,14 @@
  * few seconds so a burst of readers does not become a burst of probes.
  */
 import { lookup } from 'node:dns/promises';
-import { mcpHealthSchema, type ChainProbe, type LiveStatus, type Probe, type RateLimiterProbe, type StorageProbe } from '../../schemas/live.ts';
+import { mcpHealthSchema, type ChainProbe, type LiveStatus, type LogProbe, type Probe, type RateLimiterProbe, type StorageProbe } from '../../schemas/live.ts';
 import { mcpUrl, site } from '../config/site.ts';
 import { POSTURE } from '../descriptors/common.ts';
 import { checkPolicy } from '../domain/policy-engine.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
 import type { ModelProvider } from './model/provider.ts';
 import type { AssistantStore, ChainClient, RateLimiter } from '../domain/ports.ts';
+import type { ReceiptLog } from './receipt-log.ts';
 import { signerHealth } from './signer-health.ts';
 import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../config/limits.ts';
 
@@ -105,6 +106,23 @@ export function probeReceiptStorage(store: AssistantStore): Promise<StorageProbe
       return { ok: true, status: 'answering', backend: store.kind, detail: `The ${store.kind === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL'} receipt store answered a round trip.` };
     },
     { backend: store.kind },
+  );
+}
+
+/**
+ * The receipt log checked against the published key and the receipt store (docs/transparency-log.md).
+ * Required: a receipt removed from the store or rewritten after it was logged is what the log exists
+ * to expose, so the site must not call itself ok while its own log says so.
+ */
+export function probeTransparencyLog(log: ReceiptLog): Promise<LogProbe> {
+  return timed<LogProbe>(
+    true,
+    'the receipt log',
+    async () => {
+      const health = await log.health();
+      return { ok: health.ok, status: health.status, detail: health.detail, checkpoint: health.checkpoint && { size: health.checkpoint.size, root_hash: health.checkpoint.rootHash, issued_at: health.checkpoint.issuedAt } };
+    },
+    { checkpoint: null },
   );
 }
 

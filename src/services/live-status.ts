@@ -20,8 +20,10 @@ import {
   probeRateLimiter,
   probeReceiptStorage,
   probeSigner,
+  probeTransparencyLog,
   probeWalletAgent,
 } from './live-probes.ts';
+import type { ReceiptLog } from './receipt-log.ts';
 import type { ModelProvider } from './model/provider.ts';
 import type { AssistantStore, ChainClient, RateLimiter } from '../domain/ports.ts';
 
@@ -31,12 +33,13 @@ export interface LiveSources {
   chain: () => ChainClient;
   limiter: () => RateLimiter;
   model: () => ModelProvider;
+  receiptLog: () => ReceiptLog;
 }
 
 /** The parts this process was configured with, loaded on first use so importing this module opens nothing. */
 export async function runtimeSources(): Promise<LiveSources> {
   const [runtime, model] = await Promise.all([import('./runtime.ts'), import('./model/index.ts')]);
-  return { store: runtime.getStore, chain: runtime.getChainClient, limiter: runtime.getRateLimiter, model: model.modelProvider };
+  return { store: runtime.getStore, chain: runtime.getChainClient, limiter: runtime.getRateLimiter, model: model.modelProvider, receiptLog: runtime.getReceiptLog };
 }
 
 /** A part that cannot even be built is a failing probe that says why, never an exception. */
@@ -68,7 +71,7 @@ async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof cre
     }
     return run(part);
   };
-  const [assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, wallet_agent, mainnet_gate, latest] = await Promise.all([
+  const [assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, wallet_agent, mainnet_gate, transparency_log, latest] = await Promise.all([
     withPart(sources.model, probeAssistant, (error) => unavailable(true, error, {})),
     withPart(sources.store, probeReceiptStorage, (error) => unavailable(true, error, { backend: null })),
     withPart(sources.chain, probeChain, (error) => unavailable(true, error, { source: null, height: null, lag_blocks: null })),
@@ -77,10 +80,11 @@ async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof cre
     withPart(sources.limiter, probeRateLimiter, (error) => unavailable(false, error, { mode: 'memory_fallback' as const })),
     probeWalletAgent(),
     probeMainnetGate(),
+    withPart(sources.receiptLog, probeTransparencyLog, (error) => unavailable(true, error, { checkpoint: null })),
     withPart(sources.store, latestFullReceiptId, () => null),
   ]);
   const payment_widget = paymentWidgetProbe({ assistant, receipt_storage, chain });
-  const probes = { assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, payment_widget, wallet_agent, mainnet_gate };
+  const probes = { assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, payment_widget, wallet_agent, mainnet_gate, transparency_log };
   logFailures(probes, requestId);
   return buildLiveStatus(
     probes,

@@ -11,8 +11,11 @@ import type { ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
 import { formatCheckpoint, formatVerifierKey, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
 import { inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
 import { checkTileResource, encodeEntryBundle, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
+import type { ReceiptBundle } from '../../schemas/receipt.ts';
+import { receiptLogEntry } from '../domain/receipt-log-entry.ts';
+import { inclusionCheck, judgeLogHealth, type LogHealth } from '../domain/tlog/audit.ts';
 import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
-import { rootFromSubtrees, treeHashIndexes } from '../domain/tlog/tree.ts';
+import { rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../domain/tlog/tree.ts';
 import { logger } from './logger.ts';
 
 export type TileAnswer =
@@ -33,7 +36,14 @@ export interface ReceiptLog {
   checkpointNow(now?: Date): Promise<StoredCheckpoint | undefined>;
   tile(path: string): Promise<TileAnswer>;
   proofOf(receiptId: string): Promise<ProofAnswer>;
+  /** Whether `bundle`, as given (read from the store now), is included in the newest checkpoint. */
+  inclusionOf(bundle: ReceiptBundle): Promise<ReturnType<typeof inclusionCheck>>;
+  /** Whether the log and the receipt store agree now, and the checkpoint verifies (the live probe). */
+  health(now?: Date): Promise<LogHealth>;
 }
+
+/** How many of the newest entries the health check reads back and hashes. */
+export const HEALTH_NEWEST_ENTRIES = 16;
 
 /** How long the newest checkpoint is answered from memory: readers are told it is fresh for five seconds anyway. */
 const CHECKPOINT_MEMORY_MS = 1_000;
@@ -127,7 +137,34 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return { status: 'proved', index, proof: formatTlogProof({ index, proof: inclusionProof(index, checkpoint.size, hashes), checkpoint: checkpoint.note }) };
   }
 
-  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, proofOf };
+  async function inclusionOf(bundle: ReceiptBundle) {
+    const index = await store.logIndexOf(bundle.receiptId);
+    const checkpoint = await latest();
+    const covered = index !== undefined && checkpoint !== undefined && index < checkpoint.size;
+    const proof = covered ? await store.readLogHashes(inclusionProofIndexes(index, checkpoint.size)) : undefined;
+    const signed = checkpoint && { size: checkpoint.size, root: hex.decode(checkpoint.rootHex) };
+    return inclusionCheck(receiptLogEntry(bundle), index, signed, proof && inclusionProof(index!, checkpoint!.size, proof));
+  }
+
+  async function health(now = new Date()): Promise<LogHealth> {
+    // Read from the store, not memory: the probe says what every instance would serve now.
+    const [checkpoint, logSize, receiptCount] = await Promise.all([store.latestCheckpoint(), store.logSize(), store.countReceipts()]);
+    const start = Math.max(0, logSize - HEALTH_NEWEST_ENTRIES);
+    const entries = logSize > start ? await store.readLogEntries(start, logSize) : [];
+    const leaves = entries.length ? await store.readLogHashes(entries.map((entry) => storedHashIndex(0, entry.index))) : [];
+    return judgeLogHealth({
+      checkpoint,
+      verifierKey,
+      origin: config.origin,
+      logSize,
+      receiptCount,
+      newest: entries.map((entry, i) => ({ ...entry, leaf: leaves[i]! })),
+      now,
+      freshSeconds: Math.max(15, 3 * config.checkpointIntervalSeconds),
+    });
+  }
+
+  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, proofOf, inclusionOf, health };
 }
 
 /**

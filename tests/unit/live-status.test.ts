@@ -12,6 +12,8 @@ import { ChainUnavailableError, StoreUnavailableError } from '../../src/domain/p
 import { CHAIN_LAG_LIMIT_BLOCKS, probeFailureCause } from '../../src/services/live-probes.ts';
 import { logger } from '../../src/services/logger.ts';
 import { createLiveStatus, type LiveSources } from '../../src/services/live-status.ts';
+import type { LogHealth } from '../../src/domain/tlog/audit.ts';
+import type { ReceiptLog } from '../../src/services/receipt-log.ts';
 import { noModelProvider } from '../../src/services/model/provider.ts';
 import type { RateLimiter } from '../../src/domain/ports.ts';
 import { FakeChain, FakeLimiter, FakeModel, FakeStore } from '../helpers/fakes.ts';
@@ -19,7 +21,11 @@ import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
-function sources(overrides: Partial<{ store: FakeStore; chain: FakeChain; limiter: RateLimiter; model: LiveSources['model'] }> = {}) {
+/** A receipt log whose own check answers `health`. */
+const fakeLog = (health: Partial<LogHealth> = {}) =>
+  ({ health: async () => ({ ok: true, status: 'consistent', detail: 'The log and the store agree.', checkpoint: { size: 0, rootHash: 'x', issuedAt: new Date(0).toISOString() }, ...health }) }) as unknown as ReceiptLog;
+
+function sources(overrides: Partial<{ store: FakeStore; chain: FakeChain; limiter: RateLimiter; model: LiveSources['model']; receiptLog: ReceiptLog }> = {}) {
   const parts = {
     store: overrides.store ?? new FakeStore(),
     chain: overrides.chain ?? new FakeChain(5_000, 'testnet'),
@@ -30,6 +36,7 @@ function sources(overrides: Partial<{ store: FakeStore; chain: FakeChain; limite
     chain: () => parts.chain,
     limiter: () => parts.limiter,
     model: overrides.model ?? (() => new FakeModel()),
+    receiptLog: () => overrides.receiptLog ?? fakeLog(),
   });
 }
 
@@ -45,6 +52,14 @@ describe('live status', () => {
     expect(status.summary.gates_live).toEqual(expect.arrayContaining(['assistant', 'receipt_storage', 'chain', 'payment_widget', 'wallet_agent']));
     expect(status.summary.mainnet_gate_status).toBe('closed');
     expect(status.posture.mainnet_ready).toBe(false);
+  });
+
+  it('is not ok when the receipt log and the store disagree: the transparency_log probe is required and says what it found', async () => {
+    const detail = 'The receipt store holds 16 receipts and the log 17 entries: receipts were removed after they were logged.';
+    const status = liveStatusSchema.parse(await createLiveStatus(sources({ receiptLog: fakeLog({ ok: false, status: 'count_mismatch', detail }) }))());
+    expect(status.ok).toBe(false);
+    expect(status.probes.transparency_log).toMatchObject({ ok: false, required: true, status: 'count_mismatch', detail });
+    expect(status.summary.gates_live).not.toContain('transparency_log');
   });
 
   it('answers within about one probe timeout when the store, the chain and the model all hang', async () => {
