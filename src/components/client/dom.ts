@@ -80,15 +80,17 @@ export interface FetchedJson {
   status: number;
   ok: boolean;
   body: unknown;
-  /** The raw text when the body was not JSON. */
+  /** The raw text (a text/plain answer, or any body that is not JSON). */
   text: string;
+  headers: Headers;
 }
 
-/** GET or POST JSON; never throws for an HTTP status, only for a network failure. */
-export async function fetchJson(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {}): Promise<FetchedJson> {
+/** GET or POST JSON (or, with `accept`, another type, whose errors are still JSON problems); never throws for an HTTP status, only for a network failure. */
+export async function fetchJson(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal; accept?: string } = {}): Promise<FetchedJson> {
+  const accept = init.accept ?? 'application/json';
   const response = await fetch(path, {
     method: init.method ?? 'GET',
-    headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+    headers: init.body === undefined ? { accept } : { accept, 'content-type': 'application/json' },
     ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
     ...(init.signal ? { signal: init.signal } : {}),
   });
@@ -99,7 +101,7 @@ export async function fetchJson(path: string, init: { method?: 'GET' | 'POST'; b
   } catch {
     body = undefined;
   }
-  return { status: response.status, ok: response.ok, body, text };
+  return { status: response.status, ok: response.ok, body, text, headers: response.headers };
 }
 
 const STATUS_MEANING: Record<number, string> = {

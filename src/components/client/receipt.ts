@@ -1,13 +1,15 @@
 /**
  * Lays one receipt bundle out in the order a person checks it. The receipt id is recomputed here with
- * `computeReceiptId`, the function the server stores receipts with, and the proof explorer's
- * re-verification of the same receipt is shown beside it when the explorer lists it.
+ * `computeReceiptId`, the function the server stores receipts with, the receipt log proof is checked
+ * here with WebCrypto (receipt-log-check.ts), and the proof explorer's re-verification of the same
+ * receipt is shown beside them when the explorer lists it.
  */
 import type { ProofExplorer } from '../../../schemas/live.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { computeReceiptId } from '../../domain/receipt-id.ts';
 import { humanize } from '../format.ts';
 import { baseUrlOf, el, fetchJson, link, renderProblem, renderValue, show } from './dom.ts';
+import { checkReceiptLog } from './receipt-log-check.ts';
 
 const section = document.querySelector<HTMLElement>('[data-receipt]');
 
@@ -105,6 +107,8 @@ function render(bundle: ReceiptBundle, proofChecks: Array<{ id: string; ok: bool
     el('h3', {}, '5. Check it yourself'),
     checksTable('Recomputed in this browser', [{ id: 'receipt_id', ...own }]),
     el('p', { class: 'muted' }, 'That the bundle agrees with itself: no chain is read here. Whether the Note was paid on chain is what the command below checks, against a chain source you choose.'),
+    el('p', {}, 'That the site logged it where every monitor sees it: the receipt log proof, checked in this browser against the log\'s signed checkpoint.'),
+    el('div', { 'data-log-check': '', 'aria-live': 'polite' }, el('p', { class: 'muted' }, 'Reading the receipt log proof…')),
     proofChecks
       ? el('div', {}, el('p', {}, 'Re-verified by the proof explorer (the same checks the command below runs):'), checksTable('Proof explorer checks', proofChecks))
       : el('p', {}, 'The proof explorer does not list this receipt yet; run the command below to re-verify it against the chain.'),
@@ -140,6 +144,11 @@ async function load(root: HTMLElement): Promise<void> {
       nodes = [el('p', { class: 'notice' }, 'This receipt is not a full receipt bundle; it is shown as stored.'), renderValue(receipt.body, baseUrlOf(root))];
     }
     show(output, ...nodes);
+    const logCheck = output.querySelector('[data-log-check]');
+    if (logCheck) {
+      const proofPath = root.dataset.receiptProofPath!.replace('{id}', encodeURIComponent(bundle.receiptId));
+      void checkReceiptLog(logCheck, receipt.body, { proofPath, keyPath: root.dataset.logKeyPath! });
+    }
   } catch (error) {
     state.textContent = '';
     show(output, el('p', { class: 'notice' }, `Could not read the receipt: ${String((error as Error)?.message ?? error)}`));

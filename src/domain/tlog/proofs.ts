@@ -8,20 +8,14 @@
  * the same name without the suffix takes them in that order. The verifiers never throw on what a
  * client sent them: they return a refusal that names the size, the index or the hash at fault.
  */
+import { sameBytes as sameHash, toHex as hex } from './hash.ts';
+import { inclusionPath, inclusionProofLength, inclusionRootVerdict, proofShapeRefusal, type Verdict } from './inclusion-path.ts';
 import { EMPTY_TREE_HASH, HASH_SIZE, maxPow2Below, nodeHash, rootFromSubtrees, subtreeIndexes, trailingZeros, type Hash } from './tree.ts';
 
-export type Verdict = { ok: true } | { ok: false; reason: string };
+export { inclusionProofLength, type Verdict } from './inclusion-path.ts';
 
 const isCount = (n: number) => Number.isSafeInteger(n) && n >= 0;
 const half = (n: number) => Math.floor(n / 2);
-
-function sameHash(a: Hash, b: Hash): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-const hex = (hash: Hash) => Buffer.from(hash).toString('hex');
 
 /** Hands out the hashes a store read, in the order the `...Indexes` function named them. */
 class HashCursor {
@@ -104,63 +98,16 @@ export function inclusionProof(index: number, size: number, hashes: readonly Has
   return proof;
 }
 
-/** How many hashes the inclusion proof of `index` in a tree of `size` has (RFC 9162's path length). */
-export function inclusionProofLength(index: number, size: number): number {
-  // Below the level where the paths to `index` and to the last record meet, every level has a
-  // sibling; above it, only the levels where `index` is a right child do.
-  let fn = index;
-  let sn = size - 1;
-  let length = 0;
-  while (fn !== sn) {
-    fn = half(fn);
-    sn = half(sn);
-    length++;
-  }
-  for (; fn > 0; fn = half(fn)) if (fn % 2 === 1) length++;
-  return length;
-}
-
-function proofShapeRefusal(proof: readonly Hash[], expected: number, what: string): string | null {
-  if (proof.length !== expected) return `the proof has ${proof.length} hashes; ${what} needs ${expected}`;
-  const bad = proof.findIndex((hash) => hash.length !== HASH_SIZE);
-  if (bad >= 0) return `proof hash ${bad} is ${proof[bad]!.length} bytes, not ${HASH_SIZE}`;
-  return null;
-}
-
 /**
  * Whether `proof` shows that the record with `leafHash` is record `index` of the tree of `size`
  * records whose root is `root` (RFC 9162 2.1.3.2).
  */
 export function verifyInclusion(leafHash: Hash, index: number, size: number, proof: readonly Hash[], root: Hash): Verdict {
-  if (!isCount(index) || !isCount(size)) return { ok: false, reason: `index ${index} and tree size ${size} must be whole numbers from 0 to 2^53 - 1` };
-  if (index >= size) return { ok: false, reason: `index ${index} is not below the tree size ${size}` };
-  if (leafHash.length !== HASH_SIZE) return { ok: false, reason: `the leaf hash is ${leafHash.length} bytes, not ${HASH_SIZE}` };
-  if (root.length !== HASH_SIZE) return { ok: false, reason: `the root hash is ${root.length} bytes, not ${HASH_SIZE}` };
-  const shape = proofShapeRefusal(proof, inclusionProofLength(index, size), `record ${index} in a tree of size ${size}`);
-  if (shape) return { ok: false, reason: shape };
-
-  let fn = index;
-  let sn = size - 1;
+  const path = inclusionPath(leafHash, index, size, proof, root);
+  if (!path.ok) return path;
   let r = leafHash;
-  for (const p of proof) {
-    if (sn === 0) return { ok: false, reason: `the proof is longer than the path of record ${index} in a tree of size ${size}` };
-    if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-      }
-    } else {
-      r = nodeHash(r, p);
-    }
-    fn = half(fn);
-    sn = half(sn);
-  }
-  if (sn !== 0) return { ok: false, reason: `the proof is shorter than the path of record ${index} in a tree of size ${size}` };
-  if (!sameHash(r, root)) return { ok: false, reason: `the proof of record ${index} leads to root ${hex(r)}, not to ${hex(root)} of the tree of size ${size}` };
-  return { ok: true };
+  path.sides.forEach((side, i) => (r = side === 'left' ? nodeHash(proof[i]!, r) : nodeHash(r, proof[i]!)));
+  return inclusionRootVerdict(r, index, size, root);
 }
 
 // ---------------------------------------------------------------------------------------------

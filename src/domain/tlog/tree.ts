@@ -9,19 +9,15 @@
  * arithmetic avoids 32-bit bitwise operators for that reason.
  */
 import { createHash } from 'node:crypto';
+import { LEAF_PREFIX, NODE_PREFIX, type Hash } from './hash.ts';
 
-export const HASH_SIZE = 32;
-
-export type Hash = Uint8Array;
+export { HASH_SIZE, type Hash } from './hash.ts';
 
 const sha256 = (...parts: Uint8Array[]): Hash => {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return new Uint8Array(hash.digest());
 };
-
-const LEAF_PREFIX = Uint8Array.of(0x00);
-const NODE_PREFIX = Uint8Array.of(0x01);
 
 /** RFC 6962: the hash of a leaf, SHA-256(0x00 || entry). */
 export const leafHash = (entry: Uint8Array): Hash => sha256(LEAF_PREFIX, entry);
