@@ -88,6 +88,7 @@ export const proofSchema = z.object({
     .describe('Each recomputed check and its outcome.'),
   verified_at: isoDateTime,
   links: z.record(z.string(), absoluteUrl).describe('Where to inspect it.'),
+  log_index: z.int().min(0).nullable().optional().describe('For a receipt: the index of its entry in the receipt log, null when it has none.'),
 });
 
 export const proofExplorerSchema = z
@@ -103,8 +104,23 @@ export const proofExplorerSchema = z
       receipt_proofs: z.int().min(0),
       conformance_proofs: z.int().min(0),
       sandbox_receipts_excluded: z.int().min(0).describe('Receipts checked against the local sandbox chain, listed apart and never counted.'),
+      receipts_in_checkpoint: z.int().min(0).describe('Listed receipts (testnet and sandbox) whose inclusion proof checks against the newest checkpoint.'),
+      receipts_not_proven_in_log: z.int().min(0).describe('Listed receipts that are not (yet) in a checkpoint, have no entry, or no longer match the entry that recorded them.'),
       mainnet_gate_status: z.literal('closed'),
     }),
+    receipt_log: z
+      .object({
+        origin: z.string().describe('The log\'s origin line (c2sp.org/tlog-checkpoint).'),
+        verifier_key: z.string().describe('The signed-note verifier key (`<name>+<key id>+<base64 key>`) its checkpoints verify with.'),
+        checkpoint_url: absoluteUrl,
+        key_url: absoluteUrl,
+        tiles_url: absoluteUrl.describe('Prefix of the tiles (c2sp.org/tlog-tiles): `tile/<L>/<N>[.p/<W>]` and `tile/entries/<N>[.p/<W>]`.'),
+        checkpoint: logProbeSchema.shape.checkpoint,
+        entries: z.int().min(0).describe('Entries in the log now.'),
+        agrees: z.boolean().describe('Whether the checkpoint verifies and the store holds exactly the receipts the log recorded (the live status\'s transparency_log probe).'),
+        detail: z.string().describe('What that check found.'),
+      })
+      .describe('The receipt transparency log (docs/transparency-log.md): every receipt below is checked for inclusion in its newest checkpoint.'),
     proofs: z.array(proofSchema).describe('Testnet receipt proofs (newest first) then conformance proofs; never a sandbox receipt.'),
     sandbox_receipts: z.array(proofSchema).describe('Receipts settled on the sandbox chain (kind `sandbox_receipt`): useful for demos, never proofs.'),
     reconciliation: z.object({ command: z.string(), description: z.string() }),

@@ -5,6 +5,7 @@
 import type { LiveStatus, Probe, ProofExplorer } from '../../schemas/live.ts';
 import { site, typeName } from '../config/site.ts';
 import { routeUrl } from '../catalogue/lookup.ts';
+import { LOG_INCLUSION_CHECK } from '../domain/tlog/audit.ts';
 import { POSTURE } from './common.ts';
 
 export function buildLiveStatus(
@@ -37,8 +38,11 @@ export function buildLiveStatus(
 export function buildProofExplorer(
   proofs: ProofExplorer['proofs'],
   sandboxReceipts: ProofExplorer['sandbox_receipts'],
+  receiptLog: ProofExplorer['receipt_log'],
   generatedAt: Date,
 ): ProofExplorer {
+  const receipts = [...proofs, ...sandboxReceipts].filter((proof) => proof.kind !== 'conformance');
+  const inCheckpoint = receipts.filter((proof) => proof.checks.some((check) => check.id === LOG_INCLUSION_CHECK && check.ok)).length;
   return {
     ok: true,
     type: typeName('agent_economy.proof_explorer.v0'),
@@ -51,8 +55,11 @@ export function buildProofExplorer(
       receipt_proofs: proofs.filter((proof) => proof.kind === 'testnet_receipt').length,
       conformance_proofs: proofs.filter((proof) => proof.kind === 'conformance').length,
       sandbox_receipts_excluded: sandboxReceipts.length,
+      receipts_in_checkpoint: inCheckpoint,
+      receipts_not_proven_in_log: receipts.length - inCheckpoint,
       mainnet_gate_status: 'closed',
     },
+    receipt_log: receiptLog,
     proofs,
     sandbox_receipts: sandboxReceipts,
     reconciliation: {

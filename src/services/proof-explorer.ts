@@ -2,9 +2,11 @@
  * The proof explorer (`GET /api/agent-economy/proofs`): one proof per stored receipt bundle with its
  * checks recomputed (offline from the bundle, and the settlement re-read from the chain source), and
  * the built-in conformance proofs (the policy engine's verdicts, the published schemas against the
- * served descriptors). Sandbox receipts are listed apart and never counted. Chain reads run a few at
- * a time within one time budget; a receipt whose every check passed is remembered, since a settled
- * Note does not change, and the whole answer is shared for a few seconds like live status.
+ * served descriptors). Sandbox receipts are listed apart and never counted. Each receipt is also
+ * checked for inclusion in the receipt log's newest checkpoint, as the store holds it now, and the log
+ * itself against the store (docs/transparency-log.md). Chain reads run a few at a time within one time
+ * budget; a settlement that checked is remembered, since a settled Note does not change, and the
+ * whole answer is shared for a few seconds like live status.
  */
 import { readFileSync } from 'node:fs';
 import type { ProofExplorer } from '../../schemas/live.ts';
@@ -17,6 +19,9 @@ import { routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
 import type { AssistantStore, ChainClient } from '../domain/ports.ts';
 import { logger } from './logger.ts';
+import type { ReceiptLog } from './receipt-log.ts';
+import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
+import { site } from '../config/site.ts';
 
 type Proof = ProofExplorer['proofs'][number];
 
@@ -25,6 +30,7 @@ const CHAIN_CONCURRENCY = 8;
 export interface ProofSources {
   store: AssistantStore;
   chain: ChainClient;
+  receiptLog: Pick<ReceiptLog, 'origin' | 'verifierKey' | 'inclusionOf' | 'health'>;
 }
 
 /**
@@ -98,19 +104,25 @@ export interface ProofExplorerOptions {
 export function createProofExplorer(sources: () => Promise<ProofSources>, options: ProofExplorerOptions = {}): ProofExplorerService {
   const report = options.report ?? loadSchemaConformance;
   const chainBudgetMs = options.chainBudgetMs ?? PROOF_CHAIN_BUDGET_MS;
-  /** Proofs whose every check passed, by receipt id: a settled Note and a stored bundle do not change. */
-  const verified = new Map<string, Proof>();
+  /**
+   * Settlement checks that passed, by receipt id and Note: a settled Note does not change, so the
+   * chain is read once per receipt. Everything read from the store (the bundle's own checks, its log
+   * inclusion) is checked afresh on every build: a stored receipt can be changed under the server.
+   */
+  const settled = new Map<string, ProofCheck>();
 
   /**
    * One receipt's proof. A chain source that fails is named in the check, and what it said (its
    * URL, the transport's error) is handed to `failed` for the log.
    */
-  async function receiptProof(bundle: ReceiptBundle, chain: ChainClient, deadline: number, now: Date, failed: (cause: unknown) => void): Promise<Proof> {
-    const known = verified.get(bundle.receiptId);
-    if (known) return known;
+  async function receiptProof(bundle: ReceiptBundle, { chain, receiptLog }: ProofSources, deadline: number, now: Date, failed: (cause: unknown) => void): Promise<Proof> {
     const checks: ProofCheck[] = receiptOfflineChecks(JSON.stringify(bundle));
     const source = { name: bundle.chain, explorerUrl: chain.explorerUrl };
-    if (bundle.chain !== chain.source) {
+    const settledKey = `${bundle.receiptId}:${bundle.noteBoxId}`;
+    const known = settled.get(settledKey);
+    if (known) {
+      checks.push(known);
+    } else if (bundle.chain !== chain.source) {
       checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `This instance reads the ${chain.source} chain, so the ${bundle.chain} settlement cannot be re-checked here.` });
     } else {
       const remaining = deadline - Date.now();
@@ -123,7 +135,9 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
             timer = setTimeout(() => reject(new ChainBudgetSpent(`no answer within the ${chainBudgetMs} ms chain budget`)), remaining);
           }),
         ]).finally(() => clearTimeout(timer));
-        checks.push(settlementCheck(bundle, box, source));
+        const check = settlementCheck(bundle, box, source);
+        if (check.ok) settled.set(settledKey, check);
+        checks.push(check);
       } catch (error) {
         if (error instanceof ChainBudgetSpent) {
           checks.push({ id: SETTLEMENT_CHECK, ok: false, detail: `The ${bundle.chain} chain source could not be read: ${error.message}.` });
@@ -133,32 +147,56 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
         }
       }
     }
+    const inclusion = await receiptLog.inclusionOf(bundle);
+    checks.push(inclusion.check);
     const proof: Proof = {
       id: bundle.receiptId,
       kind: bundle.chain === 'sandbox' ? 'sandbox_receipt' : 'testnet_receipt',
       subject: `Paid assistant turn settled by Note ${bundle.noteBoxId} in transaction ${bundle.settlementTxId} on the ${bundle.chain} chain.`,
       checks,
       verified_at: now.toISOString(),
-      links: { receipt: receiptUrl(bundle.receiptId), note_box: `${chain.explorerUrl}/api/v1/boxes/${bundle.noteBoxId}` },
+      links: {
+        receipt: receiptUrl(bundle.receiptId),
+        note_box: `${chain.explorerUrl}/api/v1/boxes/${bundle.noteBoxId}`,
+        ...(inclusion.index === null ? {} : { log_proof: routeUrl('assistant-receipt-proof').replace('{id}', encodeURIComponent(bundle.receiptId)) }),
+      },
+      log_index: inclusion.index,
     };
-    if (checks.every((check) => check.ok)) verified.set(bundle.receiptId, proof);
     return proof;
   }
 
+  async function logSection(receiptLog: ProofSources['receiptLog']): Promise<ProofExplorer['receipt_log']> {
+    const health = await receiptLog.health();
+    return {
+      origin: receiptLog.origin,
+      verifier_key: receiptLog.verifierKey,
+      checkpoint_url: routeUrl('receipt-log-checkpoint'),
+      key_url: routeUrl('receipt-log-key'),
+      tiles_url: `${site.base_url}${RECEIPT_LOG_PATH}/tile/`,
+      checkpoint: health.checkpoint && { size: health.checkpoint.size, root_hash: health.checkpoint.rootHash, issued_at: health.checkpoint.issuedAt },
+      entries: health.entries,
+      agrees: health.ok,
+      detail: health.detail,
+    };
+  }
+
   async function build(now: Date, requestId: string | undefined): Promise<ProofExplorer> {
-    const { store, chain } = await sources();
-    const receipts = await store.listReceipts(PROOF_RECEIPT_LIMIT);
+    const parts = await sources();
+    const receipts = await parts.store.listReceipts(PROOF_RECEIPT_LIMIT);
     const deadline = Date.now() + chainBudgetMs;
     const causes: unknown[] = [];
-    const proofs = await pooled(
-      receipts.map((bundle) => () => receiptProof(bundle, chain, deadline, now, (cause) => causes.push(cause))),
-      CHAIN_CONCURRENCY,
-    );
+    const [proofs, receiptLog] = await Promise.all([
+      pooled(
+        receipts.map((bundle) => () => receiptProof(bundle, parts, deadline, now, (cause) => causes.push(cause))),
+        CHAIN_CONCURRENCY,
+      ),
+      logSection(parts.receiptLog),
+    ]);
     // One line for the build, not one per receipt: a chain source that is down fails them all alike.
     if (causes.length > 0) logger.warn({ reqId: requestId, receipts: causes.length, err: causes[0] }, 'proof explorer could not re-read settlements from the chain source');
     const testnet = proofs.filter((_, index) => receipts[index]!.chain === 'testnet');
     const sandbox = proofs.filter((_, index) => receipts[index]!.chain === 'sandbox');
-    return buildProofExplorer([...testnet, ...conformanceProofs(report(), now)], sandbox, now);
+    return buildProofExplorer([...testnet, ...conformanceProofs(report(), now)], sandbox, receiptLog, now);
   }
 
   let current: { at: number; body: Promise<ProofExplorer> } | undefined;

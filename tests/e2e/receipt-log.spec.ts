@@ -121,3 +121,17 @@ test('a browser without Ed25519 in WebCrypto says the signature was not checked'
   await expect(stepRow(page, 'checkpoint_signature')).toContainText('not checked');
   await expect(stepRow(page, 'inclusion')).toContainText('pass');
 });
+
+test('the proof explorer page shows the receipt log: its signed checkpoint, the verifier key, the store agreeing, and each receipt in the checkpoint', async ({ page }) => {
+  const key = (await (await fetch(`${baseUrl}/api/transparency/receipts/key`)).text()).trim();
+  await page.goto('/proofs/');
+  const section = page.locator('[data-proof-explorer] [data-output]');
+  await expect(section.getByRole('heading', { name: 'Receipt transparency log' })).toBeVisible({ timeout: 30_000 });
+  await expect(section).toContainText(key);
+  await expect(section).toContainText(/Checkpoint\s*size \d+, root \S+, signed \d{4}-/);
+  await expect(section).toContainText(/Log and store\s*agree\./);
+  // The receipt paid above is listed among the sandbox receipts with its log inclusion checked.
+  const card = section.locator('li', { has: page.locator(`text=${receiptId.slice(0, 16)}`) }).first();
+  await expect(card.locator('li', { hasText: 'log_inclusion' })).toContainText(/pass\s*log_inclusion: Entry \d+ of the receipt log/);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
+});

@@ -4,7 +4,8 @@
  * tampered with under the running server (node:sqlite on its file, foreign keys off), and the
  * monitor names the entry that no longer hashes to its leaf, the entry whose receipt is gone, and a
  * log that forked or shrank against the state it kept, each with exit 1 and the state unchanged; and
- * the same once the store of a stopped server was changed and the server started again.
+ * the same once the store of a stopped server was changed and the server started again, where the
+ * live status's transparency_log probe and the proof explorer say so too.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,6 +110,9 @@ describe('agent-economy monitor', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ ok: true, previous: { size: 2, rootHash: kept.rootHash }, checkpoint: { size: 3 }, entriesChecked: 3 });
     expect(readState(state()).size).toBe(3);
     expect(second.stderr).toBe('');
+    // The site agrees with itself before anything is tampered with.
+    const live = await (await fetch(`${stack.server.url}/api/agent-economy/live`)).json();
+    expect(live.probes.transparency_log).toMatchObject({ ok: true, status: 'consistent', checkpoint: { size: 3 } });
   });
 
   it('refuses a log that forked or shrank against the state it kept, naming both checkpoints', async () => {
@@ -202,6 +206,15 @@ describe('agent-economy monitor', () => {
     const afterRewrite = await monitor(join(dir, 'fresh-after-restart.json'));
     expect(afterRewrite.code, afterRewrite.stdout + afterRewrite.stderr).toBe(1);
     expect(afterRewrite.stdout).toContain(`FAIL  entry ${rewrittenIndex} (receipt ${rewritten.receiptId}) does not hash to its leaf`);
+    // The site's own checks say the same: the live probe is down, and the proof explorer names the receipt.
+    const live = await (await fetch(`${stack.server.url}/api/agent-economy/live`)).json();
+    expect(live.ok).toBe(false);
+    expect(live.probes.transparency_log).toMatchObject({ ok: false, required: true, status: 'entry_mismatch' });
+    expect(live.probes.transparency_log.detail).toContain(`${rewrittenIndex}`);
+    const board = await (await fetch(`${stack.server.url}/api/agent-economy/proofs`)).json();
+    expect(board.receipt_log).toMatchObject({ agrees: false });
+    const listed = [...board.proofs, ...board.sandbox_receipts].find((proof: { id: string }) => proof.id === rewritten.receiptId);
+    expect(listed.checks.find((check: { id: string }) => check.id === 'log_inclusion')).toMatchObject({ ok: false, detail: expect.stringContaining('changed after it was recorded') });
 
     await stack.server.stop();
     withStore((database) => database.prepare('DELETE FROM receipts WHERE receipt_id = ?').run(deleted.receiptId));
@@ -209,6 +222,9 @@ describe('agent-economy monitor', () => {
     const afterDelete = await monitor(state());
     expect(afterDelete.code, afterDelete.stdout + afterDelete.stderr).toBe(1);
     expect(afterDelete.stdout).toContain(`entries ${deletedIndex} of the log have no receipt in the store`);
+    const liveAfterDelete = await (await fetch(`${stack.server.url}/api/agent-economy/live`)).json();
+    expect(liveAfterDelete.probes.transparency_log).toMatchObject({ ok: false, status: 'count_mismatch', detail: expect.stringContaining('receipts were removed after they were logged') });
+    expect((await (await fetch(`${stack.server.url}/api/agent-economy/proofs`)).json()).receipt_log).toMatchObject({ agrees: false, detail: expect.stringContaining('receipts were removed') });
     expect(readState(state()).size).toBe(size);
   });
 });

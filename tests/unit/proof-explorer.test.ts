@@ -15,6 +15,7 @@ import { ChainUnavailableError, StoreUnavailableError, type ChainBox } from '../
 import { logger } from '../../src/services/logger.ts';
 import { createProofExplorer } from '../../src/services/proof-explorer.ts';
 import { FakeChain, FakeStore, noteBox } from '../helpers/fakes.ts';
+import { memoryReceiptLog } from '../helpers/memory-receipt-log.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
 /** A bundle as the service stores it: its receiptId is the hash of the rest. */
@@ -47,8 +48,24 @@ const passingReport: SchemaConformanceReport = {
   checks: [{ id: 'jobs', ok: true, detail: '/api/jobs validates.', document: '/api/jobs', schema: '/agent-economy/agent-jobs.schema.v0.json' }],
 };
 
+/**
+ * The sources over `store` and `chain`, with a receipt log that records the receipts the store holds
+ * when first read (as settling them would have) and signs a checkpoint; a receipt changed, added or
+ * removed in the store afterwards meets the log as it would on a real store.
+ */
+function sourcesOf(store: FakeStore, chain: FakeChain) {
+  const memory = memoryReceiptLog(() => store.receipts);
+  let first = true;
+  return async () => {
+    if (first) for (const receipt of store.receipts) memory.append(receipt);
+    first = false;
+    await memory.log.checkpointNow();
+    return { store, chain, receiptLog: memory.log };
+  };
+}
+
 function explorer(store: FakeStore, chain: FakeChain, options: { report?: SchemaConformanceReport | undefined; chainBudgetMs?: number } = {}) {
-  return createProofExplorer(async () => ({ store, chain }), { report: () => ('report' in options ? options.report : passingReport), chainBudgetMs: options.chainBudgetMs ?? 1000 });
+  return createProofExplorer(sourcesOf(store, chain), { report: () => ('report' in options ? options.report : passingReport), chainBudgetMs: options.chainBudgetMs ?? 1000 });
 }
 
 describe('proof explorer', () => {
@@ -122,7 +139,7 @@ describe('proof explorer', () => {
         return new Promise<never>(() => undefined);
       },
     });
-    const service = createProofExplorer(async () => ({ store, chain: hanging }), { report: () => passingReport, chainBudgetMs: 200 });
+    const service = createProofExplorer(sourcesOf(store, hanging), { report: () => passingReport, chainBudgetMs: 200 });
     const started = performance.now();
     const board = await service.proofs();
     expect(performance.now() - started).toBeLessThan(1_000);
@@ -138,7 +155,7 @@ describe('proof explorer', () => {
     store.receipts.push(storedReceipt('testnet'), storedReceipt('testnet'));
     const failure = new ChainUnavailableError('could not read box 00 from the explorer: connect ECONNREFUSED 10.0.0.7:8080');
     const down = Object.assign(new FakeChain(1_100, 'testnet'), { getBox: () => Promise.reject(failure) });
-    const board = await createProofExplorer(async () => ({ store, chain: down }), { report: () => passingReport }).proofs('req-9');
+    const board = await createProofExplorer(sourcesOf(store, down), { report: () => passingReport }).proofs('req-9');
     const details = board.proofs.flatMap((proof) => proof.checks.filter((check) => check.id === 'settlement_tx').map((check) => check.detail));
     expect(details).toHaveLength(2);
     for (const detail of details) {
@@ -149,13 +166,63 @@ describe('proof explorer', () => {
     expect(warn.mock.calls[0]![0]).toMatchObject({ reqId: 'req-9', receipts: 2, err: failure });
   });
 
+  it('checks each listed receipt, as stored now, for inclusion in the signed checkpoint, and the log against the store', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const [first, second] = [storedReceipt('testnet'), storedReceipt('sandbox')];
+    store.receipts.push(first, second);
+    chain.boxes.set(first.noteBoxId, boxOf(first));
+    const sources = sourcesOf(store, chain);
+    const build = () => createProofExplorer(sources, { report: () => passingReport }).proofs();
+
+    const board = proofExplorerSchema.parse(await build());
+    const proof = board.proofs.find((candidate) => candidate.id === first.receiptId)!;
+    expect(proof.log_index).toBe(0);
+    expect(proof.checks.find((check) => check.id === 'log_inclusion')).toMatchObject({ ok: true, detail: expect.stringContaining('checks against the signed checkpoint of size 2') });
+    expect(proof.checks.every((check) => check.ok)).toBe(true);
+    expect(board.sandbox_receipts[0]!.log_index).toBe(1);
+    expect(board.summary).toMatchObject({ receipts_in_checkpoint: 2, receipts_not_proven_in_log: 0 });
+    expect(board.receipt_log).toMatchObject({ entries: 2, agrees: true, checkpoint: { size: 2 }, verifier_key: expect.stringMatching(/^example\.test\/api\/transparency\/receipts\+[0-9a-f]{8}\+/) });
+
+    // Rewritten in the store after it was logged: the bundle still agrees with itself (resealed), not with its entry.
+    const { receiptId: _old, ...rest } = { ...first, agreement: { ...first.agreement, priceNanoErg: '1' } };
+    store.receipts[0] = { receiptId: computeReceiptId(rest), ...rest } as ReceiptBundle;
+    const rewritten = proofExplorerSchema.parse(await build());
+    expect(rewritten.receipt_log).toMatchObject({ agrees: false, detail: 'The receipt store has no receipt for entry 0 of the log.' });
+    const resealed = rewritten.proofs.find((candidate) => candidate.kind === 'testnet_receipt')!;
+    expect(resealed.log_index).toBeNull();
+    expect(resealed.checks.find((check) => check.id === 'log_inclusion')).toEqual({ id: 'log_inclusion', ok: false, detail: 'This receipt has no entry in the receipt log.' });
+
+    // The original back, the other receipt gone from the store.
+    store.receipts.splice(0, 2, first);
+    const deleted = proofExplorerSchema.parse(await build());
+    expect(deleted.receipt_log).toMatchObject({ agrees: false, detail: 'The receipt store holds 1 receipt and the log 2 entries: receipts were removed after they were logged.' });
+    expect(deleted.proofs.find((candidate) => candidate.id === first.receiptId)!.checks.find((check) => check.id === 'log_inclusion')!.ok).toBe(true);
+  });
+
+  it('says a receipt whose stored bytes changed under the same id no longer matches its entry', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'testnet');
+    const bundle = storedReceipt('testnet');
+    store.receipts.push(bundle);
+    chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
+    const sources = sourcesOf(store, chain);
+    await createProofExplorer(sources, { report: () => passingReport }).proofs();
+    store.receipts[0] = { ...bundle, issued_at: '2020-01-01T00:00:00.000Z' };
+    const board = proofExplorerSchema.parse(await createProofExplorer(sources, { report: () => passingReport }).proofs());
+    const checks = board.proofs.find((candidate) => candidate.id === bundle.receiptId)!.checks;
+    expect(checks.find((check) => check.id === 'log_inclusion')).toMatchObject({ ok: false, detail: expect.stringContaining('changed after it was recorded') });
+    expect(board.summary.receipts_not_proven_in_log).toBe(1);
+    expect(board.receipt_log).toMatchObject({ agrees: false, detail: expect.stringContaining('no longer hash to their logged leaves') });
+  });
+
   it('remembers a fully verified receipt instead of reading the chain for it again', async () => {
     const store = new FakeStore();
     const chain = new FakeChain(1_100, 'testnet');
     const bundle = storedReceipt('testnet');
     store.receipts.push(bundle);
     chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
-    const service = createProofExplorer(async () => ({ store, chain }), { report: () => passingReport });
+    const service = createProofExplorer(sourcesOf(store, chain), { report: () => passingReport });
     await service.proofs();
     const readsAfterFirst = chain.reads;
     await new Promise((resolve) => setTimeout(resolve, 5_100));

@@ -17,6 +17,22 @@ function proofItem(proof: Proof, baseUrl: string): HTMLElement {
   );
 }
 
+/** The log every receipt is checked against: its newest checkpoint, the key it verifies with, and whether the store agrees. */
+function logSection(board: ProofExplorer, baseUrl: string): HTMLElement {
+  const log = board.receipt_log;
+  const { summary } = board;
+  return el(
+    'dl',
+    {},
+    el('div', {}, el('dt', {}, 'Checkpoint'), el('dd', {}, log.checkpoint ? `size ${log.checkpoint.size}, root ${log.checkpoint.root_hash}, signed ${log.checkpoint.issued_at}` : 'none verified')),
+    el('div', {}, el('dt', {}, 'Entries'), el('dd', {}, String(log.entries))),
+    el('div', {}, el('dt', {}, 'Verifier key'), el('dd', {}, el('code', {}, log.verifier_key))),
+    el('div', {}, el('dt', {}, 'Log and store'), el('dd', {}, el('span', { class: log.agrees ? 'ok' : 'bad' }, log.agrees ? 'agree. ' : 'disagree. '), log.detail)),
+    el('div', {}, el('dt', {}, 'Listed receipts in the checkpoint'), el('dd', {}, `${summary.receipts_in_checkpoint} proven; ${summary.receipts_not_proven_in_log} not (yet) proven`)),
+    el('div', {}, el('dt', {}, 'Read it yourself'), el('dd', {}, link(log.checkpoint_url, baseUrl, 'checkpoint'), ' · ', link(log.key_url, baseUrl, 'key'), ' · ', el('code', {}, `${log.tiles_url}…`))),
+  );
+}
+
 function render(board: ProofExplorer, baseUrl: string): Node[] {
   const { summary } = board;
   return [
@@ -28,6 +44,8 @@ function render(board: ProofExplorer, baseUrl: string): Node[] {
       el('div', {}, el('dt', {}, 'Mainnet gate'), el('dd', {}, el('code', {}, summary.mainnet_gate_status))),
       el('div', {}, el('dt', {}, 'Generated'), el('dd', {}, board.generated_at)),
     ),
+    el('h3', {}, 'Receipt transparency log'),
+    logSection(board, baseUrl),
     el('h3', {}, 'Proofs'),
     board.proofs.length ? el('ol', { class: 'cards' }, ...board.proofs.map((proof) => proofItem(proof, baseUrl))) : el('p', {}, 'No proof is recorded yet: the board stays empty until a receipt settles on the testnet.'),
     el('h3', {}, 'Sandbox receipts (not proofs)'),

@@ -55,23 +55,27 @@ export interface LogHealth {
   detail: string;
   /** The checkpoint as verified, when it was. */
   checkpoint: { size: number; rootHash: string; issuedAt: string } | null;
+  /** Entries in the log now. */
+  entries: number;
 }
 
+const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const listed = (indexes: readonly number[]) => (indexes.length === 1 ? `entry ${indexes[0]}` : `entries ${indexes.join(', ')}`);
 
 export function judgeLogHealth(input: LogHealthInput): LogHealth {
   const { checkpoint } = input;
-  if (!checkpoint) return { ok: false, status: 'unsigned', detail: 'The receipt log has no signed checkpoint.', checkpoint: null };
+  const entries = input.logSize;
+  if (!checkpoint) return { ok: false, status: 'unsigned', detail: 'The receipt log has no signed checkpoint.', checkpoint: null, entries };
   const opened = openCheckpoint(checkpoint.note, input.verifierKey, input.origin);
-  if (!opened.ok) return { ok: false, status: 'bad_signature', detail: `The newest checkpoint does not verify with the published key ${input.verifierKey}: ${opened.reason}.`, checkpoint: null };
+  if (!opened.ok) return { ok: false, status: 'bad_signature', detail: `The newest checkpoint does not verify with the published key ${input.verifierKey}: ${opened.reason}.`, checkpoint: null, entries };
   const signed = { size: opened.checkpoint.size, rootHash: encodeBase64(opened.checkpoint.root), issuedAt: checkpoint.issuedAt.toISOString() };
-  const fail = (status: LogHealth['status'], detail: string): LogHealth => ({ ok: false, status, detail, checkpoint: signed });
+  const fail = (status: LogHealth['status'], detail: string): LogHealth => ({ ok: false, status, detail, checkpoint: signed, entries });
   const ageSeconds = Math.max(0, Math.round((input.now.getTime() - checkpoint.issuedAt.getTime()) / 1000));
   if (signed.size < input.logSize && ageSeconds > input.freshSeconds) {
     return fail('stale', `The newest checkpoint (size ${signed.size}) is ${ageSeconds} s old and leaves out ${input.logSize - signed.size} entries; one is due every few seconds.`);
   }
   if (input.receiptCount !== input.logSize) {
-    return fail('count_mismatch', `The receipt store holds ${input.receiptCount} receipts and the log ${input.logSize} entries: ${input.receiptCount < input.logSize ? 'receipts were removed after they were logged' : 'receipts were stored without an entry'}.`);
+    return fail('count_mismatch', `The receipt store holds ${counted(input.receiptCount, 'receipt')} and the log ${counted(input.logSize, 'entry', 'entries')}: ${input.receiptCount < input.logSize ? 'receipts were removed after they were logged' : 'receipts were stored without an entry'}.`);
   }
   const missing = input.newest.filter((entry) => entry.bytes === undefined).map((entry) => entry.index);
   if (missing.length) return fail('receipt_missing', `The receipt store has no receipt for ${listed(missing)} of the log.`);
@@ -82,6 +86,7 @@ export function judgeLogHealth(input: LogHealthInput): LogHealth {
     status: 'consistent',
     detail: `The checkpoint of size ${signed.size}, root ${signed.rootHash}, verifies with the published key and is ${ageSeconds} s old; the store holds one receipt per entry (${input.logSize}), and the newest ${input.newest.length} hash to their leaves.`,
     checkpoint: signed,
+    entries,
   };
 }
 

@@ -19,7 +19,7 @@ let proofExplorer: ProofExplorerService | undefined;
 async function proofsHandler(request: ApiRequest) {
   proofExplorer ??= createProofExplorer(async () => {
     const runtime = await runtimeModule();
-    return { store: runtime.getStore(), chain: runtime.getChainClient() };
+    return { store: runtime.getStore(), chain: runtime.getChainClient(), receiptLog: runtime.getReceiptLog() };
   });
   return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs(request.requestId)));
 }
