@@ -114,6 +114,16 @@ export const economicMcpToolsSchema = z
             }),
           )
           .describe('Resource templates: a job of the board and a receipt, by id.'),
+        live: z
+          .array(
+            z.object({
+              name: z.string().min(1).describe('Resource name: the route id.'),
+              uri: absoluteUrl.describe('The public URL; `resources/read` answers what is served there now.'),
+              description: z.string().describe('What it holds.'),
+              mime_type: z.string().min(1).describe('Media type of the contents.'),
+            }),
+          )
+          .describe('Listed resources read from this service when asked: the receipt log\'s newest signed checkpoint.'),
       })
       .describe('The resources the MCP server lists (`resources/list`, `resources/templates/list`) and reads (`resources/read`).'),
     http_backed_endpoints: z
@@ -228,6 +238,21 @@ export const getReceiptArgumentsSchema = z
       .describe('Receipt id (64 hex) or settlement transaction id of a stored receipt.'),
   })
   .describe('Arguments of get_receipt.');
+
+export const verifyReceiptInclusionArgumentsSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be a receipt id: 64 hexadecimal characters')
+      .describe('Receipt id of a stored receipt.'),
+    proof: z
+      .string()
+      .min(1)
+      .max(16_384)
+      .optional()
+      .describe('A c2sp.org/tlog-proof@v1 text to check (as GET /api/assistant/receipt/{id}/proof serves it); absent, the site\'s current proof is checked.'),
+  })
+  .describe('Arguments of verify_receipt_inclusion.');
 
 export const askAssistantArgumentsSchema = z
   .strictObject({

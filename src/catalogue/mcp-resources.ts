@@ -1,7 +1,7 @@
 /**
  * The MCP resources, as data: every static document the site serves (descriptors, the OpenAPI
- * document, llms.txt) and every published JSON Schema, each under its public URL, and the two
- * resource templates (a job of the board, a receipt by id). The MCP server (src/mcp/resources.ts)
+ * document, llms.txt) and every published JSON Schema, each under its public URL; the receipt log's
+ * newest checkpoint, read when asked; and the two resource templates (a job of the board, a receipt by id). The MCP server (src/mcp/resources.ts)
  * reads the same bytes the site serves; the MCP tools manifest names them.
  */
 import { schemaUrl, siteUrl } from '../config/site.ts';
@@ -49,6 +49,19 @@ export function mcpStaticResources(): McpStaticResource[] {
     path: `/agent-economy/${published.file}`,
   }));
   return [...descriptors, ...schemas];
+}
+
+/** Resources read from the service when asked (not a static document): the receipt log's newest checkpoint. */
+export function mcpLiveResources(): Array<Omit<McpStaticResource, 'path'>> {
+  return [
+    {
+      name: 'receipt-log-checkpoint',
+      uri: routeUrl('receipt-log-checkpoint'),
+      title: 'Receipt log checkpoint',
+      description: 'The receipt transparency log\'s newest signed checkpoint (c2sp.org/tlog-checkpoint as a signed note): origin, tree size, root hash and the log\'s Ed25519 signature, as GET /api/transparency/receipts/checkpoint serves it.',
+      mimeType: 'text/plain',
+    },
+  ];
 }
 
 export function mcpResourceTemplates(): McpResourceTemplate[] {

@@ -7,18 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
-import { receiptLogEntry } from '../domain/receipt-log-entry.ts';
+import { LOG_INCLUSION_CHECK } from '../domain/tlog/audit.ts';
+import { checkReceiptProof, LOG_CHECKPOINT_CHECK } from '../domain/tlog/receipt-proof-check.ts';
 import type { ProofCheck } from '../domain/receipt-proof.ts';
-import { encodeBase64 } from '../domain/tlog/base64.ts';
-import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
-import { verifyInclusion } from '../domain/tlog/proofs.ts';
-import { parseTlogProof } from '../domain/tlog/tlog-proof.ts';
-import { leafHash } from '../domain/tlog/tree.ts';
+import { parseVerifierKey } from '../domain/tlog/note.ts';
 import { CliError, fetchBytes } from './output.ts';
 
 export const LOG_KEY_CHECK = 'log_key';
-export const LOG_CHECKPOINT_CHECK = 'log_checkpoint';
-export const LOG_INCLUSION_CHECK = 'log_inclusion';
+export { LOG_CHECKPOINT_CHECK, LOG_INCLUSION_CHECK };
 
 export type LogCheck = ProofCheck & { pending?: boolean };
 
@@ -130,27 +126,8 @@ export async function receiptLogChecks(bundle: unknown, receiptId: string | null
     proofText = answer.text;
   }
 
-  const proof = parseTlogProof(proofText);
-  if (!proof.ok) {
-    checks.push(fail(LOG_CHECKPOINT_CHECK, `The proof is not a c2sp.org/tlog-proof@v1 text: ${proof.reason}.`));
-    return { checks, verdict: { status: 'failed', ...base } };
-  }
-  // The key's name is the log's origin (c2sp.org/tlog-checkpoint): a checkpoint of another log signed by the same key is refused.
-  const origin = verifierKey.slice(0, verifierKey.indexOf('+'));
-  const opened = openCheckpoint(proof.checkpoint, verifierKey, origin);
-  if (!opened.ok) {
-    checks.push(fail(LOG_CHECKPOINT_CHECK, `The proof's checkpoint is refused: ${opened.reason}.`));
-    return { checks, verdict: { status: 'failed', ...base } };
-  }
-  const { size, root } = opened.checkpoint;
-  checks.push(pass(LOG_CHECKPOINT_CHECK, `The proof's checkpoint of log ${origin}, tree size ${size}, root ${encodeBase64(root)}, is signed by the verifier key.`));
-
-  const entry = receiptLogEntry(bundle);
-  const included = verifyInclusion(leafHash(entry), proof.index, size, proof.proof, root);
-  if (!included.ok) {
-    checks.push(fail(LOG_INCLUSION_CHECK, `This receipt's canonical JSON is not entry ${proof.index} of that tree: ${included.reason}.`));
-    return { checks, verdict: { status: 'failed', index: proof.index, treeSize: size, rootHash: encodeBase64(root), ...base } };
-  }
-  checks.push(pass(LOG_INCLUSION_CHECK, `This receipt's canonical JSON is entry ${proof.index} of the ${size}-entry tree the checkpoint signs.`));
-  return { checks, verdict: { status: 'included', index: proof.index, treeSize: size, rootHash: encodeBase64(root), ...base } };
+  const checked = checkReceiptProof(bundle, proofText, verifierKey);
+  checks.push(...checked.checks);
+  const { index, treeSize, rootHash } = checked;
+  return { checks, verdict: { status: checked.status, ...(index === undefined ? {} : { index, treeSize, rootHash }), ...base } };
 }

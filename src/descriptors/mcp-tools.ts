@@ -8,7 +8,7 @@ import { z } from 'zod';
 import mcpToolsJson from '../../content/mcp-tools.json' with { type: 'json' };
 import { mcpToolsContentSchema, type EconomicMcpTools, type McpTool, type McpToolsContent, type ToolInputJsonSchema } from '../../schemas/mcp-tools.ts';
 import { mcpUrl, schemaUrl } from '../config/site.ts';
-import { mcpResourceTemplates, mcpStaticResources } from '../catalogue/mcp-resources.ts';
+import { mcpLiveResources, mcpResourceTemplates, mcpStaticResources } from '../catalogue/mcp-resources.ts';
 import { MCP_TOOL_ENTRIES, type McpToolEntry } from '../catalogue/mcp-tools.ts';
 import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { entryById } from '../catalogue/index.ts';
@@ -118,6 +118,7 @@ export function buildMcpToolsManifest(): EconomicMcpTools {
     resources: {
       static: mcpStaticResources().map((resource) => ({ name: resource.name, uri: resource.uri, mime_type: resource.mimeType })),
       templates: mcpResourceTemplates().map((template) => ({ name: template.name, uri_template: template.uriTemplate, description: template.description, mime_type: template.mimeType })),
+      live: mcpLiveResources().map((resource) => ({ name: resource.name, uri: resource.uri, description: resource.description, mime_type: resource.mimeType })),
     },
     http_backed_endpoints: httpBackedEndpoints,
     forbidden_assumptions: content.forbidden_assumptions,

@@ -1,14 +1,14 @@
 /**
  * The MCP resources the server lists and reads (src/catalogue/mcp-resources.ts says which): a
- * static document answers exactly the bytes the site serves at its URL, a job the board's entry, a
- * receipt what the receipt endpoint answers. An unknown job or receipt is the MCP "resource not
+ * static document answers exactly the bytes the site serves at its URL, the receipt log's checkpoint
+ * the newest signed one, a job the board's entry, a receipt what the receipt endpoint answers. An unknown job or receipt is the MCP "resource not
  * found" error (-32002), naming the id.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { staticDocuments } from '../build/static-documents.ts';
-import { mcpResourceTemplates, mcpStaticResources } from '../catalogue/mcp-resources.ts';
+import { mcpLiveResources, mcpResourceTemplates, mcpStaticResources } from '../catalogue/mcp-resources.ts';
 import { siteUrl } from '../config/site.ts';
 import { boardJobs } from '../descriptors/jobs.ts';
 import { ProblemError } from '../lib/problem-error.ts';
@@ -31,6 +31,12 @@ export function registerResources(server: McpServer, context: ToolContext): void
       contents: [{ uri: uri.href, mimeType: resource.mimeType, text: bodies!.get(resource.path)! }],
     }));
   }
+  const [checkpoint] = mcpLiveResources();
+  server.registerResource(checkpoint!.name, checkpoint!.uri, { title: checkpoint!.title, description: checkpoint!.description, mimeType: checkpoint!.mimeType }, async (uri) => {
+    const signed = await (await context.services.receiptLog()).checkpoint();
+    if (!signed) throw new McpError(RESOURCE_NOT_FOUND, 'the receipt log has not signed a checkpoint yet; read it again in a few seconds', { uri: uri.href });
+    return { contents: [{ uri: uri.href, mimeType: checkpoint!.mimeType, text: signed.note }] };
+  });
   const [job, receipt] = mcpResourceTemplates();
   server.registerResource(
     job!.name,

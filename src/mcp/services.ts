@@ -15,6 +15,15 @@ import { ToolError, type ToolServices } from './tools.ts';
 export function createMcpToolServices(): ToolServices {
   return {
     liveStatus,
+    receiptLog: async () => {
+      try {
+        return (await import('../services/runtime.ts')).getReceiptLog();
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        logger.warn({ err: error }, 'MCP tool: receipt log unavailable');
+        throw new ToolError('receipt_storage_unavailable', 'The receipt log cannot be read right now; retry shortly.');
+      }
+    },
     assistant: async (): Promise<AssistantDeps> => {
       const parts = await runtimeSources();
       let store: AssistantStore;

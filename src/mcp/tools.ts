@@ -10,6 +10,7 @@ import {
   devToolArgumentsSchema,
   getJobArgumentsSchema,
   getReceiptArgumentsSchema,
+  verifyReceiptInclusionArgumentsSchema,
   listJobsArgumentsSchema,
   listServicesArgumentsSchema,
   liveStatusArgumentsSchema,
@@ -35,6 +36,11 @@ import { decodeX402Header, encodeX402Header } from '../domain/assistant/x402.ts'
 import { createReceiptHandler } from '../routes/assistant/records.ts';
 import { routePath, routeUrl } from '../catalogue/lookup.ts';
 import { searchDocs } from '../services/docs-index.ts';
+import { logger } from '../services/logger.ts';
+import type { ReceiptLog } from '../services/receipt-log.ts';
+import { StoreUnavailableError } from '../domain/ports.ts';
+import { LOG_INCLUSION_CHECK } from '../domain/tlog/audit.ts';
+import { checkReceiptProof } from '../domain/tlog/receipt-proof-check.ts';
 
 /**
  * The outside parts tools use, handed in by the server so that each process decides what it may
@@ -44,6 +50,8 @@ export interface ToolServices {
   /** The assistant's store, chain client, limiter, model provider, clock and paid-turn terms. */
   assistant: () => Promise<AssistantDeps>;
   liveStatus: () => Promise<LiveStatus>;
+  /** The receipt transparency log (its key, origin and proofs). */
+  receiptLog: () => Promise<Pick<ReceiptLog, 'verifierKey' | 'origin' | 'proofOf' | 'checkpoint'>>;
 }
 
 /**
@@ -133,6 +141,7 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   validate_job_quote: runner(jobQuoteRequestSchema, (request, context) => quoteValidation(request, context.now())),
   ...Object.fromEntries(DEV_TOOL_ACTIONS.map((action) => [devToolName(action), runner(devToolArgumentsSchema(action), (args) => runDevToolAction(action, args))])),
   get_receipt: runner(getReceiptArgumentsSchema, async ({ id }, context) => (await callHandler(createReceiptHandler(await context.services.assistant()), 'assistant-receipt', context, { params: { id } })).body),
+  verify_receipt_inclusion: runner(verifyReceiptInclusionArgumentsSchema, (args, context) => verifyReceiptInclusion(args, context)),
   ask_assistant: runner(askAssistantArgumentsSchema, (args, context) => askAssistant(args, context)),
   live_status: runner(liveStatusArgumentsSchema, (_args, context) => context.services.liveStatus()),
 };
@@ -145,6 +154,42 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = MCP_TOOL_ENTRIES.map((ent
 });
 const unbound = Object.keys(RUNNERS).filter((name) => !MCP_TOOL_ENTRIES.some((entry) => entry.name === name));
 if (unbound.length > 0) throw new Error(`MCP tools: run functions without a catalogue entry: ${unbound.join(', ')}`);
+
+/**
+ * A stored receipt checked against the receipt log as any reader would check it (the shared offline
+ * check of `agent-economy verify-receipt`): the proof given, or the site's current one, against the
+ * log's verifier key and the receipt's own canonical JSON.
+ */
+async function verifyReceiptInclusion({ id, proof }: z.output<typeof verifyReceiptInclusionArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown>> {
+  const receiptId = id.toLowerCase();
+  const [deps, log] = await Promise.all([context.services.assistant(), context.services.receiptLog()]);
+  const bundle = await storeRead(() => deps.store.getReceipt(receiptId));
+  if (!bundle || bundle.receiptId !== receiptId) throw new ToolError('receipt_not_found', `id: no stored receipt has id ${receiptId}; get_receipt finds one by settlement transaction id too.`, 'id');
+  const about = { receiptId, verifierKey: log.verifierKey, origin: log.origin, proofUrl: routeUrl('assistant-receipt-proof').replace('{id}', receiptId) };
+  let proofText = proof;
+  if (proofText === undefined) {
+    const answer = await storeRead(() => log.proofOf(receiptId));
+    if (answer.status === 'unlogged') {
+      return { ...about, status: 'failed', checks: [{ id: LOG_INCLUSION_CHECK, ok: false, detail: 'This receipt has no entry in the receipt log.' }] };
+    }
+    if (answer.status === 'pending') {
+      return { ...about, status: 'pending', index: answer.index, retryAfterSeconds: answer.retryAfterSeconds, checks: [{ id: LOG_INCLUSION_CHECK, ok: false, detail: `Entry ${answer.index} of the receipt log; no signed checkpoint includes it yet: ask again in ${answer.retryAfterSeconds} s.` }] };
+    }
+    proofText = answer.proof;
+  }
+  return { ...about, ...checkReceiptProof(bundle, proofText, log.verifierKey), proof: proofText };
+}
+
+/** A store read whose failure the caller can act on: said in the service's words, the cause logged. */
+async function storeRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    logger.warn({ err: error }, 'MCP tool: receipt store unavailable');
+    throw new ToolError('receipt_storage_unavailable', 'The receipt store cannot be reached right now; retry shortly.');
+  }
+}
 
 /** A developer-tool action through the same request schema and function as `POST /api/dev/tools`. */
 async function runDevToolAction(action: DevToolAction, args: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -17,6 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { economicMcpToolsSchema, type EconomicMcpTools } from '../../schemas/mcp-tools.ts';
 import { site } from '../../src/config/site.ts';
+import { openCheckpoint } from '../../src/domain/tlog/note.ts';
 import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { exampleAcceptanceIntent, exampleQuoteRequest } from '../../src/descriptors/jobs.ts';
 import { exampleServiceManifest } from '../../src/descriptors/registry.ts';
@@ -31,6 +32,15 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
   const client = new Client({ name: 'issue7-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
   return client;
+}
+
+/** Waits until a signed checkpoint includes the receipt (one is signed within LOG_CHECKPOINT_INTERVAL_SECONDS). */
+async function provedInLog(serverUrl: string, receiptId: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while ((await fetch(`${serverUrl}/api/assistant/receipt/${receiptId}/proof`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`no checkpoint includes receipt ${receiptId} within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 const textOf = (result: ToolResult): string => (result.content as Array<{ type: string; text: string }>).map((item) => item.text).join('\n');
@@ -113,6 +123,7 @@ describe('MCP host in the site process, against the built site', () => {
     dev_tx: { args: { input: '', encoding: 'hex' }, expect: { action: 'tx' } },
     dev_receipt: { args: { input: '' }, expect: { action: 'receipt', result: { verified: true } } },
     get_receipt: { args: { id: turn.settlementTxId }, expect: { receiptId: turn.receiptId } },
+    verify_receipt_inclusion: { args: { id: turn.receiptId }, expect: { receiptId: turn.receiptId, status: 'included' } },
     ask_assistant: { args: { question: turn.question, paymentToken: turn.paymentToken }, expect: { tier: 'premium', receiptId: turn.receiptId } },
     live_status: { args: {}, expect: { type: `${site.namespace}.agent_economy.live_status.v0` } },
   });
@@ -128,6 +139,7 @@ describe('MCP host in the site process, against the built site', () => {
       calls[`dev_${action}`]!.args = example;
     }
     calls.dev_receipt!.args = { input: receipt };
+    await provedInLog(stack.server.url, turn.receiptId);
     expect(Object.keys(calls).sort()).toEqual(manifest.tools.map((tool) => tool.name).sort());
     for (const [name, call] of Object.entries(calls)) {
       const result = await client.callTool({ name, arguments: call.args });
@@ -153,6 +165,7 @@ describe('MCP host in the site process, against the built site', () => {
       dev_tx: { args: { input: 'ab', network: 'devnet' }, field: 'network' },
       dev_receipt: { args: {}, field: 'input' },
       get_receipt: { args: { id: '' }, field: 'id' },
+      verify_receipt_inclusion: { args: { id: 'abc' }, field: 'id' },
       ask_assistant: { args: { question: 'hello', paymentToken: 'not a token' }, field: 'paymentToken' },
       live_status: { args: { verbose: true }, field: 'verbose' },
     };
@@ -176,9 +189,11 @@ describe('MCP host in the site process, against the built site', () => {
 
   it('lists every static document and schema as a resource under its public URL, and reads the bytes the site serves', async () => {
     const listed = (await client.listResources()).resources;
-    // The list also holds the jobs the job template lists; the static ones are the manifest's, in order.
+    // The list also holds the jobs the job template lists and the log's checkpoint; the static ones are the manifest's, in order.
     const jobs = listed.filter((resource) => /\/jobs\/[^/]+\/$/.test(resource.uri));
-    const resources = listed.filter((resource) => !jobs.includes(resource));
+    const live = listed.filter((resource) => manifest.resources.live.some((entry) => entry.uri === resource.uri));
+    expect(live.map((resource) => resource.uri)).toEqual(manifest.resources.live.map((resource) => resource.uri));
+    const resources = listed.filter((resource) => !jobs.includes(resource) && !live.includes(resource));
     expect(jobs.length).toBeGreaterThan(0);
     expect(resources.map((resource) => resource.uri)).toEqual(manifest.resources.static.map((resource) => resource.uri));
     const uris = new Set(resources.map((resource) => resource.uri));
@@ -193,6 +208,17 @@ describe('MCP host in the site process, against the built site', () => {
       expect(read.contents[0]!.mimeType).toBe(resource.mimeType);
     }
   }, 60_000);
+
+  it('reads the receipt log\'s newest checkpoint as a resource: a signed note that verifies with the published key and includes the paid turn', async () => {
+    await provedInLog(stack.server.url, turn.receiptId);
+    const key = (await (await fetch(`${stack.server.url}/api/transparency/receipts/key`)).text()).trim();
+    const read = await client.readResource({ uri: `${site.base_url}/api/transparency/receipts/checkpoint` });
+    expect(read.contents[0]!.mimeType).toBe('text/plain');
+    const opened = openCheckpoint((read.contents[0] as { text: string }).text, key, key.slice(0, key.indexOf('+')));
+    expect(opened.ok, JSON.stringify(opened)).toBe(true);
+    const proof = await (await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}/proof`)).text();
+    expect(opened.ok && opened.checkpoint.size).toBeGreaterThan(Number(/^index (\d+)$/m.exec(proof)![1]));
+  });
 
   it('reads a job and a receipt through the resource templates, and answers an unknown one as resource not found', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();

@@ -22,6 +22,7 @@ import { toJsonSchemaDocument } from '../../src/catalogue/published.ts';
 import { routeById } from '../../src/routes/table.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
 import { fakeDeps } from '../helpers/fakes.ts';
+import { memoryReceiptLog } from '../helpers/memory-receipt-log.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 import { useCorpus } from '../../src/services/docs-index.ts';
 import { siteDocuments } from '../../src/build/site-documents.ts';
@@ -31,11 +32,11 @@ useCorpus(siteDocuments);
 
 const tool = (name: string): McpToolDefinition => MCP_TOOLS.find((candidate) => candidate.name === name)!;
 
-function context(deps = fakeDeps()): ToolContext {
+function context(deps = fakeDeps(), memory = memoryReceiptLog(() => deps.store.receipts)): ToolContext {
   return {
     clientIp: '127.0.0.9',
     now: () => new Date('2026-11-23T12:00:00Z'),
-    services: { assistant: async () => deps, liveStatus: async () => ({}) as never },
+    services: { assistant: async () => deps, liveStatus: async () => ({}) as never, receiptLog: async () => memory.log },
   };
 }
 
@@ -123,6 +124,38 @@ describe('tools run their domain functions in process', () => {
     expect(found.structuredContent).toMatchObject({ receiptId: receipt.receiptId });
     const missing = await run('get_receipt', { id: 'f'.repeat(64) }, context(deps));
     expect(missing.structuredContent).toMatchObject({ error: { code: 'receipt_not_found' } });
+  });
+
+  it('checks a stored receipt against the receipt log: included, pending, a tampered proof refused naming why, an unknown id naming the field', async () => {
+    const deps = fakeDeps();
+    const memory = memoryReceiptLog(() => deps.store.receipts);
+    const [first, second] = [makeReceipt(makeQuote(), hex32()), makeReceipt(makeQuote(), hex32())];
+    deps.store.receipts.push(first, second);
+    memory.append(first);
+    const ctx = context(deps, memory);
+
+    const pending = await run('verify_receipt_inclusion', { id: first.receiptId }, ctx);
+    expect(pending.structuredContent).toMatchObject({ status: 'pending', index: 0, retryAfterSeconds: 5 });
+    const unlogged = await run('verify_receipt_inclusion', { id: second.receiptId }, ctx);
+    expect(unlogged.structuredContent).toMatchObject({ status: 'failed', checks: [{ id: 'log_inclusion', ok: false, detail: 'This receipt has no entry in the receipt log.' }] });
+
+    memory.append(second);
+    await memory.log.checkpointNow();
+    const included = await run('verify_receipt_inclusion', { id: first.receiptId.toUpperCase() }, ctx);
+    expect(included.isError).toBeUndefined();
+    expect(included.structuredContent).toMatchObject({ status: 'included', index: 0, treeSize: 2, verifierKey: memory.log.verifierKey, receiptId: first.receiptId });
+    expect((included.structuredContent as { checks: Array<{ ok: boolean }> }).checks.map((check) => check.ok)).toEqual([true, true]);
+
+    // The proof of another receipt, passed for this one: the signature holds, the inclusion does not.
+    const otherProof = (await run('verify_receipt_inclusion', { id: second.receiptId }, ctx)).structuredContent as { proof: string };
+    const swapped = await run('verify_receipt_inclusion', { id: first.receiptId, proof: otherProof.proof }, ctx);
+    expect(swapped.structuredContent).toMatchObject({ status: 'failed', checks: [{ id: 'log_checkpoint', ok: true }, { id: 'log_inclusion', ok: false, detail: expect.stringContaining('is not entry 1 of that tree') }] });
+    const forged = await run('verify_receipt_inclusion', { id: first.receiptId, proof: otherProof.proof.replace(/— \S+/, '— AAAA') }, ctx);
+    expect(forged.structuredContent).toMatchObject({ status: 'failed', checks: [{ id: 'log_checkpoint', ok: false }] });
+
+    const missing = await run('verify_receipt_inclusion', { id: 'f'.repeat(64) }, ctx);
+    expect(missing.structuredContent).toMatchObject({ error: { code: 'receipt_not_found', field: 'id' } });
+    expect(() => tool('verify_receipt_inclusion').input.parse({ id: 'abc' })).toThrow(/64 hexadecimal characters/);
   });
 
   it('answers a free question, and a long one with x402\'s PaymentRequired as its error result (one stored quote)', async () => {
