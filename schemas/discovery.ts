@@ -71,6 +71,21 @@ export const discoveryDescriptorSchema = z
         receipt_api: z.string(),
         description: z.string(),
       }),
+      receipt_log: z
+        .object({
+          origin: z.string().describe('The log\'s origin line (c2sp.org/tlog-checkpoint), also the verifier key\'s name.'),
+          checkpoint_api: absoluteUrl.describe('The newest signed checkpoint, text/plain.'),
+          verifier_key_api: absoluteUrl.describe('The verifier key, text/plain: what a reader pins.'),
+          verifier_key: z
+            .string()
+            .nullable()
+            .describe('The signed-note verifier key (`<name>+<key id>+<base64 key>`) the build was made with; null when the build did not know it (read verifier_key_api). The server warns at start when it signs with another.'),
+          tiles_prefix: absoluteUrl.describe('Prefix of the c2sp.org/tlog-tiles paths: `<L>/<N>[.p/<W>]` and `entries/<N>[.p/<W>]`.'),
+          receipt_proof_api: z.string().describe('A receipt\'s c2sp.org/tlog-proof@v1 (URL template, `{id}` the receipt id).'),
+          monitor_command: z.string().describe('Command that checks the log grows append-only and holds valid receipts.'),
+          description: z.string(),
+        })
+        .describe('The receipt transparency log (docs/transparency-log.md).'),
     }),
   })
   .describe('Discovery descriptor: what this service is, its posture, and where everything lives.');

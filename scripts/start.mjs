@@ -36,6 +36,15 @@ try {
   fail(error);
 }
 Object.assign(process.env, plan.env);
+try {
+  // The receipt log's key is made now rather than by the server, so the build publishes it in the discovery descriptor.
+  const { loadReceiptLogConfig } = await import('../src/config/receipt-log.ts');
+  const { loadLogSigningKey } = await import('../src/services/log-signing-key.ts');
+  const logConfig = loadReceiptLogConfig(process.env);
+  if (logConfig.createIfMissing) loadLogSigningKey(logConfig);
+} catch (error) {
+  fail(error);
+}
 if (plan.rebuild) {
   console.log(`${plan.rebuild}: building for ${plan.target.base_url}`);
   const result = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {

@@ -4,6 +4,7 @@
  * derived from the route table, the capability manifest and the launch kit, so they name exactly the
  * surfaces the descriptors name and cannot drift from them.
  */
+import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
@@ -25,7 +26,7 @@ function postureParagraph(): string {
   return (
     'Posture: Ergo testnet only (`ergo_testnet`); `mainnet_ready` and `production_custody` are false. ' +
     `The mainnet gate is closed until these exist: ${MAINNET_BLOCKERS.map((b) => b.label).join('; ')}. ` +
-    'No endpoint signs, broadcasts or stores private keys; wallet authority stays with the host application.'
+    'No endpoint signs or broadcasts a transaction or stores a wallet key; wallet authority stays with the host application. The one key this service holds signs its receipt log\'s checkpoints and nothing else.'
   );
 }
 
@@ -85,6 +86,15 @@ export function buildLlmsTxt(): string {
           .map((route) => routeAbsoluteUrl(route))
           .join(', ') || 'POST only'}`,
     ),
+    '',
+    '## Receipt transparency log',
+    '',
+    'Every stored receipt is an entry of an append-only Merkle log (RFC 6962 hashing), served as c2sp.org/tlog-tiles with a signed checkpoint (c2sp.org/tlog-checkpoint, Ed25519):',
+    '',
+    `- [Checkpoint](${routeUrl('receipt-log-checkpoint')}): the newest signed tree head (origin, size, root hash, signature).`,
+    `- [Verifier key](${routeUrl('receipt-log-key')}): the signed-note key the checkpoints verify with; pin it.`,
+    `- Tiles: ${site.base_url}${RECEIPT_LOG_PATH}/tile/<L>/<N>[.p/<W>] (hashes) and ${site.base_url}${RECEIPT_LOG_PATH}/tile/entries/<N>[.p/<W>] (the receipts as logged); full tiles never change.`,
+    `- Proof of one receipt: ${routeUrl('assistant-receipt-proof')} (c2sp.org/tlog-proof@v1); \`agent-economy verify-receipt\` checks it, \`agent-economy monitor\` watches the whole log.`,
     '',
     '## Five-minute path',
     '',

@@ -8,10 +8,12 @@ import { hubUrl, mcpUrl, schemaUrl, site, siteUrl } from '../config/site.ts';
 import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
 import { routePath, routeUrl } from '../catalogue/lookup.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
+import { RECEIPT_LOG_PATH, receiptLogOrigin } from '../config/receipt-log.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { endpointEntries } from './endpoints.ts';
 
-export function buildDiscoveryDescriptor(): DiscoveryDescriptor {
+/** `verifierKey`: the receipt log's verifier key as the build knows it (src/services/log-signing-key.ts, publishedVerifierKey). */
+export function buildDiscoveryDescriptor(verifierKey?: string): DiscoveryDescriptor {
   return {
     ok: true,
     ...descriptorHeader('agent_economy.discovery.v0'),
@@ -58,6 +60,17 @@ export function buildDiscoveryDescriptor(): DiscoveryDescriptor {
         command: `npx agent-economy verify-receipt <receiptId|txId> --base ${site.base_url}`,
         receipt_api: routeUrl('assistant-receipt'),
         description: 'Fetches one receipt bundle, recomputes every hash and re-checks its Note on the chain.',
+      },
+      receipt_log: {
+        origin: receiptLogOrigin(site.base_url),
+        checkpoint_api: routeUrl('receipt-log-checkpoint'),
+        verifier_key_api: routeUrl('receipt-log-key'),
+        verifier_key: verifierKey ?? null,
+        tiles_prefix: `${site.base_url}${RECEIPT_LOG_PATH}/tile/`,
+        receipt_proof_api: routeUrl('assistant-receipt-proof'),
+        monitor_command: `npx agent-economy monitor --state monitor-state.json --base ${site.base_url}`,
+        description:
+          'Every stored receipt is an entry of an append-only Merkle log (RFC 6962 hashing) served as c2sp.org/tlog-tiles, with an Ed25519-signed checkpoint and a c2sp.org/tlog-proof per receipt. The key signs checkpoints only; pin it and run the monitor.',
       },
     },
   };

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ import { answerClientError, clientTimeoutOptions, destroyedWithin } from '../lib
 import { ProblemError } from '../lib/problem-error.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, securityHeadersFor } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
+import { routePath } from '../catalogue/lookup.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedDocuments } from '../build/site-documents.ts';
@@ -410,12 +412,33 @@ export async function main(): Promise<void> {
   startRetentionSweep(getStore(), loadRetentionConfig());
   // The receipt log's checkpoints: a receipt's proof is there within LOG_CHECKPOINT_INTERVAL_SECONDS (docs/transparency-log.md).
   startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds);
+  const keyMismatch = verifierKeyMismatch(distDir);
+  if (keyMismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'verifier key mismatch', detail: keyMismatch }) + '\n');
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
   // The docs model provider's index is built once, before the first question is likely: a second
   // after listening, so it does not hold up the first requests of a restart (a question that comes
   // sooner builds it itself).
   setTimeout(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()), WARM_UP_DELAY_MS).unref();
+}
+
+/**
+ * What is wrong when the discovery descriptor this build serves names another receipt-log verifier
+ * key than the one this server signs checkpoints with (a build made with another DATA_DIR or key
+ * file): readers who pin the published key would refuse every checkpoint. Undefined when they
+ * agree, or when the build named none.
+ */
+function verifierKeyMismatch(distDir: string): string | undefined {
+  try {
+    const discovery = JSON.parse(readFileSync(join(distDir, 'client', routePath('discovery-well-known')), 'utf8')) as { verification?: { receipt_log?: { verifier_key?: string | null } } };
+    const published = discovery.verification?.receipt_log?.verifier_key;
+    const signing = getReceiptLog().verifierKey;
+    if (!published || published === signing) return undefined;
+    return `the build publishes the receipt log's verifier key ${published} in its discovery descriptor, but this server signs checkpoints with ${signing}: readers who pinned the published key will refuse them. Rebuild with the same DATA_DIR or LOG_SIGNING_KEY_FILE as the server (or LOG_VERIFIER_KEY set to its key)`;
+  } catch {
+    // No built descriptor (a test entry) or no key yet: the log's own routes say what is wrong.
+    return undefined;
+  }
 }
 
 /**

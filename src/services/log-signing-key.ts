@@ -6,7 +6,8 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ReceiptLogConfig } from '../config/receipt-log.ts';
+import { loadReceiptLogConfig, type ReceiptLogConfig } from '../config/receipt-log.ts';
+import { formatVerifierKey, parseVerifierKey, rawPublicKey } from '../domain/tlog/note.ts';
 import { logger } from './logger.ts';
 
 /** The private key in `config.keyFile`, made first when the configuration lets it; throws a message naming the file and the fix. */
@@ -31,4 +32,27 @@ export function loadLogSigningKey(config: Pick<ReceiptLogConfig, 'keyFile' | 'cr
   }
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`receipt log: ${config.keyFile} holds a ${key.asymmetricKeyType} key; the log signs with Ed25519`);
   return key;
+}
+
+/**
+ * The verifier key a build publishes in the discovery descriptor: LOG_VERIFIER_KEY when set (a build
+ * for a CDN made without the private key), else the key in the file this configuration signs with,
+ * when it exists. Undefined when neither is known: the descriptor then points to the key's URL only.
+ * Never makes a key: a build must not create the one a server will sign with.
+ */
+export function publishedVerifierKey(env: Record<string, string | undefined> = process.env): string | undefined {
+  const given = env.LOG_VERIFIER_KEY?.trim();
+  if (given) {
+    const parsed = parseVerifierKey(given);
+    if (!parsed.ok) throw new Error(`LOG_VERIFIER_KEY is not a signed-note verifier key: ${parsed.reason}`);
+    return given;
+  }
+  let config: ReceiptLogConfig;
+  try {
+    config = loadReceiptLogConfig(env);
+  } catch {
+    return undefined;
+  }
+  if (!existsSync(config.keyFile)) return undefined;
+  return formatVerifierKey(config.origin, rawPublicKey(loadLogSigningKey({ keyFile: config.keyFile, createIfMissing: false })));
 }
