@@ -84,6 +84,15 @@ export const reputationGraphSchema = z
         proofs_api: absoluteUrl.describe('Proof explorer listing the same receipts.'),
       })
       .describe('How the graph is derived, so anyone can recompute it.'),
+    checkpoint: z
+      .object({
+        size: z.int().min(0).describe('The graph counts the receipts of the first `size` entries of the receipt log, and no other.'),
+        root_hash: z.string().describe('Root hash of that tree, base64, as the checkpoint text writes it.'),
+        origin: z.string().describe('The receipt log\'s origin.'),
+        checkpoint_api: absoluteUrl.describe('The log\'s newest signed checkpoint, which includes this tree.'),
+      })
+      .nullable()
+      .describe('The receipt log checkpoint the graph was derived from (`agent-economy reputation --from-log` recomputes it from the log\'s entries); null before the log signed one.'),
     summary: z
       .object({
         receipt_backed_subjects: z.int().min(0).describe('Subjects with at least one counted receipt.'),

@@ -24,6 +24,7 @@ import { ajvValidator, reconcile } from './reconcile.ts';
 import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
 import { readVerifierKeyOption } from './receipt-log-proof.ts';
 import { monitor } from './monitor.ts';
+import { reputationFromLog } from './reputation.ts';
 
 const CHAIN_TIMEOUT_MS = 10_000;
 
@@ -46,6 +47,10 @@ function verifierChain(explorerUrl: string): VerifierChain {
     getBox: async (boxId) => {
       client ??= networkOnce().then((source) => createChainClient({ explorerUrl, timeoutMs: CHAIN_TIMEOUT_MS, retries: 1, source }));
       return (await client).getBox(boxId);
+    },
+    getTransactionPayer: async (transactionId) => {
+      client ??= networkOnce().then((source) => createChainClient({ explorerUrl, timeoutMs: CHAIN_TIMEOUT_MS, retries: 1, source }));
+      return (await client).getTransactionPayer(transactionId);
     },
   };
 }
@@ -204,6 +209,44 @@ const COMMANDS: Record<string, Command> = {
           stateFile: values.state,
           base: baseOf(values),
           json: Boolean(values.json),
+          ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+        },
+        output,
+      );
+    },
+  },
+  reputation: {
+    usage: 'agent-economy reputation --from-log [--base URL] [--explorer URL] [--log-key KEY] [--json]',
+    summary: "Recompute the site's reputation graph from its receipt log and compare: equal, or every difference.",
+    help: [
+      'Reads GET /api/agents/reputation, which names the receipt log checkpoint (size and root) it was derived',
+      "from, then the log's signed checkpoint (its signature checked with the verifier key), every level-0 tile",
+      'and entry bundle up to it (each entry against its leaf, each a receipt bundle whose id is its own), checks',
+      'the named tree is the first entries of the signed one, and derives the graph from those entries with the',
+      "site's own rules: the payer of each testnet receipt is the first input of its settlement transaction,",
+      'read from your chain source. Prints OK when both graphs agree, else each difference.',
+      '',
+      'Options:',
+      '  --from-log       required: the entries of the log are the only receipts read',
+      `  --base URL       site whose graph and log to read (default ${DEFAULT_BASE})`,
+      `  --explorer URL   Explorer API the payers are read from (default ERGO_EXPLORER_URL, else ${ERGO_EXPLORER_URL_DEFAULT})`,
+      "  --log-key KEY    the log's verifier key (the line, or a file holding it); without it the site's own,",
+      '                   trusted on first use',
+      '  --json           print one JSON object',
+      '',
+      'Exit status: 0 equal; 1 the graphs differ, or the log did not verify; 2 bad usage.',
+    ].join('\n'),
+    options: { ...baseOption, 'from-log': { type: 'boolean' }, explorer: { type: 'string' }, 'log-key': { type: 'string' }, ...jsonOption },
+    positionals: [],
+    run: (_positionals, values, output) => {
+      if (values['from-log'] !== true) throw new CliError('reputation needs --from-log: it recomputes the graph from the receipt log (the only source it has)');
+      const chain = chainOf(values);
+      return reputationFromLog(
+        {
+          base: baseOf(values),
+          json: Boolean(values.json),
+          explorerUrl: chain.explorerUrl,
+          payerOf: chain.getTransactionPayer,
           ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
         },
         output,

@@ -10,13 +10,12 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
-import { canonicalJson } from '../domain/canonical-hash.ts';
-import { receiptOfflineChecks } from '../domain/receipt-proof.ts';
 import { decodeBase64, encodeBase64 } from '../domain/tlog/base64.ts';
 import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
-import { decodeEntryBundle, formatEntryBundlePath, formatTilePath, parseTileBody, tileAt, TILE_WIDTH } from '../domain/tlog/tiles.ts';
-import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, leafHash, rootFromSubtrees, type Hash } from '../domain/tlog/tree.ts';
-import { CliError, EXIT_FAILED, fetchBytes, type Output } from './output.ts';
+import { TILE_WIDTH } from '../domain/tlog/tiles.ts';
+import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, rootFromSubtrees, type Hash } from '../domain/tlog/tree.ts';
+import { logFailure, readEntries, readLeaves } from './log-tiles.ts';
+import { CliError, fetchBytes, type Output } from './output.ts';
 
 /** What the monitor keeps between runs. */
 export interface MonitorState {
@@ -72,7 +71,6 @@ function writeState(file: string, state: MonitorState): void {
 }
 
 /** A failure of the log itself (not of this command's use): exit 1, the state left as it was. */
-const logFailure = (message: string) => new CliError(message, EXIT_FAILED);
 
 async function trustedKey(options: MonitorOptions, kept: MonitorState | undefined, output: Output): Promise<string> {
   if (kept && options.logKey && options.logKey !== kept.verifierKey) {
@@ -109,21 +107,7 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   if (size === oldSize && !sameHash(root, oldRoot)) throw logFailure(`the log forked: ${newLine} has the size of ${keptLine} but another root`);
 
   // Leaves from the first tile not summed in the kept range up to the new size.
-  const firstTile = Math.floor(oldSize / TILE_WIDTH);
-  const start = firstTile * TILE_WIDTH;
-  const leaves: Hash[] = [];
-  const tiles: Array<{ n: number; width: number }> = [];
-  for (let n = firstTile; ; n++) {
-    const tile = tileAt(0, n, size);
-    if (!tile) break;
-    tiles.push(tile);
-    const url = `${logUrl}/${formatTilePath(tile)}`;
-    const answer = await fetchBytes(url);
-    if (answer.status !== 200) throw logFailure(`level-0 tile ${n} (leaves ${n * TILE_WIDTH} to ${n * TILE_WIDTH + tile.width - 1}) cannot be read: ${url} answered HTTP ${answer.status}${answer.problemDetail ? `: ${answer.problemDetail}` : ''}`);
-    const body = parseTileBody(answer.bytes, tile.width);
-    if (!body.ok) throw logFailure(`level-0 tile ${n} from ${url}: ${body.reason}`);
-    leaves.push(...body.hashes);
-  }
+  const { start, leaves, tiles } = await readLeaves(logUrl, Math.floor(oldSize / TILE_WIDTH), size);
 
   // The kept tree recomputed from the tiles the new one is served with: a different root means the new tree does not extend it.
   let range = (kept?.fullTilesRange ?? []).map((hash) => decodeBase64(hash)!);
@@ -143,23 +127,7 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   if (!sameHash(newRoot, root)) throw logFailure(`the tiles served are not the signed tree: ${newLine}, but its level-0 tiles give root ${b64(newRoot)}`);
 
   // Entries: every entry of the bundles read, so a partial bundle's older entries are checked again.
-  const problems: string[] = [];
-  for (const tile of tiles) {
-    const url = `${logUrl}/${formatEntryBundlePath(tile)}`;
-    const first = tile.n * TILE_WIDTH;
-    const last = first + tile.width - 1;
-    const answer = await fetchBytes(url);
-    if (answer.status !== 200) {
-      problems.push(`entries ${first} to ${last} cannot be read: ${url} answered HTTP ${answer.status}${answer.problemDetail ? `: ${answer.problemDetail}` : ''}`);
-      continue;
-    }
-    const bundle = decodeEntryBundle(answer.bytes, tile.width);
-    if (!bundle.ok) {
-      problems.push(`entries ${first} to ${last}: the entry bundle ${url} is malformed: ${bundle.reason}`);
-      continue;
-    }
-    bundle.entries.forEach((entry, k) => problems.push(...entryProblems(first + k, entry, leaves[first + k - start]!)));
-  }
+  const { problems } = await readEntries(logUrl, tiles, (index) => leaves[index - start]!);
   const checked = size - start;
   if (problems.length) {
     for (const problem of problems) output.out(`FAIL  ${problem}`);
@@ -191,28 +159,4 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
         : `OK  log ${origin}: ${newLine} is its tiles' tree; all ${checked} entries checked against their leaves; state written to ${options.stateFile}`,
     );
   return 0;
-}
-
-/** What is wrong with entry `index`: its bytes are not its leaf, not canonical JSON, or not a receipt bundle whose id is its own. */
-function entryProblems(index: number, entry: Uint8Array, leaf: Hash): string[] {
-  const text = new TextDecoder().decode(entry);
-  let receiptId = '';
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-    const id = (parsed as { receiptId?: unknown }).receiptId;
-    if (typeof id === 'string') receiptId = ` (receipt ${id.slice(0, 64)})`;
-  } catch {
-    return [`entry ${index} is not JSON`];
-  }
-  const hashed = leafHash(entry);
-  if (!sameHash(hashed, leaf)) {
-    return [`entry ${index}${receiptId} does not hash to its leaf: SHA-256(0x00 || entry) is ${b64(hashed)}, level-0 tile ${Math.floor(index / TILE_WIDTH)} holds ${b64(leaf)}`];
-  }
-  const problems: string[] = [];
-  if (canonicalJson(parsed) !== text) problems.push(`entry ${index}${receiptId} is not RFC 8785 canonical JSON`);
-  for (const check of receiptOfflineChecks(text)) {
-    if (!check.ok) problems.push(`entry ${index}${receiptId} is not a valid receipt bundle: ${check.id}: ${check.detail}`);
-  }
-  return problems;
 }

@@ -28,6 +28,8 @@ export interface VerifierChain {
   network: () => Promise<'testnet' | 'sandbox'>;
   /** The box as that chain reports it now; undefined when it does not know it. */
   getBox: (boxId: string) => Promise<ChainBox | undefined>;
+  /** The address of the first input of a transaction (who paid); undefined when the chain cannot say. */
+  getTransactionPayer: (transactionId: string) => Promise<string | undefined>;
 }
 
 export interface VerifyOptions {

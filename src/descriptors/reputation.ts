@@ -11,7 +11,7 @@ import { descriptorHeader, POSTURE } from './common.ts';
 const SUBJECT_TRUST_STATEMENT =
   'Counts payments that settled on the Ergo testnet, as recorded by the receipts this site verified when it settled them (anyone can re-verify a receipt; the graph is not re-verified per request); it says nothing about mainnet, about the quality of answers or work, or about any claim the subject makes for itself.';
 
-export function buildReputationGraph(derivation: ReputationDerivation, generatedAt: Date): ReputationGraph {
+export function buildReputationGraph(derivation: ReputationDerivation, generatedAt: Date, checkpoint: ReputationGraph['checkpoint']): ReputationGraph {
   const receiptApi = routeUrl('assistant-receipt');
   const receiptUrl = (receiptId: string) => receiptApi.replace('{id}', encodeURIComponent(receiptId));
   const generated = generatedAt.toISOString();
@@ -20,10 +20,10 @@ export function buildReputationGraph(derivation: ReputationDerivation, generated
     ...descriptorHeader('agent_economy.agent_reputation.v0', generated.slice(0, 10)),
     generated_at: generated,
     description:
-      'Agents and service providers with receipts settled on the Ergo testnet, each with the receipts behind it. Derived from the receipt store on every request; self-description, listings and sandbox settlements never count.',
+      'Agents and service providers with receipts settled on the Ergo testnet, each with the receipts behind it. Derived on every request from the receipts of the receipt log\'s newest signed checkpoint (named in `checkpoint`); self-description, listings and sandbox settlements never count.',
     posture: POSTURE,
     method: {
-      counts: 'Distinct receipt ids whose settlement was verified on the Ergo testnet. Each credits two subjects: the service provider it paid and the agent that paid.',
+      counts: 'Distinct receipt ids whose settlement was verified on the Ergo testnet, among the entries of the receipt log checkpoint named in `checkpoint`. Each credits two subjects: the service provider it paid and the agent that paid.',
       subjects: {
         service_provider: 'The receiver of the receipt: `agreement.receiverAddress`, the address the quote was made out to and the Note box paid.',
         agent: 'The payer: the address of the first input of the settlement transaction (`settlementTxId`), read from the chain source when the Note was verified. Anyone can recompute it from the transaction on an explorer.',
@@ -36,6 +36,7 @@ export function buildReputationGraph(derivation: ReputationDerivation, generated
       receipt_api: receiptApi,
       proofs_api: routeUrl('proofs'),
     },
+    checkpoint,
     summary: {
       receipt_backed_subjects: derivation.subjects.length,
       receipts_counted: derivation.receiptsCounted,

@@ -135,7 +135,8 @@ export interface AssistantStore {
   /** Newest first. */
   listReceipts(limit: number): Promise<ReceiptBundle[]>;
   /** Every stored receipt as the reputation derivation reads it, oldest first. */
-  listReceiptSummaries(): Promise<ReceiptSummary[]>;
+  /** Every receipt's summary, in the order stored; with `logSize`, only those of the first `logSize` log entries, in log order. */
+  listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]>;
   recordActivity(event: RecordedActivityEvent): Promise<void>;
   /** Newest first: the recorded events and every quote's `quote_issued`. */
   listActivity(limit: number): Promise<ActivityEvent[]>;

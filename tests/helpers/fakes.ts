@@ -107,9 +107,10 @@ export class FakeStore implements AssistantStore {
     this.#check();
     return this.receipts.slice(-limit).reverse();
   }
-  async listReceiptSummaries(): Promise<ReceiptSummary[]> {
+  async listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]> {
     this.#check();
-    return this.receipts.map((receipt) => ({
+    // The fake's receipts are in log order: the first `logSize` are the log's first entries.
+    return this.receipts.slice(0, logSize ?? this.receipts.length).map((receipt) => ({
       receiptId: receipt.receiptId,
       chain: receipt.chain,
       settledAt: receipt.verification_receipt.checkedAt,

@@ -343,7 +343,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
   }, 60_000);
 
   it('answers --help on every command and fails wrong usage in one line', async () => {
-    const commands = [['verify-receipt'], ['reconcile'], ['inspect'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay'], ['monitor']];
+    const commands = [['verify-receipt'], ['reconcile'], ['inspect'], ['policy-check'], ['faucet-solve'], ['sandbox', 'pay'], ['monitor'], ['reputation']];
     const [general, ...helps] = await Promise.all([runCli(['--help']), ...commands.map((command) => runCli([...command, '--help']))]);
     expect(general!.code).toBe(0);
     commands.forEach((command, index) => {
@@ -364,6 +364,8 @@ describe('agent-economy against the built server and the sandbox chain', () => {
       [['verify-receipt', 'f'.repeat(64), '--base', stack.server.url], 1, 'no receipt'],
       [['reconcile', '--base', unreachable], 1, 'cannot reach'],
       [['monitor'], 2, 'monitor needs --state FILE'],
+      [['reputation'], 2, 'reputation needs --from-log'],
+      [['reputation', '--from-log', '--explorer', 'nope'], 2, '--explorer must be an absolute http(s) URL'],
     ];
     const runs = await Promise.all(failures.map(([args]) => runCli(args)));
     failures.forEach(([, code, text], index) => expectOneLineError(runs[index]!, code, text));

@@ -5,7 +5,9 @@
  * the settlement transaction); sandbox turns are excluded and counted as such; the graph moves with
  * every paid turn and re-reads as the published schema.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Network } from '@fleet-sdk/core';
@@ -13,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reputationGraphSchema, type ReputationGraph } from '../../schemas/reputation.ts';
 import { FUNDING_ADDRESS } from '../../src/sandbox/chain.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import { payForTurn, RECEIVER, sandboxServerEnv } from '../helpers/paid-turn.ts';
 import { startTestnetStandIn, type TestnetStandIn } from '../helpers/testnet-stand-in.ts';
 
@@ -30,8 +32,8 @@ beforeAll(async () => {
   standIn = await startTestnetStandIn(sandbox.url);
   dataDir = mkdtempSync(join(tmpdir(), 'reputation-'));
   [testnet, local] = await Promise.all([
-    startBuiltServer(sandboxServerEnv(standIn.url, dataDir, { CHAIN_SOURCE: 'testnet' })),
-    startBuiltServer(sandboxServerEnv(sandbox.url, dataDir)),
+    startBuiltServer(sandboxServerEnv(standIn.url, dataDir, { CHAIN_SOURCE: 'testnet', LOG_CHECKPOINT_INTERVAL_SECONDS: '1' })),
+    startBuiltServer(sandboxServerEnv(sandbox.url, dataDir, { LOG_CHECKPOINT_INTERVAL_SECONDS: '1' })),
   ]);
 });
 
@@ -42,11 +44,30 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function graph(server: RunningServer): Promise<ReputationGraph> {
-  const response = await fetch(`${server.url}/api/agents/reputation`);
-  expect(response.status).toBe(200);
-  expect(response.headers.get('cache-control')).toMatch(/no-store|max-age=0/);
-  return reputationGraphSchema.parse(await response.json());
+/** The graph once the checkpoint it names covers `entries` receipts (one is signed every second here). */
+async function graph(server: RunningServer, entries = 0): Promise<ReputationGraph> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const response = await fetch(`${server.url}/api/agents/reputation`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toMatch(/no-store|max-age=0/);
+    const body = reputationGraphSchema.parse(await response.json());
+    if ((body.checkpoint?.size ?? 0) >= entries) return body;
+    if (Date.now() > deadline) throw new Error(`no checkpoint of ${entries} entries within 20 s: ${JSON.stringify(body.checkpoint)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${DIST_DIR}/cli/agent-economy.mjs`, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ERGO_EXPLORER_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }
 
 describe('GET /api/agents/reputation', () => {
@@ -63,7 +84,8 @@ describe('GET /api/agents/reputation', () => {
     const total = (quotes[0]! + quotes[1]!).toString();
     // Both servers read the same store, so they derive the same graph.
     for (const server of [testnet, local]) {
-      const after = await graph(server);
+      const after = await graph(server, 3);
+      expect(after.checkpoint).toMatchObject({ size: 3, checkpoint_api: expect.stringMatching(/\/api\/transparency\/receipts\/checkpoint$/) });
       expect(after.summary).toMatchObject({
         receipt_backed_subjects: 2,
         receipts_counted: 2,
@@ -89,5 +111,29 @@ describe('GET /api/agents/reputation', () => {
       expect(receipt.status).toBe(200);
       expect(((await receipt.json()) as { chain: string }).chain).toBe('testnet');
     }
+  });
+
+  it('is recomputed from the receipt log alone by agent-economy reputation --from-log, and a store that credits another payer is caught', async () => {
+    const before = await graph(testnet, 3);
+    const equal = await runCli(['reputation', '--from-log', '--base', testnet.url, '--explorer', standIn.url]);
+    expect(equal.code, equal.stdout + equal.stderr).toBe(0);
+    expect(equal.stdout).toMatch(new RegExp(`^OK {2}the reputation graph of .* equals the one recomputed from the first ${before.checkpoint!.size} entries of log \\S+ \\(root ${before.checkpoint!.root_hash.replace(/[+/]/g, '\\$&')}`));
+    expect(equal.stderr).toContain("trusting the site's verifier key on first use");
+
+    // The store credits a receipt to another payer than its settlement transaction names: the graph moves, the log does not.
+    const turn = before.subjects.find((subject) => subject.kind === 'agent')!.evidence[0]!;
+    const database = new DatabaseSync(join(dataDir, 'agent-economy.sqlite'));
+    try {
+      database.exec('PRAGMA busy_timeout = 5000;');
+      database.prepare('UPDATE receipts SET payer_address = ? WHERE receipt_id = ?').run(RECEIVER, turn.receipt_id);
+    } finally {
+      database.close();
+    }
+    const differ = await runCli(['reputation', '--from-log', '--base', testnet.url, '--explorer', standIn.url, '--json']);
+    expect(differ.code, differ.stdout + differ.stderr).toBe(1);
+    const result = JSON.parse(differ.stdout) as { ok: boolean; differences: string[] };
+    expect(result.ok).toBe(false);
+    expect(result.differences).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^agent ${FUNDING_ADDRESS.encode(Network.Testnet)}: receipt_count is 1 on the site, 2 from the log`))]));
+    expect(result.differences.some((line) => line.startsWith(`agent ${RECEIVER}: on the site's graph`))).toBe(true);
   });
 });

@@ -100,7 +100,9 @@ describe('deriveReputationGraph', () => {
 
 describe('buildReputationGraph', () => {
   it('publishes the derivation with receipt URLs and a trust boundary per subject', () => {
-    const graph = reputationGraphSchema.parse(buildReputationGraph(deriveReputationGraph(fixtures), new Date('2026-11-23T12:00:00Z')));
+    const checkpoint = { size: 7, root_hash: 'A'.repeat(43) + '=', origin: 'example.org/api/transparency/receipts', checkpoint_api: 'https://example.org/api/transparency/receipts/checkpoint' };
+    const graph = reputationGraphSchema.parse(buildReputationGraph(deriveReputationGraph(fixtures), new Date('2026-11-23T12:00:00Z'), checkpoint));
+    expect(graph.checkpoint).toEqual(checkpoint);
     expect(graph.summary).toEqual({
       receipt_backed_subjects: 4,
       receipts_counted: 4,

@@ -9,7 +9,10 @@ import { buildProviderOnboarding } from '../../descriptors/onboarding.ts';
 import { buildPublishGuide, buildServiceRegistry, publishValidation } from '../../descriptors/registry.ts';
 import { buildReputationGraph } from '../../descriptors/reputation.ts';
 import { buildWalletBoundary } from '../../descriptors/wallet-boundary.ts';
+import { hex } from '@fleet-sdk/crypto';
+import { routeUrl } from '../../catalogue/lookup.ts';
 import { deriveReputationGraph } from '../../domain/reputation.ts';
+import { encodeBase64 } from '../../domain/tlog/base64.ts';
 import { json, type ApiResponse } from '../../lib/api.ts';
 import { readReceiptStore } from '../store-read.ts';
 import { buildMcpRegistryServer } from '../../descriptors/mcp-registry.ts';
@@ -24,11 +27,20 @@ function validationAnswer(result: { errors: unknown[] }): ApiResponse {
   return json(result.errors.length === 0 ? 200 : 400, result);
 }
 
-/** Derived on every request from the receipts the runtime's store holds (imported then, so loading the table opens nothing). */
+/**
+ * Derived on every request from the receipts of the receipt log's newest checkpoint (the runtime is
+ * imported then, so loading the table opens nothing): entries below a signed size never change, so
+ * anyone holding the log can recompute exactly this graph (`agent-economy reputation --from-log`).
+ */
 async function reputationHandler(): Promise<ApiResponse> {
-  const { getStore } = await runtimeModule();
-  const receipts = await readReceiptStore('the reputation graph cannot be derived', () => getStore().listReceiptSummaries());
-  return json(200, buildReputationGraph(deriveReputationGraph(receipts), new Date()));
+  const { getStore, getReceiptLog } = await runtimeModule();
+  const { receipts, checkpoint, origin } = await readReceiptStore('the reputation graph cannot be derived', async () => {
+    const log = getReceiptLog();
+    const signed = await log.checkpoint();
+    return { receipts: await getStore().listReceiptSummaries(signed?.size ?? 0), checkpoint: signed, origin: log.origin };
+  });
+  const named = checkpoint ? { size: checkpoint.size, root_hash: encodeBase64(hex.decode(checkpoint.rootHex)), origin, checkpoint_api: routeUrl('receipt-log-checkpoint') } : null;
+  return json(200, buildReputationGraph(deriveReputationGraph(receipts), new Date(), named));
 }
 
 export const agentsBindings: Readonly<Record<string, Binding>> = {

@@ -237,16 +237,17 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
     return rows.map((row) => readBundle(database.dialect, row.bundle));
   }
 
-  async listReceiptSummaries(): Promise<ReceiptSummary[]> {
+  async listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]> {
     const database = await this.ready();
-    const field = (...path: string[]) => database.dialect.jsonText('bundle', path);
-    const rows = await database.read<ReceiptSummaryRow>(
-      `SELECT receipt_id, chain, settlement_tx_id, payer_address,
+    const field = (...path: string[]) => database.dialect.jsonText('r.bundle', path);
+    const columns = `r.receipt_id, r.chain, r.settlement_tx_id, r.payer_address,
               ${field('verification_receipt', 'checkedAt')} AS settled_at,
               ${field('settlement_receipt', 'valueNanoErg')} AS value_nano_erg,
-              ${field('agreement', 'receiverAddress')} AS receiver_address
-         FROM receipts ORDER BY created_at ASC, receipt_id ASC`,
-    );
+              ${field('agreement', 'receiverAddress')} AS receiver_address`;
+    const rows =
+      logSize === undefined
+        ? await database.read<ReceiptSummaryRow>(`SELECT ${columns} FROM receipts r ORDER BY r.created_at ASC, r.receipt_id ASC`)
+        : await database.read<ReceiptSummaryRow>(`SELECT ${columns} FROM receipts r JOIN log_entries e ON e.receipt_id = r.receipt_id WHERE e.idx < $1 ORDER BY e.idx ASC`, [logSize]);
     return rows.map((row) => ({
       receiptId: row.receipt_id,
       chain: row.chain,
