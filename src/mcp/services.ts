@@ -11,6 +11,15 @@ import { StoreUnavailableError, type AssistantStore } from '../domain/ports.ts';
 import { logger } from '../services/logger.ts';
 import { ToolError, type ToolServices } from './tools.ts';
 
+/** Tells this process's receipt log a receipt was stored; a log that cannot be made yet is left to the checkpointer. */
+function receiptStored(parts: Awaited<ReturnType<typeof runtimeSources>>): void {
+  try {
+    parts.receiptLog().receiptStored();
+  } catch {
+    // No key to sign with yet: the checkpointer tries again.
+  }
+}
+
 /** The tools' view of this process's runtime: the same live status and assistant parts the site's routes use. */
 export function createMcpToolServices(): ToolServices {
   return {
@@ -37,7 +46,7 @@ export function createMcpToolServices(): ToolServices {
         }
         throw error;
       }
-      return { store, chain: parts.chain(), limiter: parts.limiter(), model: parts.model(), clock: () => new Date(), config: paidTurnConfig };
+      return { store, chain: parts.chain(), limiter: parts.limiter(), model: parts.model(), clock: () => new Date(), config: paidTurnConfig, receiptStored: () => receiptStored(parts) };
     },
   };
 }

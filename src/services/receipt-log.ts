@@ -40,6 +40,12 @@ export interface ReceiptLog {
   inclusionOf(bundle: ReceiptBundle): Promise<ReturnType<typeof inclusionCheck>>;
   /** Whether the log and the receipt store agree now, and the checkpoint verifies (the live probe). */
   health(now?: Date): Promise<LogHealth>;
+  /**
+   * A receipt was just stored: when the newest checkpoint is older than the checkpoint interval,
+   * one is signed at once (in the background), so its proof is there within moments, not at the next
+   * tick. Never throws; a failure is logged and the checkpointer tries again.
+   */
+  receiptStored(): void;
 }
 
 /** How many of the newest entries the health check reads back and hashes. */
@@ -164,7 +170,16 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     });
   }
 
-  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, proofOf, inclusionOf, health };
+  let signing: Promise<unknown> | undefined;
+  function receiptStored(): void {
+    const newest = known?.checkpoint;
+    if (signing || (newest && Date.now() - newest.issuedAt.getTime() < config.checkpointIntervalSeconds * 1000)) return;
+    signing = checkpointNow()
+      .catch((error: unknown) => logger.warn({ err: error }, 'receipt log: no checkpoint after a stored receipt; the checkpointer tries again'))
+      .finally(() => (signing = undefined));
+  }
+
+  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, proofOf, inclusionOf, health, receiptStored };
 }
 
 /**

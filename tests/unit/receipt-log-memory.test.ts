@@ -87,3 +87,17 @@ describe('the receipt log read path, from memory', () => {
     expect(await log.tile('0/000.p/4')).toMatchObject({ ok: false, status: 404 });
   });
 });
+
+describe('a stored receipt and the next checkpoint', () => {
+  it('signs one at once when the newest is older than the interval, and leaves a fresh one to the checkpointer', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { log } = memoryLog(['a', 'b']);
+    log.receiptStored();
+    await vi.waitFor(async () => expect((await log.checkpoint())?.size).toBe(2));
+    const first = await log.checkpoint();
+    // A receipt right after: the checkpoint is fresh, so none is signed now.
+    log.receiptStored();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await log.checkpoint()).toBe(first);
+  });
+});

@@ -18,6 +18,8 @@ export interface AssistantDeps {
   model: ModelProvider;
   clock: Clock;
   config: PaidTurnConfig;
+  /** Tells the receipt log a receipt was stored, so a checkpoint including it is signed soon (ReceiptLog.receiptStored). */
+  receiptStored?: () => void;
 }
 
 /**

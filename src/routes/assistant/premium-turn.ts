@@ -20,7 +20,7 @@ import { ProblemError } from '../../lib/problem-error.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
-type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config'>;
+type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored'>;
 
 /** A premium quote for `question`, stored (with its activity event) before anyone sees it. */
 export async function issuePremiumQuote({ store, chain, clock, config }: Deps, question: string, history: ConversationMessage[] | undefined): Promise<PremiumQuote> {
@@ -82,7 +82,7 @@ export interface SettleOptions {
  * key's hash. Nothing is written on any failure. Throws the documented problems (402 Note codes,
  * 409, 410, 503).
  */
-export async function settleNote({ store, chain, clock, config }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true, retryKey }: SettleOptions = {}): Promise<Settlement> {
+export async function settleNote({ store, chain, clock, config, receiptStored }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true, retryKey }: SettleOptions = {}): Promise<Settlement> {
   const retryKeyHash = retryKey === undefined ? null : hashRetryKey(retryKey);
   /**
    * A retry of a settlement of this quote by this Note, or undefined when the Note did not pay it
@@ -148,6 +148,7 @@ export async function settleNote({ store, chain, clock, config }: Deps, stored: 
     if (recovered) return recovered;
     throw noteRefused(checkNote(stored, box, height, true, config.creationHeightToleranceBlocks));
   }
+  receiptStored?.();
   await recordActivity(store, { kind: 'payment_verified', at: checkedAt, amountNanoErg: box!.value, taskHash: stored.taskHash, receiptId: receipt.receiptId });
   return { token, receipt, payerAddress };
 }

@@ -50,6 +50,13 @@ async function runtimeDeps(): Promise<AssistantDeps> {
     model: modelProvider(),
     clock: () => new Date(),
     config: paidTurnConfig,
+    receiptStored: () => {
+      try {
+        runtime.getReceiptLog().receiptStored();
+      } catch {
+        // No key to sign with yet: the log's routes answer 503 and the checkpointer tries again.
+      }
+    },
   };
 }
 
