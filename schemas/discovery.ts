@@ -73,19 +73,19 @@ export const discoveryDescriptorSchema = z
       }),
       receipt_log: z
         .object({
-          origin: z.string().describe('The log\'s origin line (c2sp.org/tlog-checkpoint), also the verifier key\'s name.'),
-          checkpoint_api: absoluteUrl.describe('The newest signed checkpoint, text/plain.'),
-          verifier_key_api: absoluteUrl.describe('The verifier key, text/plain: what a reader pins.'),
+          origin: z.string(),
+          checkpoint_api: absoluteUrl,
+          verifier_key_api: absoluteUrl,
           verifier_key: z
             .string()
             .nullable()
-            .describe('The signed-note verifier key (`<name>+<key id>+<base64 key>`) the build was made with; null when the build did not know it (read verifier_key_api). The server warns at start when it signs with another.'),
-          tiles_prefix: absoluteUrl.describe('Prefix of the c2sp.org/tlog-tiles paths: `<L>/<N>[.p/<W>]` and `entries/<N>[.p/<W>]`.'),
-          receipt_proof_api: z.string().describe('A receipt\'s c2sp.org/tlog-proof@v1 (URL template, `{id}` the receipt id).'),
-          monitor_command: z.string().describe('Command that checks the log grows append-only and holds valid receipts.'),
+            .describe('The log\'s verifier key; null when the build did not know it.'),
+          tiles_prefix: absoluteUrl,
+          receipt_proof_api: z.string().describe('URL template of a receipt\'s tlog-proof.'),
+          monitor_command: z.string(),
           description: z.string(),
         })
-        .describe('The receipt transparency log (docs/transparency-log.md).'),
+        .describe('The receipt transparency log.'),
     }),
   })
   .describe('Discovery descriptor: what this service is, its posture, and where everything lives.');

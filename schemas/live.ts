@@ -32,12 +32,12 @@ export const rateLimiterProbeSchema = probeSchema.extend({
 export const logProbeSchema = probeSchema.extend({
   checkpoint: z
     .object({
-      size: z.int().min(0).describe('Entries the checkpoint commits to.'),
-      root_hash: z.string().describe('Its root hash, base64, as the checkpoint text writes it.'),
+      size: z.int().min(0).describe('Tree size.'),
+      root_hash: z.string().describe('Root hash, base64.'),
       issued_at: isoDateTime.describe('When it was signed.'),
     })
     .nullable()
-    .describe('The newest checkpoint, once its signature verified with the published key; null otherwise.'),
+    .describe('The newest checkpoint, when its signature verified; else null.'),
 });
 
 export const liveStatusSchema = z
@@ -67,7 +67,7 @@ export const liveStatusSchema = z
         wallet_agent: probeSchema.describe('The policy engine answers its own example with the expected verdict.'),
         mainnet_gate: probeSchema.describe('The mainnet gate is closed, as it must be.'),
         transparency_log: logProbeSchema.describe(
-          'The receipt log: its newest checkpoint verifies with the published key and is fresh, the store holds one receipt per entry, and the newest entries hash to their logged leaves; a receipt removed or rewritten turns it down.',
+          'The receipt log: a fresh checkpoint signed by the published key, one receipt per entry, the newest entries matching their leaves.',
         ),
       })
       .describe('Each dependency, probed concurrently with a bounded timeout.'),
@@ -88,7 +88,7 @@ export const proofSchema = z.object({
     .describe('Each recomputed check and its outcome.'),
   verified_at: isoDateTime,
   links: z.record(z.string(), absoluteUrl).describe('Where to inspect it.'),
-  log_index: z.int().min(0).nullable().optional().describe('For a receipt: the index of its entry in the receipt log, null when it has none.'),
+  log_index: z.int().min(0).nullable().optional().describe('A receipt\'s entry index in the receipt log; null when none.'),
 });
 
 export const proofExplorerSchema = z
@@ -104,23 +104,23 @@ export const proofExplorerSchema = z
       receipt_proofs: z.int().min(0),
       conformance_proofs: z.int().min(0),
       sandbox_receipts_excluded: z.int().min(0).describe('Receipts checked against the local sandbox chain, listed apart and never counted.'),
-      receipts_in_checkpoint: z.int().min(0).describe('Listed receipts (testnet and sandbox) whose inclusion proof checks against the newest checkpoint.'),
-      receipts_not_proven_in_log: z.int().min(0).describe('Listed receipts that are not (yet) in a checkpoint, have no entry, or no longer match the entry that recorded them.'),
+      receipts_in_checkpoint: z.int().min(0).describe('Listed receipts proven in the newest checkpoint.'),
+      receipts_not_proven_in_log: z.int().min(0).describe('Listed receipts not (yet) proven there.'),
       mainnet_gate_status: z.literal('closed'),
     }),
     receipt_log: z
       .object({
-        origin: z.string().describe('The log\'s origin line (c2sp.org/tlog-checkpoint).'),
-        verifier_key: z.string().describe('The signed-note verifier key (`<name>+<key id>+<base64 key>`) its checkpoints verify with.'),
+        origin: z.string(),
+        verifier_key: z.string().describe('Signed-note verifier key of its checkpoints.'),
         checkpoint_url: absoluteUrl,
         key_url: absoluteUrl,
-        tiles_url: absoluteUrl.describe('Prefix of the tiles (c2sp.org/tlog-tiles): `tile/<L>/<N>[.p/<W>]` and `tile/entries/<N>[.p/<W>]`.'),
+        tiles_url: absoluteUrl.describe('Prefix of the c2sp.org/tlog-tiles paths.'),
         checkpoint: logProbeSchema.shape.checkpoint,
         entries: z.int().min(0).describe('Entries in the log now.'),
-        agrees: z.boolean().describe('Whether the checkpoint verifies and the store holds exactly the receipts the log recorded (the live status\'s transparency_log probe).'),
-        detail: z.string().describe('What that check found.'),
+        agrees: z.boolean().describe('The transparency_log probe: checkpoint valid, store and log agree.'),
+        detail: z.string(),
       })
-      .describe('The receipt transparency log (docs/transparency-log.md): every receipt below is checked for inclusion in its newest checkpoint.'),
+      .describe('The receipt log each listed receipt is checked against.'),
     proofs: z.array(proofSchema).describe('Testnet receipt proofs (newest first) then conformance proofs; never a sandbox receipt.'),
     sandbox_receipts: z.array(proofSchema).describe('Receipts settled on the sandbox chain (kind `sandbox_receipt`): useful for demos, never proofs.'),
     reconciliation: z.object({ command: z.string(), description: z.string() }),

@@ -117,13 +117,13 @@ export const economicMcpToolsSchema = z
         live: z
           .array(
             z.object({
-              name: z.string().min(1).describe('Resource name: the route id.'),
-              uri: absoluteUrl.describe('The public URL; `resources/read` answers what is served there now.'),
-              description: z.string().describe('What it holds.'),
-              mime_type: z.string().min(1).describe('Media type of the contents.'),
+              name: z.string().min(1),
+              uri: absoluteUrl,
+              description: z.string(),
+              mime_type: z.string().min(1),
             }),
           )
-          .describe('Listed resources read from this service when asked: the receipt log\'s newest signed checkpoint.'),
+          .describe('Resources read when asked: the receipt log\'s newest checkpoint.'),
       })
       .describe('The resources the MCP server lists (`resources/list`, `resources/templates/list`) and reads (`resources/read`).'),
     http_backed_endpoints: z
@@ -239,7 +239,7 @@ export const getReceiptArgumentsSchema = z
   })
   .describe('Arguments of get_receipt.');
 
-export const verifyReceiptInclusionArgumentsSchema = z
+export const checkReceiptInclusionArgumentsSchema = z
   .strictObject({
     id: z
       .string()
@@ -252,7 +252,7 @@ export const verifyReceiptInclusionArgumentsSchema = z
       .optional()
       .describe('A c2sp.org/tlog-proof@v1 text to check (as GET /api/assistant/receipt/{id}/proof serves it); absent, the site\'s current proof is checked.'),
   })
-  .describe('Arguments of verify_receipt_inclusion.');
+  .describe('Arguments of check_receipt_inclusion.');
 
 export const askAssistantArgumentsSchema = z
   .strictObject({

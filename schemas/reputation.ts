@@ -86,13 +86,13 @@ export const reputationGraphSchema = z
       .describe('How the graph is derived, so anyone can recompute it.'),
     checkpoint: z
       .object({
-        size: z.int().min(0).describe('The graph counts the receipts of the first `size` entries of the receipt log, and no other.'),
-        root_hash: z.string().describe('Root hash of that tree, base64, as the checkpoint text writes it.'),
-        origin: z.string().describe('The receipt log\'s origin.'),
-        checkpoint_api: absoluteUrl.describe('The log\'s newest signed checkpoint, which includes this tree.'),
+        size: z.int().min(0).describe('Receipts of the first `size` log entries are counted.'),
+        root_hash: z.string().describe('Root hash of that tree, base64.'),
+        origin: z.string(),
+        checkpoint_api: absoluteUrl.describe('The newest signed checkpoint.'),
       })
       .nullable()
-      .describe('The receipt log checkpoint the graph was derived from (`agent-economy reputation --from-log` recomputes it from the log\'s entries); null before the log signed one.'),
+      .describe('The receipt log tree the graph was derived from; null before the first checkpoint.'),
     summary: z
       .object({
         receipt_backed_subjects: z.int().min(0).describe('Subjects with at least one counted receipt.'),

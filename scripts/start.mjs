@@ -37,11 +37,10 @@ try {
 }
 Object.assign(process.env, plan.env);
 try {
-  // The receipt log's key is made now rather than by the server, so the build publishes it in the discovery descriptor.
-  const { loadReceiptLogConfig } = await import('../src/config/receipt-log.ts');
-  const { loadLogSigningKey } = await import('../src/services/log-signing-key.ts');
-  const logConfig = loadReceiptLogConfig(process.env);
-  if (logConfig.createIfMissing) loadLogSigningKey(logConfig);
+  // The receipt log's key is made now rather than by the server, so the build publishes its verifier key in the discovery descriptor.
+  const { loadReceiptLogConfig, receiptLogOrigin } = await import('../src/config/receipt-log.ts');
+  const { verifierKeyOf } = await import('../src/services/log-signing-key.ts');
+  process.env.LOG_VERIFIER_KEY ||= verifierKeyOf({ ...loadReceiptLogConfig(process.env), origin: receiptLogOrigin(plan.target.base_url) });
 } catch (error) {
   fail(error);
 }

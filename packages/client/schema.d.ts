@@ -1929,6 +1929,19 @@ export interface components {
                  */
                 proofs_api: string;
             };
+            /** @description The receipt log tree the graph was derived from; null before the first checkpoint. */
+            checkpoint: {
+                /** @description Receipts of the first `size` log entries are counted. */
+                size: number;
+                /** @description Root hash of that tree, base64. */
+                root_hash: string;
+                origin: string;
+                /**
+                 * Format: uri
+                 * @description The newest signed checkpoint.
+                 */
+                checkpoint_api: string;
+            } | null;
             /** @description Totals over the graph. */
             summary: {
                 /** @description Subjects with at least one counted receipt. */
@@ -3881,6 +3894,19 @@ export interface components {
                     receipt_api: string;
                     description: string;
                 };
+                /** @description The receipt transparency log. */
+                receipt_log: {
+                    origin: string;
+                    checkpoint_api: components["schemas"]["AbsoluteUrl"];
+                    verifier_key_api: components["schemas"]["AbsoluteUrl"];
+                    /** @description The log's verifier key; null when the build did not know it. */
+                    verifier_key: string | null;
+                    tiles_prefix: components["schemas"]["AbsoluteUrl"];
+                    /** @description URL template of a receipt's tlog-proof. */
+                    receipt_proof_api: string;
+                    monitor_command: string;
+                    description: string;
+                };
             };
         };
         /**
@@ -4029,6 +4055,13 @@ export interface components {
                     /** @description What a resource of the template holds. */
                     description: string;
                     /** @description Media type of the contents. */
+                    mime_type: string;
+                }[];
+                /** @description Resources read when asked: the receipt log's newest checkpoint. */
+                live: {
+                    name: string;
+                    uri: components["schemas"]["AbsoluteUrl"];
+                    description: string;
                     mime_type: string;
                 }[];
             };
@@ -4457,8 +4490,7 @@ export interface components {
                 assistant: components["schemas"]["Probe"];
                 /** @description A real round trip to the receipt store. */
                 receipt_storage: {
-                    /** @description The probe passed. */
-                    ok: boolean;
+                    ok: components["schemas"]["ProbeOk"];
                     required: components["schemas"]["ProbeRequired"];
                     status: components["schemas"]["ProbeStatus"];
                     detail: components["schemas"]["ProbeDetail"];
@@ -4468,8 +4500,7 @@ export interface components {
                 };
                 /** @description The chain source answers with its height and is not lagging. */
                 chain: {
-                    /** @description The probe passed. */
-                    ok: boolean;
+                    ok: components["schemas"]["ProbeOk"];
                     required: components["schemas"]["ProbeRequired"];
                     status: components["schemas"]["ProbeStatus"];
                     detail: components["schemas"]["ProbeDetail"];
@@ -4487,8 +4518,7 @@ export interface components {
                 signer: components["schemas"]["Probe"];
                 /** @description How the assistant’s rate limits are kept (Redis shared, memory, or memory while Redis is unreachable). */
                 rate_limiter: {
-                    /** @description The probe passed. */
-                    ok: boolean;
+                    ok: components["schemas"]["ProbeOk"];
                     required: components["schemas"]["ProbeRequired"];
                     status: components["schemas"]["ProbeStatus"];
                     detail: components["schemas"]["ProbeDetail"];
@@ -4505,6 +4535,15 @@ export interface components {
                 wallet_agent: components["schemas"]["Probe"];
                 /** @description The mainnet gate is closed, as it must be. */
                 mainnet_gate: components["schemas"]["Probe"];
+                /** @description The receipt log: a fresh checkpoint signed by the published key, one receipt per entry, the newest entries matching their leaves. */
+                transparency_log: {
+                    ok: components["schemas"]["ProbeOk"];
+                    required: components["schemas"]["ProbeRequired"];
+                    status: components["schemas"]["ProbeStatus"];
+                    detail: components["schemas"]["ProbeDetail"];
+                    latency_ms?: components["schemas"]["ProbeLatencyMs"];
+                    checkpoint: components["schemas"]["LogProbeCheckpoint"];
+                };
             };
             links: {
                 proofs: components["schemas"]["AbsoluteUrl"];
@@ -4656,8 +4695,31 @@ export interface components {
                 conformance_proofs: number;
                 /** @description Receipts checked against the local sandbox chain, listed apart and never counted. */
                 sandbox_receipts_excluded: number;
+                /** @description Listed receipts proven in the newest checkpoint. */
+                receipts_in_checkpoint: number;
+                /** @description Listed receipts not (yet) proven there. */
+                receipts_not_proven_in_log: number;
                 /** @constant */
                 mainnet_gate_status: "closed";
+            };
+            /** @description The receipt log each listed receipt is checked against. */
+            receipt_log: {
+                origin: string;
+                /** @description Signed-note verifier key of its checkpoints. */
+                verifier_key: string;
+                checkpoint_url: components["schemas"]["AbsoluteUrl"];
+                key_url: components["schemas"]["AbsoluteUrl"];
+                /**
+                 * Format: uri
+                 * @description Prefix of the c2sp.org/tlog-tiles paths.
+                 */
+                tiles_url: string;
+                checkpoint: components["schemas"]["LogProbeCheckpoint"];
+                /** @description Entries in the log now. */
+                entries: number;
+                /** @description The transparency_log probe: checkpoint valid, store and log agree. */
+                agrees: boolean;
+                detail: string;
             };
             /** @description Testnet receipt proofs (newest first) then conformance proofs; never a sandbox receipt. */
             proofs: components["schemas"]["Proof"][];
@@ -6074,6 +6136,15 @@ export interface components {
         };
         /** @description The request id, echoed in the answer. */
         JsonRpcId: string | number | null;
+        /** @description The newest checkpoint, when its signature verified; else null. */
+        LogProbeCheckpoint: {
+            /** @description Tree size. */
+            size: number;
+            /** @description Root hash, base64. */
+            root_hash: string;
+            /** @description When it was signed. */
+            issued_at: components["schemas"]["IsoDateTime"];
+        } | null;
         /**
          * @description Mainnet gate blocker id.
          * @enum {unknown}
@@ -6233,8 +6304,7 @@ export interface components {
             description: string;
         }[];
         Probe: {
-            /** @description The probe passed. */
-            ok: boolean;
+            ok: components["schemas"]["ProbeOk"];
             required: components["schemas"]["ProbeRequired"];
             status: components["schemas"]["ProbeStatus"];
             detail: components["schemas"]["ProbeDetail"];
@@ -6244,6 +6314,8 @@ export interface components {
         ProbeDetail: string;
         /** @description Time the probe took, when it made a call. */
         ProbeLatencyMs: number;
+        /** @description The probe passed. */
+        ProbeOk: boolean;
         /** @description Whether a failure of this probe makes the whole status not ok. */
         ProbeRequired: boolean;
         /** @description Short machine-readable state, e.g. `answering`, `unconfigured`, `timeout`, `closed`. */
@@ -6269,6 +6341,8 @@ export interface components {
             links: {
                 [key: string]: components["schemas"]["AbsoluteUrl"];
             };
+            /** @description A receipt's entry index in the receipt log; null when none. */
+            log_index?: number | null;
         };
         /** @description Blocking findings; empty when no check blocks the submission. */
         PublishResultErrors: components["schemas"]["ValidationIssue"][];

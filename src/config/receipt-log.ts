@@ -6,7 +6,7 @@
  * | variable                          | default                                | meaning                                                    |
  * |-----------------------------------|----------------------------------------|------------------------------------------------------------|
  * | `LOG_SIGNING_KEY_FILE`            | `DATA_DIR/log-signing-key.pem` (embedded store only) | Ed25519 private key, PKCS#8 PEM; required with `DATABASE_URL` |
- * | `LOG_VERIFIER_KEY`                | the key of the key file, when it exists | verifier key a build publishes in the discovery descriptor |
+ * | `LOG_VERIFIER_KEY`                | set by `npm start` from its key        | verifier key a build publishes in the discovery descriptor |
  * | `LOG_CHECKPOINT_INTERVAL_SECONDS` | `5`                                    | a new checkpoint at most this often, when the log grew     |
  */
 import { join, resolve } from 'node:path';

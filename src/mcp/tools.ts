@@ -10,7 +10,7 @@ import {
   devToolArgumentsSchema,
   getJobArgumentsSchema,
   getReceiptArgumentsSchema,
-  verifyReceiptInclusionArgumentsSchema,
+  checkReceiptInclusionArgumentsSchema,
   listJobsArgumentsSchema,
   listServicesArgumentsSchema,
   liveStatusArgumentsSchema,
@@ -141,7 +141,7 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   validate_job_quote: runner(jobQuoteRequestSchema, (request, context) => quoteValidation(request, context.now())),
   ...Object.fromEntries(DEV_TOOL_ACTIONS.map((action) => [devToolName(action), runner(devToolArgumentsSchema(action), (args) => runDevToolAction(action, args))])),
   get_receipt: runner(getReceiptArgumentsSchema, async ({ id }, context) => (await callHandler(createReceiptHandler(await context.services.assistant()), 'assistant-receipt', context, { params: { id } })).body),
-  verify_receipt_inclusion: runner(verifyReceiptInclusionArgumentsSchema, (args, context) => verifyReceiptInclusion(args, context)),
+  check_receipt_inclusion: runner(checkReceiptInclusionArgumentsSchema, (args, context) => checkReceiptInclusion(args, context)),
   ask_assistant: runner(askAssistantArgumentsSchema, (args, context) => askAssistant(args, context)),
   live_status: runner(liveStatusArgumentsSchema, (_args, context) => context.services.liveStatus()),
 };
@@ -160,7 +160,7 @@ if (unbound.length > 0) throw new Error(`MCP tools: run functions without a cata
  * check of `agent-economy verify-receipt`): the proof given, or the site's current one, against the
  * log's verifier key and the receipt's own canonical JSON.
  */
-async function verifyReceiptInclusion({ id, proof }: z.output<typeof verifyReceiptInclusionArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown>> {
+async function checkReceiptInclusion({ id, proof }: z.output<typeof checkReceiptInclusionArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown>> {
   const receiptId = id.toLowerCase();
   const [deps, log] = await Promise.all([context.services.assistant(), context.services.receiptLog()]);
   const bundle = await storeRead(() => deps.store.getReceipt(receiptId));

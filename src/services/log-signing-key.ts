@@ -6,7 +6,7 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { loadReceiptLogConfig, type ReceiptLogConfig } from '../config/receipt-log.ts';
+import type { ReceiptLogConfig } from '../config/receipt-log.ts';
 import { formatVerifierKey, parseVerifierKey, rawPublicKey } from '../domain/tlog/note.ts';
 import { logger } from './logger.ts';
 
@@ -35,24 +35,20 @@ export function loadLogSigningKey(config: Pick<ReceiptLogConfig, 'keyFile' | 'cr
 }
 
 /**
- * The verifier key a build publishes in the discovery descriptor: LOG_VERIFIER_KEY when set (a build
- * for a CDN made without the private key), else the key in the file this configuration signs with,
- * when it exists. Undefined when neither is known: the descriptor then points to the key's URL only.
- * Never makes a key: a build must not create the one a server will sign with.
+ * The verifier key a build publishes in the discovery descriptor: LOG_VERIFIER_KEY, which `npm start`
+ * sets from the key it signs with before it builds (a build for a CDN sets it by hand). Undefined
+ * without it: the descriptor then points to the key's URL only. Read from the environment alone, so
+ * the build and a running process (the MCP host builds its resources in process) agree.
  */
 export function publishedVerifierKey(env: Record<string, string | undefined> = process.env): string | undefined {
   const given = env.LOG_VERIFIER_KEY?.trim();
-  if (given) {
-    const parsed = parseVerifierKey(given);
-    if (!parsed.ok) throw new Error(`LOG_VERIFIER_KEY is not a signed-note verifier key: ${parsed.reason}`);
-    return given;
-  }
-  let config: ReceiptLogConfig;
-  try {
-    config = loadReceiptLogConfig(env);
-  } catch {
-    return undefined;
-  }
-  if (!existsSync(config.keyFile)) return undefined;
-  return formatVerifierKey(config.origin, rawPublicKey(loadLogSigningKey({ keyFile: config.keyFile, createIfMissing: false })));
+  if (!given) return undefined;
+  const parsed = parseVerifierKey(given);
+  if (!parsed.ok) throw new Error(`LOG_VERIFIER_KEY is not a signed-note verifier key: ${parsed.reason}`);
+  return given;
+}
+
+/** The verifier key of the key `config` signs with. */
+export function verifierKeyOf(config: Pick<ReceiptLogConfig, 'keyFile' | 'createIfMissing' | 'origin'>): string {
+  return formatVerifierKey(config.origin, rawPublicKey(loadLogSigningKey(config)));
 }

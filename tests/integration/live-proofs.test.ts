@@ -42,6 +42,12 @@ describe('live status and proofs with every dependency answering', () => {
   });
 
   it('lists the conformance proofs and the sandbox receipt apart, with every check recomputed and passing', async () => {
+    // Its log inclusion is one of the checks: a checkpoint including the receipt is signed right after it is stored.
+    const deadline = Date.now() + 15_000;
+    while ((await fetch(`${stack.server.url}/api/assistant/receipt/${turn.receiptId}/proof`)).status !== 200) {
+      if (Date.now() > deadline) throw new Error('no checkpoint includes the receipt within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const { status, body } = await getJson(`${stack.server.url}/api/agent-economy/proofs`);
     expect(status).toBe(200);
     const board = proofExplorerSchema.parse(body);
@@ -53,7 +59,9 @@ describe('live status and proofs with every dependency answering', () => {
     const sandbox = board.sandbox_receipts[0]!;
     expect(sandbox).toMatchObject({ id: turn.receiptId, kind: 'sandbox_receipt' });
     expect(sandbox.checks.find((check) => check.id === 'settlement_tx')).toMatchObject({ ok: true });
+    expect(sandbox.checks.find((check) => check.id === 'log_inclusion')).toMatchObject({ ok: true });
     expect(sandbox.checks.every((check) => check.ok)).toBe(true);
+    expect(board.receipt_log).toMatchObject({ entries: 1, agrees: true, checkpoint: { size: 1 } });
     expect(board.posture.mainnet_ready).toBe(false);
   });
 });

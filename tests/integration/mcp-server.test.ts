@@ -123,7 +123,7 @@ describe('MCP host in the site process, against the built site', () => {
     dev_tx: { args: { input: '', encoding: 'hex' }, expect: { action: 'tx' } },
     dev_receipt: { args: { input: '' }, expect: { action: 'receipt', result: { verified: true } } },
     get_receipt: { args: { id: turn.settlementTxId }, expect: { receiptId: turn.receiptId } },
-    verify_receipt_inclusion: { args: { id: turn.receiptId }, expect: { receiptId: turn.receiptId, status: 'included' } },
+    check_receipt_inclusion: { args: { id: turn.receiptId }, expect: { receiptId: turn.receiptId, status: 'included' } },
     ask_assistant: { args: { question: turn.question, paymentToken: turn.paymentToken }, expect: { tier: 'premium', receiptId: turn.receiptId } },
     live_status: { args: {}, expect: { type: `${site.namespace}.agent_economy.live_status.v0` } },
   });
@@ -165,7 +165,7 @@ describe('MCP host in the site process, against the built site', () => {
       dev_tx: { args: { input: 'ab', network: 'devnet' }, field: 'network' },
       dev_receipt: { args: {}, field: 'input' },
       get_receipt: { args: { id: '' }, field: 'id' },
-      verify_receipt_inclusion: { args: { id: 'abc' }, field: 'id' },
+      check_receipt_inclusion: { args: { id: 'abc' }, field: 'id' },
       ask_assistant: { args: { question: 'hello', paymentToken: 'not a token' }, field: 'paymentToken' },
       live_status: { args: { verbose: true }, field: 'verbose' },
     };

@@ -295,6 +295,7 @@ describe('economic MCP tools manifest', () => {
       'dev_tx',
       'dev_receipt',
       'get_receipt',
+      'check_receipt_inclusion',
       'ask_assistant',
       'live_status',
     ]);

@@ -134,28 +134,28 @@ describe('tools run their domain functions in process', () => {
     memory.append(first);
     const ctx = context(deps, memory);
 
-    const pending = await run('verify_receipt_inclusion', { id: first.receiptId }, ctx);
+    const pending = await run('check_receipt_inclusion', { id: first.receiptId }, ctx);
     expect(pending.structuredContent).toMatchObject({ status: 'pending', index: 0, retryAfterSeconds: 5 });
-    const unlogged = await run('verify_receipt_inclusion', { id: second.receiptId }, ctx);
+    const unlogged = await run('check_receipt_inclusion', { id: second.receiptId }, ctx);
     expect(unlogged.structuredContent).toMatchObject({ status: 'failed', checks: [{ id: 'log_inclusion', ok: false, detail: 'This receipt has no entry in the receipt log.' }] });
 
     memory.append(second);
     await memory.log.checkpointNow();
-    const included = await run('verify_receipt_inclusion', { id: first.receiptId.toUpperCase() }, ctx);
+    const included = await run('check_receipt_inclusion', { id: first.receiptId.toUpperCase() }, ctx);
     expect(included.isError).toBeUndefined();
     expect(included.structuredContent).toMatchObject({ status: 'included', index: 0, treeSize: 2, verifierKey: memory.log.verifierKey, receiptId: first.receiptId });
     expect((included.structuredContent as { checks: Array<{ ok: boolean }> }).checks.map((check) => check.ok)).toEqual([true, true]);
 
     // The proof of another receipt, passed for this one: the signature holds, the inclusion does not.
-    const otherProof = (await run('verify_receipt_inclusion', { id: second.receiptId }, ctx)).structuredContent as { proof: string };
-    const swapped = await run('verify_receipt_inclusion', { id: first.receiptId, proof: otherProof.proof }, ctx);
+    const otherProof = (await run('check_receipt_inclusion', { id: second.receiptId }, ctx)).structuredContent as { proof: string };
+    const swapped = await run('check_receipt_inclusion', { id: first.receiptId, proof: otherProof.proof }, ctx);
     expect(swapped.structuredContent).toMatchObject({ status: 'failed', checks: [{ id: 'log_checkpoint', ok: true }, { id: 'log_inclusion', ok: false, detail: expect.stringContaining('is not entry 1 of that tree') }] });
-    const forged = await run('verify_receipt_inclusion', { id: first.receiptId, proof: otherProof.proof.replace(/— \S+/, '— AAAA') }, ctx);
+    const forged = await run('check_receipt_inclusion', { id: first.receiptId, proof: otherProof.proof.replace(/— \S+/, '— AAAA') }, ctx);
     expect(forged.structuredContent).toMatchObject({ status: 'failed', checks: [{ id: 'log_checkpoint', ok: false }] });
 
-    const missing = await run('verify_receipt_inclusion', { id: 'f'.repeat(64) }, ctx);
+    const missing = await run('check_receipt_inclusion', { id: 'f'.repeat(64) }, ctx);
     expect(missing.structuredContent).toMatchObject({ error: { code: 'receipt_not_found', field: 'id' } });
-    expect(() => tool('verify_receipt_inclusion').input.parse({ id: 'abc' })).toThrow(/64 hexadecimal characters/);
+    expect(() => tool('check_receipt_inclusion').input.parse({ id: 'abc' })).toThrow(/64 hexadecimal characters/);
   });
 
   it('answers a free question, and a long one with x402\'s PaymentRequired as its error result (one stored quote)', async () => {

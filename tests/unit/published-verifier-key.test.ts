@@ -1,7 +1,7 @@
 /**
  * The receipt log's verifier key as a build publishes it in the discovery descriptor: the one
- * LOG_VERIFIER_KEY gives, else the key of the file this configuration signs with, else none (the
- * descriptor then names the key's URL only). A build never makes the key a server will sign with.
+ * LOG_VERIFIER_KEY gives (npm start sets it from the key it signs with), else none (the descriptor
+ * then names the key's URL only).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,28 +11,30 @@ import { discoveryDescriptorSchema } from '../../schemas/discovery.ts';
 import { LOG_SIGNING_KEY_FILE_NAME, loadReceiptLogConfig } from '../../src/config/receipt-log.ts';
 import { buildDiscoveryDescriptor } from '../../src/descriptors/discovery.ts';
 import { formatVerifierKey, generateNoteKey, rawPublicKey } from '../../src/domain/tlog/note.ts';
-import { loadLogSigningKey, publishedVerifierKey } from '../../src/services/log-signing-key.ts';
+import { loadLogSigningKey, publishedVerifierKey, verifierKeyOf } from '../../src/services/log-signing-key.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'verifier-key-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
 
 describe('publishedVerifierKey', () => {
-  it('is undefined while no key exists, and makes none', () => {
+  it('is undefined without LOG_VERIFIER_KEY, even when a key file exists, and makes no key', () => {
     expect(publishedVerifierKey(env)).toBeUndefined();
     expect(existsSync(join(dataDir, LOG_SIGNING_KEY_FILE_NAME))).toBe(false);
-  });
-
-  it('is the key of the file the server signs with, once it exists', () => {
-    const config = loadReceiptLogConfig(env);
-    const key = loadLogSigningKey(config);
-    expect(publishedVerifierKey(env)).toBe(formatVerifierKey(config.origin, rawPublicKey(key)));
   });
 
   it('is LOG_VERIFIER_KEY when given, and refuses one that is not a verifier key, naming the variable', () => {
     const given = formatVerifierKey('example.org/api/transparency/receipts', generateNoteKey().publicKey);
     expect(publishedVerifierKey({ ...env, LOG_VERIFIER_KEY: given })).toBe(given);
     expect(() => publishedVerifierKey({ ...env, LOG_VERIFIER_KEY: 'not-a-key' })).toThrow(/LOG_VERIFIER_KEY is not a signed-note verifier key/);
+  });
+
+  it('is what npm start sets it to: the verifier key of the key file the server signs with', () => {
+    const config = loadReceiptLogConfig(env);
+    const made = verifierKeyOf(config);
+    expect(existsSync(join(dataDir, LOG_SIGNING_KEY_FILE_NAME))).toBe(true);
+    expect(made).toBe(formatVerifierKey(config.origin, rawPublicKey(loadLogSigningKey(config))));
+    expect(publishedVerifierKey(env)).toBeUndefined();
   });
 });
 

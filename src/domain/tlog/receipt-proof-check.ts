@@ -2,7 +2,7 @@
  * The offline check of one receipt's c2sp.org/tlog-proof@v1 (docs/transparency-log.md, "Verifying
  * one receipt"): the proof's checkpoint signed by the verifier key for the log the key names, and the
  * receipt's own canonical JSON at the proof's index of that tree. Shared by `agent-economy
- * verify-receipt` and the MCP tool verify_receipt_inclusion; it reads nothing.
+ * verify-receipt` and the MCP tool check_receipt_inclusion; it reads nothing.
  */
 import type { ProofCheck } from '../receipt-proof.ts';
 import { receiptLogEntry } from '../receipt-log-entry.ts';
