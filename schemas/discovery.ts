@@ -80,7 +80,7 @@ export const discoveryDescriptorSchema = z
             .string()
             .nullable()
             .describe('The log\'s verifier key; null when the build did not know it.'),
-          tiles_prefix: absoluteUrl,
+          tile_url_template: z.string(),
           receipt_proof_api: z.string().describe('URL template of a receipt\'s tlog-proof.'),
           monitor_command: z.string(),
           description: z.string(),

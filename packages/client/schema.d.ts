@@ -3901,7 +3901,7 @@ export interface components {
                     verifier_key_api: components["schemas"]["AbsoluteUrl"];
                     /** @description The log's verifier key; null when the build did not know it. */
                     verifier_key: string | null;
-                    tiles_prefix: components["schemas"]["AbsoluteUrl"];
+                    tile_url_template: string;
                     /** @description URL template of a receipt's tlog-proof. */
                     receipt_proof_api: string;
                     monitor_command: string;

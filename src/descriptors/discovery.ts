@@ -66,7 +66,7 @@ export function buildDiscoveryDescriptor(verifierKey?: string): DiscoveryDescrip
         checkpoint_api: routeUrl('receipt-log-checkpoint'),
         verifier_key_api: routeUrl('receipt-log-key'),
         verifier_key: verifierKey ?? null,
-        tiles_prefix: `${site.base_url}${RECEIPT_LOG_PATH}/tile/`,
+        tile_url_template: `${site.base_url}${RECEIPT_LOG_PATH}/tile/{tilePath}`,
         receipt_proof_api: routeUrl('assistant-receipt-proof'),
         monitor_command: `npx agent-economy monitor --state monitor-state.json --base ${site.base_url}`,
         description:
