@@ -5,7 +5,7 @@
  * same receipts as the site.
  */
 import { paidTurnConfig } from '../config/assistant.ts';
-import type { AssistantDeps } from '../routes/assistant/deps.ts';
+import type { AssistantDeps } from '../services/paid-turn/deps.ts';
 import { liveStatus, runtimeSources } from '../services/live-status.ts';
 import { StoreUnavailableError, type AssistantStore } from '../domain/ports.ts';
 import { logger } from '../services/logger.ts';

@@ -30,7 +30,7 @@ import { checkPolicy } from '../domain/policy-engine.ts';
 import type { ApiRequest, Handler } from '../lib/api.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { createChatHandler } from '../routes/assistant/chat.ts';
-import type { AssistantDeps } from '../routes/assistant/deps.ts';
+import type { AssistantDeps } from '../services/paid-turn/deps.ts';
 import type { X402PaymentRequired, X402SettleResponse } from '../../schemas/x402.ts';
 import { decodeX402Header, encodeX402Header } from '../domain/assistant/x402.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';

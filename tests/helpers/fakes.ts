@@ -10,7 +10,7 @@ import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../schemas/reputation.ts';
 import { loadPaidTurnConfig, type PaidTurnConfig } from '../../src/config/assistant.ts';
-import type { AssistantDeps } from '../../src/routes/assistant/deps.ts';
+import type { AssistantDeps } from '../../src/services/paid-turn/deps.ts';
 import type { ProbeRun } from '../../src/domain/probe-history.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../src/services/model/provider.ts';
 import {

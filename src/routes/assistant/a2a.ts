@@ -13,7 +13,7 @@ import { chatRequestSchema, type ChatResponse } from '../../../schemas/assistant
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { jsonPointer, ProblemError } from '../../lib/problem-error.ts';
 import { createChatHandler } from './chat.ts';
-import type { AssistantDeps } from './deps.ts';
+import type { AssistantDeps } from '../../services/paid-turn/deps.ts';
 
 type Id = string | number | null;
 

@@ -8,32 +8,16 @@ import { z } from 'zod';
 import { chatRequestSchema, paymentToken as paymentTokenFormat, type ChatRequest, type ChatResponse } from '../../../schemas/assistant.ts';
 import { typeName } from '../../config/site.ts';
 import { hashPaymentToken } from '../../domain/assistant/payment-token.ts';
-import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import type { ProblemCode } from '../../lib/problem-codes.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../services/model/provider.ts';
 import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
-import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
+import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { takeFreeTurn } from './free-tier.ts';
-import { assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
+import { answerPaidTurn, askModel, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
-
-/** Asks the provider; each way it can fail becomes its documented status. */
-async function ask(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
-  try {
-    return await model.answer(request);
-  } catch (error) {
-    if (error instanceof ModelNotConfiguredError) throw new ProblemError(503, 'model_provider_not_configured', 'Model provider not configured', error.message);
-    if (error instanceof ModelUnavailableError) {
-      throw new ProblemError(503, 'model_provider_unavailable', 'Model provider unavailable', `${error.message} No payment token was spent.`, { headers: { 'retry-after': '5' } });
-    }
-    if (error instanceof ModelBadResponseError) throw new ProblemError(502, 'model_provider_bad_response', 'Model provider answered wrongly', `${error.message} No payment token was spent.`);
-    throw error;
-  }
-}
 
 const TOKEN_REFUSALS: Record<Exclude<SpendTokenResult, { ok: true }>['reason'], { code: ProblemCode; title: string; detail: string }> = {
   unknown: { code: 'payment_token_invalid', title: 'Payment token invalid', detail: 'No payment token like this was issued; verify a Note payment to get one.' },
@@ -110,7 +94,6 @@ const RETRY_SAME_PAYMENT_SECONDS = 5;
  * one that clears by itself a 402 with Retry-After and no offer.
  */
 async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversation: Conversation, headers: Record<string, string>): Promise<ApiResponse> {
-  const { store, model, clock } = deps;
   const decoded = decodePaymentSignature(request.headers['payment-signature']!);
   if (!decoded.ok) {
     throw new ProblemError(400, 'invalid_payment_signature', 'Invalid PAYMENT-SIGNATURE', `The PAYMENT-SIGNATURE header ${decoded.reason}: send base64 JSON of { x402Version: 2, accepted, payload: { noteBoxId } }.`);
@@ -145,18 +128,16 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
     if (error instanceof ProblemError && [400, 402, 409, 410].includes(error.status)) return refused(error.code, error.message);
     throw error;
   }
-  const answer = await ask(model, conversation);
-  const spent = await fromStore(() => store.spendToken(settlement.token.tokenHash, hashQuestion(conversation.question), clock()));
-  if (!spent.ok) {
+  const { receipt } = settlement;
+  const paid = await answerPaidTurn(deps, settlement.token.tokenHash, conversation, receipt);
+  if (!paid.ok) {
     // `used`: another request with this payment was answered. Otherwise a concurrent retry replaced this turn's token and holds the turn now.
-    return spent.reason === 'used'
+    return paid.reason === 'used'
       ? refused('payment_already_answered', 'another request with this payment was answered first: each payment answers once.')
       : refused('payment_in_progress', 'another request with this payment is being answered.');
   }
-  const { receipt } = settlement;
-  await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: receipt.receiptId, taskHash: receipt.taskHash });
   const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress);
-  const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...answer, receiptId: receipt.receiptId };
+  const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...paid.answer, receiptId: receipt.receiptId };
   return json(200, body, { ...headers, 'payment-response': encodeX402Header(settled) });
 }
 
@@ -184,12 +165,9 @@ export function createChatHandler(deps: AssistantDeps): Handler {
     if (paymentToken !== undefined) {
       // A string that cannot be a token was never issued: refuse it before any model work.
       if (!paymentTokenFormat.safeParse(paymentToken).success) throw tokenRefused('unknown');
-      const answer = await ask(model, conversation);
-      const spent = await fromStore(() => store.spendToken(hashPaymentToken(paymentToken), hashQuestion(question), clock()));
-      if (!spent.ok) throw tokenRefused(spent.reason);
-      const quote = await fromStore(() => store.getQuote(spent.quoteId)).catch(() => undefined);
-      await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: spent.receiptId, ...(quote ? { taskHash: quote.taskHash } : {}) });
-      const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...answer, receiptId: spent.receiptId };
+      const paid = await answerPaidTurn(deps, hashPaymentToken(paymentToken), conversation);
+      if (!paid.ok) throw tokenRefused(paid.reason);
+      const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...paid.answer, receiptId: paid.receiptId };
       return json(200, body, headers);
     }
 
@@ -205,7 +183,7 @@ export function createChatHandler(deps: AssistantDeps): Handler {
       );
     }
     // The turn was reserved before the model was asked; a failure gives it back.
-    const answer = await ask(model, conversation).catch(async (error: unknown) => {
+    const answer = await askModel(model, conversation).catch(async (error: unknown) => {
       await release();
       throw error;
     });

@@ -7,7 +7,7 @@
 import { decideTier, questionLength, utcDay, type TierDecision } from '../../domain/assistant/pricing.ts';
 import { blake2b256Hex } from '../../domain/canonical-hash.ts';
 import { logger } from '../../services/logger.ts';
-import { fromStore, type AssistantDeps } from './deps.ts';
+import { fromStore, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 
 type Deps = Pick<AssistantDeps, 'store' | 'config'>;
 

@@ -6,9 +6,9 @@ import type { FreeTierDecision, QuoteRequest } from '../../../schemas/assistant.
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
-import { consumeRateLimit, type AssistantDeps } from './deps.ts';
+import { consumeRateLimit, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { decideFreeTier } from './free-tier.ts';
-import { issuePremiumQuote } from './premium-turn.ts';
+import { issuePremiumQuote } from '../../services/paid-turn/paid-turn.ts';
 
 export function createQuoteHandler(deps: AssistantDeps): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {

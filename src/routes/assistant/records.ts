@@ -12,7 +12,7 @@ import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { AssistantStore } from '../../domain/ports.ts';
 import { premiumQuoteBody } from '../../domain/assistant/pricing.ts';
-import { fromStore } from './deps.ts';
+import { fromStore } from '../../services/paid-turn/deps.ts';
 
 
 

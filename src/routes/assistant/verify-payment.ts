@@ -1,6 +1,6 @@
 /**
  * POST /api/assistant/verify-payment: the server's own stored quote, the question against it, then
- * the Note settled against the quote (premium-turn.ts): judged by every rule, then one store
+ * the Note settled against the quote (services/paid-turn): judged by every rule, then one store
  * transaction marks it used, stores the receipt bundle and keeps the payment token's hash. Nothing
  * is written on any failure. A retry after a settlement that presents the payer's `Idempotency-Key`
  * gets the same receipt and a fresh token; any other retry gets 409 and the receipt id.
@@ -12,8 +12,8 @@ import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { RETRY_KEY_PATTERN, RETRY_KEY_RULE } from '../../domain/assistant/retry-key.ts';
-import { consumeRateLimit, type AssistantDeps } from './deps.ts';
-import { assertQuotedQuestion, settleNote, storedQuote, type Settlement } from './premium-turn.ts';
+import { consumeRateLimit, type AssistantDeps } from '../../services/paid-turn/deps.ts';
+import { assertQuotedQuestion, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 
 /** The 200 body: the token the payer spends on its chat turn, and the stored receipt. */
 function verified({ token, receipt }: Settlement): VerifyPaymentResponse {

@@ -12,24 +12,19 @@ import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { StoredQuote } from '../../domain/ports.ts';
 import { paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
-import { consumeRateLimit, fromChain, fromStore, type AssistantDeps } from './deps.ts';
-import { judgeNote, noteRefusal, settleNote, storedQuote } from './premium-turn.ts';
+import { consumeRateLimit, type AssistantDeps } from '../../services/paid-turn/deps.ts';
+import { judgePayment, settleNote, storedQuote, type PaymentRefusal } from '../../services/paid-turn/paid-turn.ts';
 
 export function x402SupportedHandler(): ApiResponse {
   return json(200, { kinds: [{ x402Version: X402_VERSION, scheme: X402_SCHEME, network: X402_NETWORK }], extensions: [], signers: {} });
 }
 
-/** A refusal as the facilitator states it: an x402 reason (verify-payment's code for a Note) and its words. */
-interface Refusal {
-  reason: string;
-  message: string;
-}
 
 /**
  * The stored quote the payment names, or why the payment cannot be for it: a foreign scheme, no
  * such quote, or requirements other than the ones issued for it (then nothing else is read).
  */
-async function quoteOf(deps: AssistantDeps, body: X402FacilitatorRequest): Promise<StoredQuote | Refusal> {
+async function quoteOf(deps: AssistantDeps, body: X402FacilitatorRequest): Promise<StoredQuote | PaymentRefusal> {
   const terms = { paymentRequirements: body.paymentRequirements, accepted: body.paymentPayload.accepted };
   const unsupported = unsupportedRequirements(terms);
   if (unsupported) return unsupported;
@@ -43,7 +38,7 @@ async function quoteOf(deps: AssistantDeps, body: X402FacilitatorRequest): Promi
   return requirementsMismatch(issuedRequirementsOf(stored), terms) ?? stored;
 }
 
-const isRefusal = (value: StoredQuote | Refusal): value is Refusal => 'reason' in value;
+const isPaymentRefusal = (value: StoredQuote | PaymentRefusal): value is PaymentRefusal => 'reason' in value;
 
 export function createX402VerifyHandler(deps: AssistantDeps): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {
@@ -51,22 +46,10 @@ export function createX402VerifyHandler(deps: AssistantDeps): Handler {
     const body = request.body as X402FacilitatorRequest;
     const answer = (verdict: X402VerifyResponse) => json(200, verdict, headers);
     const stored = await quoteOf(deps, body);
-    if (isRefusal(stored)) return answer({ isValid: false, invalidReason: stored.reason, invalidMessage: stored.message });
-    if (deps.clock().getTime() >= stored.expiresAt.getTime()) {
-      return answer({ isValid: false, invalidReason: 'quote_expired', invalidMessage: `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}.` });
-    }
-    const noteBoxId = body.paymentPayload.payload.noteBoxId.toLowerCase();
-    // A claimed Note never pays again, whatever the chain says of it now (spent, pruned).
-    if (await fromStore(() => deps.store.isNoteUsed(noteBoxId))) {
-      return answer({ isValid: false, invalidReason: 'note_already_used', invalidMessage: `Note ${noteBoxId} has already paid a quote.` });
-    }
-    const { box, result } = await judgeNote(deps, stored, noteBoxId);
-    if (result.failure) {
-      const { code, detail } = noteRefusal(result);
-      return answer({ isValid: false, invalidReason: code, invalidMessage: detail });
-    }
-    const payer = await fromChain(() => deps.chain.getTransactionPayer(box!.transactionId));
-    return answer({ isValid: true, ...(payer ? { payer } : {}) });
+    if (isPaymentRefusal(stored)) return answer({ isValid: false, invalidReason: stored.reason, invalidMessage: stored.message });
+    const verdict = await judgePayment(deps, stored, body.paymentPayload.payload.noteBoxId.toLowerCase());
+    if (!verdict.ok) return answer({ isValid: false, invalidReason: verdict.reason, invalidMessage: verdict.message });
+    return answer({ isValid: true, ...(verdict.payer ? { payer: verdict.payer } : {}) });
   };
 }
 
@@ -75,9 +58,9 @@ export function createX402SettleHandler(deps: AssistantDeps): Handler {
     const headers = await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
     const body = request.body as X402FacilitatorRequest;
     const answer = (settlement: X402SettleResponse) => json(200, settlement, headers);
-    const refused = ({ reason, message }: Refusal) => answer({ success: false, errorReason: reason, errorMessage: message, transaction: '', network: X402_NETWORK });
+    const refused = ({ reason, message }: PaymentRefusal) => answer({ success: false, errorReason: reason, errorMessage: message, transaction: '', network: X402_NETWORK });
     const stored = await quoteOf(deps, body);
-    if (isRefusal(stored)) return refused(stored);
+    if (isPaymentRefusal(stored)) return refused(stored);
     // The payer's payment-identifier binds the settled turn, so the payer (and only the payer) can then get its answer from the chat.
     const retryKey = paymentIdentifierOf(body.paymentPayload.extensions);
     if (typeof retryKey === 'object') return refused({ reason: 'invalid_payload', message: `paymentPayload.${retryKey.invalid}.` });

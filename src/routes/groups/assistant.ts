@@ -11,7 +11,7 @@ import { buildAssistantTerms } from '../../descriptors/assistant-terms.ts';
 import { signerHealth } from '../../services/signer-health.ts';
 import { createA2aHandler } from '../assistant/a2a.ts';
 import { createChatHandler } from '../assistant/chat.ts';
-import type { AssistantDeps } from '../assistant/deps.ts';
+import type { AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { createQuoteHandler } from '../assistant/quote.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../assistant/records.ts';
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';

@@ -1,11 +1,14 @@
 /**
- * The two steps every way of paying a premium turn shares (the quote, verify-payment and chat routes,
- * x402 over HTTP, the x402 facilitator): issuing a stored premium quote, and settling a Note
- * against a stored quote. Settling is idempotent for the payer: the same Note for the same quote
- * after it settled (its answer lost on the way), with the retry key the payer sent the first time,
- * gets the same receipt and a fresh token replacing the unspent one, or 409 once that token has
- * paid its turn. Without that key a retry gets 409 and the receipt id, never a token: everything
- * else it names is public.
+ * The paid turn, one service for every door that sells it (verify-payment and the chat's payment
+ * token, x402 over HTTP and MCP `_meta`, the x402 facilitator, A2A's a2a-x402): issue a stored
+ * quote, judge a Note against it without claiming it, settle it (claim it once and store the
+ * receipt), and answer the turn it paid. Each door only translates its request into these steps
+ * and their outcomes into its own answers, so a rule changes here for all of them.
+ *
+ * Settling is idempotent for the payer: the same Note for the same quote after it settled (its
+ * answer lost on the way), with the retry key the payer sent the first time, gets the same receipt
+ * and a fresh token replacing the unspent one, or 409 once that token has paid its turn. Without
+ * that key a retry gets 409 and the receipt id, never a token: everything else it names is public.
  */
 import { problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
@@ -15,12 +18,19 @@ import { newQuoteId, premiumQuoteBody, premiumQuoteTerms } from '../../domain/as
 import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { hashRetryKey } from '../../domain/assistant/retry-key.ts';
-import { NoteAlreadyUsedError, type StoredQuote } from '../../domain/ports.ts';
+import { NoteAlreadyUsedError, type SpendTokenResult, type StoredQuote } from '../../domain/ports.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
+import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../model/provider.ts';
 import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
 type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored'>;
+
+/** A refusal in x402's terms: a reason code (verify-payment's code for a Note) and its words. */
+export interface PaymentRefusal {
+  reason: string;
+  message: string;
+}
 
 /** A premium quote for `question`, stored (with its activity event) before anyone sees it. */
 export async function issuePremiumQuote({ store, chain, clock, config }: Deps, question: string, history: ConversationMessage[] | undefined): Promise<PremiumQuote> {
@@ -171,4 +181,62 @@ export function assertQuotedQuestion(stored: StoredQuote, question: string, poin
       errors: [{ path: pointer, code: 'question_mismatch', message: 'not the quoted question' }],
     });
   }
+}
+
+/**
+ * Whether `noteBoxId` would pay `stored` now, claiming nothing: the quote unexpired, the Note never
+ * claimed before (whatever the chain says of it now), and every Note rule met. The payer is the
+ * Note's funding address when the chain says.
+ */
+export async function judgePayment(deps: Pick<Deps, 'store' | 'chain' | 'clock' | 'config'>, stored: StoredQuote, noteBoxId: string): Promise<{ ok: true; payer: string | undefined } | ({ ok: false } & PaymentRefusal)> {
+  if (deps.clock().getTime() >= stored.expiresAt.getTime()) {
+    return { ok: false, reason: 'quote_expired', message: `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}.` };
+  }
+  if (await fromStore(() => deps.store.isNoteUsed(noteBoxId))) {
+    return { ok: false, reason: 'note_already_used', message: `Note ${noteBoxId} has already paid a quote.` };
+  }
+  const { box, result } = await judgeNote(deps, stored, noteBoxId);
+  if (result.failure) {
+    const { code, detail } = noteRefusal(result);
+    return { ok: false, reason: code, message: detail };
+  }
+  const payer = await fromChain(() => deps.chain.getTransactionPayer(box!.transactionId));
+  return { ok: true, payer: payer ?? undefined };
+}
+
+/** Asks the provider; each way it can fail becomes its documented status. */
+export async function askModel(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
+  try {
+    return await model.answer(request);
+  } catch (error) {
+    if (error instanceof ModelNotConfiguredError) throw new ProblemError(503, 'model_provider_not_configured', 'Model provider not configured', error.message);
+    if (error instanceof ModelUnavailableError) {
+      throw new ProblemError(503, 'model_provider_unavailable', 'Model provider unavailable', `${error.message} No payment token was spent.`, { headers: { 'retry-after': '5' } });
+    }
+    if (error instanceof ModelBadResponseError) throw new ProblemError(502, 'model_provider_bad_response', 'Model provider answered wrongly', `${error.message} No payment token was spent.`);
+    throw error;
+  }
+}
+
+/** A premium answer, or why the token did not pay it (`SpendTokenResult`'s reasons). */
+export type PaidAnswer = { ok: true; answer: ModelAnswer; receiptId: string } | { ok: false; reason: Exclude<SpendTokenResult, { ok: true }>['reason'] };
+
+/**
+ * Answers the premium turn a payment token pays: the model answers first and the token is spent
+ * only once an answer exists, so a provider failure never costs the payer their turn; spending is
+ * the store's atomic single use, so of two turns racing with one token exactly one is answered.
+ */
+export async function answerPaidTurn(
+  { store, model, clock }: Pick<AssistantDeps, 'store' | 'model' | 'clock'>,
+  tokenHash: string,
+  request: ModelRequest,
+  settled?: Pick<ReceiptBundle, 'taskHash'>,
+): Promise<PaidAnswer> {
+  const answer = await askModel(model, request);
+  const spent = await fromStore(() => store.spendToken(tokenHash, hashQuestion(request.question), clock()));
+  if (!spent.ok) return spent;
+  // The activity event names the task; a door that just settled knows it, the token's door reads it.
+  const taskHash = settled?.taskHash ?? (await fromStore(() => store.getQuote(spent.quoteId)).catch(() => undefined))?.taskHash;
+  await recordActivity(store, { kind: 'turn_answered', at: clock(), receiptId: spent.receiptId, ...(taskHash ? { taskHash } : {}) });
+  return { ok: true, answer, receiptId: spent.receiptId };
 }

@@ -5,8 +5,8 @@
  */
 import type { PaidTurnConfig } from '../../config/assistant.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import { logger } from '../../services/logger.ts';
-import type { ModelProvider } from '../../services/model/provider.ts';
+import { logger } from '../logger.ts';
+import type { ModelProvider } from '../model/provider.ts';
 import { ChainUnavailableError, StoreUnavailableError, type AssistantStore, type RecordedActivityEvent, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
 
 export type Clock = () => Date;
