@@ -1,15 +1,20 @@
 /**
- * The A2A JSON-RPC binding as far as this service serves it: sending one message, answered by the
- * hosted assistant's free tier with one agent message. Both protocol versions a client may speak are
- * served at the one endpoint the agent card names: A2A 1.0 (`SendMessage`, parts as `{text}`, roles
- * `ROLE_USER`/`ROLE_AGENT`) and A2A 0.3 (`message/send`, parts as `{kind: "text", text}`). Messages
- * and parts keep the keys clients add (metadata, extensions); the envelope is JSON-RPC 2.0. Tasks,
- * streaming and push notifications are not served ("method not found").
+ * The A2A JSON-RPC binding as far as this service serves it: a question answered by the hosted
+ * assistant's free tier with one agent message, and, for a client that activated the a2a-x402
+ * extension, a premium question as a task paid with an x402 payload on it and read with GetTask.
+ * Both protocol versions a client may speak are served at the one endpoint the agent card names:
+ * A2A 1.0 (`SendMessage`, `GetTask`, parts as `{text}`, roles `ROLE_USER`/`ROLE_AGENT`) and A2A 0.3
+ * (`message/send`, `tasks/get`, parts as `{kind: "text", text}`). Messages and parts keep the keys
+ * clients add (metadata, extensions); the envelope is JSON-RPC 2.0. Streaming, task lists and
+ * cancellation, and push notifications are not served ("method not found").
  */
 import { z } from 'zod';
 import { chatResponseSchema } from './assistant.ts';
 
-export const A2A_METHODS = { v1: 'SendMessage', v0_3: 'message/send' } as const;
+/** The a2a-x402 extension's canonical URI (v0.2), which the agent card declares and a client activates. */
+export const A2A_X402_EXTENSION = 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2';
+
+export const A2A_METHODS = { v1: 'SendMessage', v0_3: 'message/send', getTaskV1: 'GetTask', getTaskV0_3: 'tasks/get' } as const;
 
 /** JSON-RPC 2.0 error codes, and the A2A and server codes this binding answers with. */
 export const A2A_ERROR_CODES = {
@@ -18,12 +23,16 @@ export const A2A_ERROR_CODES = {
   invalid_params: -32602,
   /** Server-defined: the assistant refused the turn (payment required, rate limited, provider or store unavailable); `data` is its problem. */
   assistant_refused: -32000,
+  /** A2A TaskNotFoundError: no task with this id (never created, or deleted with its expired quote). */
+  task_not_found: -32001,
+  /** A2A UnsupportedOperationError: a message on a task that has ended. */
+  unsupported_operation: -32004,
   /** A2A ContentTypeNotSupportedError: a part other than text. */
   content_type_not_supported: -32005,
 } as const;
 
 export const jsonRpcIdSchema = z.union([z.string(), z.int(), z.null()]).describe('The request id, echoed in the answer.');
-export const a2aMetadataSchema = z.record(z.string(), z.unknown()).optional().describe('Metadata, ignored.');
+export const a2aMetadataSchema = z.record(z.string(), z.unknown()).optional().describe('Metadata; on a task waiting for payment, the a2a-x402 keys (`x402.payment.payload`, `x402.payment.status`) are read.');
 
 /** Any JSON-RPC 2.0 request: what is read before the method is known. */
 export const a2aEnvelopeSchema = z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.string().min(1), params: z.unknown().optional() });
@@ -41,7 +50,7 @@ const partV1 = z
 const questionMessage = <Part extends z.ZodType>(role: string, part: Part) => ({
   messageId: z.string().min(1).describe('Id the sender gives the message.'),
   contextId: z.string().min(1).optional().describe('Conversation id; the answer carries the one sent, or a new one.'),
-  taskId: z.string().min(1).optional().describe('Task id; this binding creates no tasks.'),
+  taskId: z.string().min(1).max(128).optional().describe('The task this message continues: with a2a-x402, the payment of a premium question.'),
   role: z.literal(role).describe('The question is the user\'s.'),
   parts: z.array(part).min(1).describe('The content; the question is its text parts, joined by line breaks.'),
   metadata: a2aMetadataSchema,
@@ -65,9 +74,20 @@ const sendParams = <Message extends z.ZodType>(message: Message) =>
 export const a2aRequestV1Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.v1), params: sendParams(messageV1).describe('A2A 1.0 SendMessageRequest.') });
 export const a2aRequestV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.v0_3), params: sendParams(messageV0_3).describe('A2A 0.3 MessageSendParams.') });
 
+const getTaskParams = z
+  .looseObject({
+    id: z.string().min(1).max(128).describe('The task id.'),
+    historyLength: z.int().min(0).optional().describe('Accepted; tasks are answered without history.'),
+  })
+  .describe('Which task to read.');
+export const a2aGetTaskV1Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.getTaskV1), params: getTaskParams.describe('A2A 1.0 GetTaskRequest.') });
+export const a2aGetTaskV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.getTaskV0_3), params: getTaskParams.describe('A2A 0.3 TaskQueryParams.') });
+
 export const a2aRequestSchema = z
-  .union([a2aRequestV1Schema, a2aRequestV0_3Schema])
-  .describe('A2A JSON-RPC request: one question for the hosted assistant\'s free tier, as A2A 1.0 `SendMessage` or A2A 0.3 `message/send`.');
+  .union([a2aRequestV1Schema, a2aRequestV0_3Schema, a2aGetTaskV1Schema, a2aGetTaskV0_3Schema])
+  .describe(
+    'A2A JSON-RPC request: a question for the hosted assistant (A2A 1.0 `SendMessage`, A2A 0.3 `message/send`), its payment on a task (a2a-x402), or a task read (`GetTask`, `tasks/get`).',
+  );
 
 const chatAnswerData = chatResponseSchema.describe('The assistant\'s chat answer as `POST /api/assistant/chat` gives it: tier, citations, model.');
 const answerText = z.string().min(1).describe('The answer, as Markdown text.');
@@ -93,9 +113,59 @@ const answerV0_3 = z
   })
   .describe('A2A 0.3 agent Message.');
 
+const taskMetadata = z.record(z.string(), z.unknown()).describe('The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for.');
+const taskIds = { id: z.string().min(1).describe('Task id.'), contextId: z.string().min(1) };
+const statusTimestamp = z.iso.datetime().describe('When the task last changed.');
+
+const taskV1 = z
+  .strictObject({
+    ...taskIds,
+    status: z.strictObject({
+      state: z.enum(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']),
+      message: z.strictObject({ messageId: z.string(), contextId: z.string(), taskId: z.string(), role: z.literal('ROLE_AGENT'), parts: z.tuple([z.strictObject({ text: z.string() })]), metadata: taskMetadata }),
+      timestamp: statusTimestamp,
+    }),
+    artifacts: z
+      .tuple([z.strictObject({ artifactId: z.string(), name: z.literal('answer'), parts: z.tuple([z.strictObject({ text: answerText }), z.strictObject({ data: chatAnswerData })]) })])
+      .optional()
+      .describe('The premium answer, once completed.'),
+  })
+  .describe('A2A 1.0 Task: a premium question and its payment (a2a-x402).');
+const taskV0_3 = z
+  .strictObject({
+    kind: z.literal('task'),
+    ...taskIds,
+    status: z.strictObject({
+      state: z.enum(['input-required', 'working', 'completed', 'failed']),
+      message: z.strictObject({
+        kind: z.literal('message'),
+        messageId: z.string(),
+        contextId: z.string(),
+        taskId: z.string(),
+        role: z.literal('agent'),
+        parts: z.tuple([z.strictObject({ kind: z.literal('text'), text: z.string() })]),
+        metadata: taskMetadata,
+      }),
+      timestamp: statusTimestamp,
+    }),
+    artifacts: z
+      .tuple([
+        z.strictObject({
+          artifactId: z.string(),
+          name: z.literal('answer'),
+          parts: z.tuple([z.strictObject({ kind: z.literal('text'), text: answerText }), z.strictObject({ kind: z.literal('data'), data: chatAnswerData })]),
+        }),
+      ])
+      .optional()
+      .describe('The premium answer, once completed.'),
+  })
+  .describe('A2A 0.3 Task: a premium question and its payment (a2a-x402).');
+
 export const a2aResponseSchema = z
   .union([
-    z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.union([answerV1, answerV0_3]) }).describe('Success: the answer, in the version of the request.'),
+    z
+      .strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.union([answerV1, answerV0_3, z.strictObject({ task: taskV1 }).describe('A2A 1.0 SendMessageResponse: a task.'), taskV1, taskV0_3]) })
+      .describe('Success: the answer or the task, in the version of the request.'),
     z
       .strictObject({
         jsonrpc: z.literal('2.0'),

@@ -6,6 +6,7 @@
  */
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
+import { A2A_X402_EXTENSION } from '../../schemas/a2a.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
 import { DESCRIPTION_VERSION } from './openapi.ts';
@@ -167,8 +168,8 @@ export function buildAgentCard(): AgentCard {
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: site.name,
     description:
-      `${site.description} A2A clients (1.0 or 0.3) ask the hosted assistant's free tier over JSON-RPC at \`url\`; every other skill is ` +
-      'plain HTTP+JSON, described by the OpenAPI document (see the extension below).',
+      `${site.description} A2A clients (1.0 or 0.3) ask the hosted assistant over JSON-RPC at \`url\`: the free tier as is, premium ` +
+      'answers paid with a testnet Note through the a2a-x402 extension (declared below); every other skill is plain HTTP+JSON, described by the OpenAPI document (see the extension below).',
     url: routeUrl('a2a'),
     preferredTransport: 'JSONRPC',
     supportedInterfaces: [
@@ -187,6 +188,12 @@ export function buildAgentCard(): AgentCard {
           uri: routeUrl('openapi'),
           description:
             'OpenAPI 3.1 description of every endpoint: the skills other than asking the assistant are called directly with JSON bodies. Premium assistant turns are paid with a testnet Note, never with keys sent here.',
+          required: false,
+        },
+        {
+          uri: A2A_X402_EXTENSION,
+          description:
+            'a2a-x402 v0.2, standalone flow: activate it (A2A-Extensions or X-A2A-Extensions) and a question beyond the free tier answers a task in input-required whose status metadata carries x402.payment.required (scheme exact on ergo:testnet, a Note); send x402.payment.payload ({ noteBoxId }) on that task and it completes with the premium answer and x402.payment.receipts. Without it the free tier still answers.',
           required: false,
         },
         {

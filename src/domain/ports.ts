@@ -106,6 +106,43 @@ export class StoreUnusableError extends StoreUnavailableError {
   }
 }
 
+/**
+ * Where an A2A task of the a2a-x402 extension stands: waiting for its payment, being settled and
+ * answered by one request (claimed, so a second payload waits), or ended.
+ */
+export type A2aTaskState = 'input-required' | 'working' | 'completed' | 'failed';
+
+/** What an A2A task shows, in no protocol version's words: each request renders it in its own. */
+export interface A2aTaskRecord {
+  /** The question the task's quote was issued for; dropped once the task ends. */
+  question?: string;
+  /** The agent's status message: its text and its `x402.payment.*` metadata. */
+  status: { text: string; metadata: Record<string, unknown> };
+  /** The premium answer (the chat's answer body), once completed. */
+  answer?: Record<string, unknown>;
+}
+
+/**
+ * A premium question asked over A2A with the a2a-x402 extension, kept in the store so any instance
+ * (or this one after a restart) continues it. Bound to its quote, and through it to its question.
+ */
+export interface StoredA2aTask {
+  taskId: string;
+  contextId: string;
+  quoteId: string;
+  state: A2aTaskState;
+  /**
+   * The secret that binds the task's settlement to the task (retry-key.ts): a retry on this task
+   * recovers a turn it settled but did not answer; nobody else can. Never shown.
+   */
+  retryKey: string;
+  record: A2aTaskRecord;
+  /** The quote's expiry: an unpaid task is deleted with its quote. */
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 export interface AssistantStore {
   /** `sqlite`: the embedded store in DATA_DIR; `postgres`: a PostgreSQL shared by every instance. */
   readonly kind: 'sqlite' | 'postgres';
@@ -162,6 +199,19 @@ export interface AssistantStore {
    * (no Note claimed them); paid quotes stay with their receipts. How many were deleted.
    */
   deleteUnpaidQuotes(expiredBefore: Date, limit: number): Promise<number>;
+  /** Stores a new task (state `input-required`). */
+  insertA2aTask(task: StoredA2aTask): Promise<void>;
+  getA2aTask(taskId: string): Promise<StoredA2aTask | undefined>;
+  /**
+   * Claims a task for one request, in one statement: `input-required` (or `working` but untouched
+   * since `staleBefore`, its request gone) becomes `working`. The claimed task, or undefined when
+   * another request holds it or it has ended.
+   */
+  claimA2aTask(taskId: string, now: Date, staleBefore: Date): Promise<StoredA2aTask | undefined>;
+  /** Ends a claim: the task (still `working`) takes `state` and `record`. Whether it was still claimed. */
+  releaseA2aTask(taskId: string, state: Exclude<A2aTaskState, 'working'>, record: A2aTaskRecord, now: Date): Promise<boolean>;
+  /** Retention: deletes up to `limit` tasks that never completed whose quote expired before `expiredBefore`. How many. */
+  deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number>;
   /** Retention: deletes the free-tier counts of days before `day` (YYYY-MM-DD). How many were deleted. */
   deleteFreeUsageBefore(day: string): Promise<number>;
   close(): Promise<void>;

@@ -2,7 +2,8 @@
  * What the store keeps, and for how long. Receipts, the Notes they claimed and the quotes they paid
  * are the proof and are kept for ever. An unpaid quote is only an offer: once it has expired and a
  * grace period has passed (a settlement that started before the expiry has long finished by then),
- * nothing can use it, so a sweep deletes it; so are free-tier counts of past days. Each instance
+ * nothing can use it, so a sweep deletes it, and the A2A task waiting for it; so are free-tier
+ * counts of past days. Each instance
  * sweeps on its own timer; sweeps racing on one PostgreSQL delete each row once.
  */
 import type { RetentionConfig } from '../config/store.ts';
@@ -18,6 +19,8 @@ const DAY_MS = 86_400_000;
 
 export interface SweepResult {
   quotes: number;
+  /** A2A tasks that never completed, gone with their quote. */
+  tasks: number;
   freeUsageDays: number;
 }
 
@@ -30,9 +33,15 @@ export async function sweepExpired(store: AssistantStore, config: RetentionConfi
     quotes += deleted;
     if (deleted < BATCH) break;
   }
+  let tasks = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const deleted = await store.deleteStaleA2aTasks(expiredBefore, BATCH);
+    tasks += deleted;
+    if (deleted < BATCH) break;
+  }
   // Yesterday's count is kept: a request that started before midnight may still give its turn back.
   const freeUsageDays = await store.deleteFreeUsageBefore(utcDay(new Date(now.getTime() - DAY_MS)));
-  return { quotes, freeUsageDays };
+  return { quotes, tasks, freeUsageDays };
 }
 
 /**
@@ -46,7 +55,7 @@ export function startRetentionSweep(store: AssistantStore, config: RetentionConf
     running = true;
     try {
       const result = await sweepExpired(store, config, clock());
-      if (result.quotes || result.freeUsageDays) logger.info({ deleted: result }, 'retention sweep');
+      if (result.quotes || result.tasks || result.freeUsageDays) logger.info({ deleted: result }, 'retention sweep');
     } catch (error) {
       logger.warn({ err: error }, 'retention sweep failed; it runs again at the next interval');
     } finally {

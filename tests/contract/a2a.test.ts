@@ -64,14 +64,16 @@ describe('A2A', () => {
 
   it('answers JSON-RPC errors for what it does not serve, each with its code', async () => {
     const message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hello' }] };
-    expect(await rpc({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } })).toMatchObject({ id: 7, error: { code: A2A_ERROR_CODES.method_not_found } });
+    expect(await rpc({ jsonrpc: '2.0', id: 7, method: 'CancelTask', params: { id: 'x' } })).toMatchObject({ id: 7, error: { code: A2A_ERROR_CODES.method_not_found } });
+    expect(await rpc({ jsonrpc: '2.0', id: 6, method: 'GetTask', params: { id: 'no-such-task' } })).toMatchObject({ id: 6, error: { code: A2A_ERROR_CODES.task_not_found } });
+    expect(await rpc({ jsonrpc: '2.0', id: 5, method: 'tasks/get', params: {} })).toMatchObject({ id: 5, error: { code: A2A_ERROR_CODES.invalid_params } });
     expect(await rpc({ jsonrpc: '1.0', id: 8, method: 'SendMessage' })).toMatchObject({ id: 8, error: { code: A2A_ERROR_CODES.invalid_request } });
     expect(await rpc({ jsonrpc: '2.0', id: 9, method: 'SendMessage' })).toMatchObject({ id: 9, error: { code: A2A_ERROR_CODES.invalid_params } });
     const file = { ...message, parts: [{ url: 'https://example.org/a.txt' }] };
     expect(await rpc({ jsonrpc: '2.0', id: 'f', method: 'SendMessage', params: { message: file } })).toMatchObject({ id: 'f', error: { code: A2A_ERROR_CODES.content_type_not_supported } });
     const legacyFile = { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'file', file: { uri: 'https://example.org/a.txt' } }] };
     expect(await rpc({ jsonrpc: '2.0', id: 'g', method: 'message/send', params: { message: legacyFile } })).toMatchObject({ id: 'g', error: { code: A2A_ERROR_CODES.content_type_not_supported } });
-    // A question beyond the free tier is not sold over A2A: the error carries the assistant's 402 problem and where to get a quote.
+    // Without the a2a-x402 extension activated, a question beyond the free tier is an error carrying the assistant's 402 problem and where to get a quote.
     const long = { ...message, parts: [{ text: 'Explain every register of a Note in detail. '.repeat(40) }] };
     expect(await rpc({ jsonrpc: '2.0', id: 'l', method: 'SendMessage', params: { message: long } })).toMatchObject({
       id: 'l',

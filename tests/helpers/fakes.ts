@@ -29,6 +29,9 @@ import {
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
+  type A2aTaskRecord,
+  type A2aTaskState,
+  type StoredA2aTask,
 } from '../../src/domain/ports.ts';
 
 export class FakeStore implements AssistantStore {
@@ -166,6 +169,37 @@ export class FakeStore implements AssistantStore {
       .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
       .slice(0, limit);
     for (const quote of gone) this.quotes.delete(quote.quoteId);
+    return gone.length;
+  }
+  readonly a2aTasks = new Map<string, StoredA2aTask>();
+  async insertA2aTask(task: StoredA2aTask): Promise<void> {
+    this.#check();
+    if (this.a2aTasks.has(task.taskId)) throw new Error(`task ${task.taskId} exists`);
+    this.a2aTasks.set(task.taskId, structuredClone(task));
+  }
+  async getA2aTask(taskId: string): Promise<StoredA2aTask | undefined> {
+    this.#check();
+    const task = this.a2aTasks.get(taskId);
+    return task && structuredClone(task);
+  }
+  async claimA2aTask(taskId: string, now: Date, staleBefore: Date): Promise<StoredA2aTask | undefined> {
+    this.#check();
+    const task = this.a2aTasks.get(taskId);
+    if (!task || !(task.state === 'input-required' || (task.state === 'working' && task.updatedAt.getTime() < staleBefore.getTime()))) return undefined;
+    Object.assign(task, { state: 'working', updatedAt: now });
+    return structuredClone(task);
+  }
+  async releaseA2aTask(taskId: string, state: Exclude<A2aTaskState, 'working'>, record: A2aTaskRecord, now: Date): Promise<boolean> {
+    this.#check();
+    const task = this.a2aTasks.get(taskId);
+    if (task?.state !== 'working') return false;
+    Object.assign(task, { state, record: structuredClone(record), updatedAt: now });
+    return true;
+  }
+  async deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number> {
+    this.#check();
+    const gone = [...this.a2aTasks.values()].filter((task) => task.expiresAt.getTime() < expiredBefore.getTime() && task.state !== 'completed').slice(0, limit);
+    for (const task of gone) this.a2aTasks.delete(task.taskId);
     return gone.length;
   }
   async deleteFreeUsageBefore(day: string): Promise<number> {

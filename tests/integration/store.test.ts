@@ -454,6 +454,52 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.isNoteUsed(noteBoxId)).toBe(true);
   });
 
+  test('keeps A2A tasks: one claim at a time, across instances, a stale claim taken over, ended tasks kept, waiting ones swept with their quote', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const at = (seconds: number) => new Date(Date.UTC(2026, 10, 29, 3, 0, seconds));
+    const required = { x402Version: 2, accepts: [{ amount: '10000000', extra: { quoteId: quote.quoteId } }] };
+    const task = {
+      taskId: `task-${hex32().slice(0, 12)}`,
+      contextId: 'context-1',
+      quoteId: quote.quoteId,
+      state: 'input-required' as const,
+      retryKey: 'k'.repeat(43),
+      record: { question: 'Which registers? ✓', status: { text: 'Payment is required.', metadata: { 'x402.payment.status': 'payment-required', 'x402.payment.required': required } } },
+      expiresAt: new Date(Date.UTC(2001, 0, 1)),
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
+    await store.insertA2aTask(task);
+    expect(await store.getA2aTask(task.taskId)).toEqual(task);
+    expect(await store.getA2aTask('no-such-task')).toBeUndefined();
+
+    // Racing claims, from this instance and another: exactly one wins.
+    const claims = await withAnotherStoreResult((other) =>
+      Promise.all([store.claimA2aTask(task.taskId, at(1), at(0)), other.claimA2aTask(task.taskId, at(1), at(0)), store.claimA2aTask(task.taskId, at(1), at(0))]),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(claims.find(Boolean)).toMatchObject({ state: 'working', updatedAt: at(1), record: task.record });
+    // A claim untouched since before `staleBefore` is taken over; a fresh one is not.
+    expect(await store.claimA2aTask(task.taskId, at(2), at(1))).toBeUndefined();
+    expect(await store.claimA2aTask(task.taskId, at(3), at(2))).toMatchObject({ state: 'working', updatedAt: at(3) });
+
+    const completed = { status: { text: 'Paid.', metadata: { 'x402.payment.status': 'payment-completed', 'x402.payment.receipts': [{ success: true, transaction: 'ab', network: 'ergo:testnet' }] } }, answer: { tier: 'premium', answer: 'R4, R5, R6' } };
+    expect(await store.releaseA2aTask(task.taskId, 'completed', completed, at(4))).toBe(true);
+    // Released once: an ended task is neither claimed nor released again.
+    expect(await store.releaseA2aTask(task.taskId, 'failed', completed, at(5))).toBe(false);
+    expect(await store.claimA2aTask(task.taskId, at(6), at(6))).toBeUndefined();
+    expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed', record: completed, updatedAt: at(4) });
+
+    // Retention: a task still waiting whose quote expired goes; a completed one stays.
+    const waiting = { ...task, taskId: `task-${hex32().slice(0, 12)}` };
+    await store.insertA2aTask(waiting);
+    const cutoff = new Date(Date.UTC(2001, 0, 2));
+    expect(await store.deleteStaleA2aTasks(cutoff, 10)).toBeGreaterThanOrEqual(1);
+    expect(await store.getA2aTask(waiting.taskId)).toBeUndefined();
+    expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed' });
+  });
+
   test('retention deletes the free-tier counts of days before the one named', async () => {
     const client = `retention-${hex32().slice(0, 8)}`;
     for (const day of ['2001-01-01', '2001-01-02', '2001-01-03']) await store.reserveFreeUsage(client, day, 5);

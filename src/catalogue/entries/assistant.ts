@@ -63,17 +63,20 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       method: 'POST',
       path: '/a2a',
       tag: 'Assistant',
-      summary: 'A2A JSON-RPC: ask the assistant (free tier)',
+      summary: 'A2A JSON-RPC: ask the assistant, free or paid (a2a-x402)',
       description:
-        'The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`) and 0.3 (`message/send`) clients. A message of text parts is one free turn ' +
-        'of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request\'s version: ' +
-        'the answer as text, then the chat answer as data. Premium turns are not sold here: beyond the free tier the error\'s data is the `payment_required` ' +
-        `problem, with the quote URL. Errors are JSON-RPC errors in a 200 answer: ${a2aErrorCodes}.`,
+        'The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`) clients. A message of text parts is one turn ' +
+        'of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request\'s version. ' +
+        'Beyond the free tier, a client that activated the a2a-x402 extension (its URI in `A2A-Extensions` or `X-A2A-Extensions`) gets a task in `input-required` whose status ' +
+        'metadata carries `x402.payment.required` (the chat\'s x402 offer, a stored quote); its message on that task with `x402.payment.payload` is settled as verify-payment settles ' +
+        'a Note, and the task completes with the answer as its artifact and `x402.payment.receipts`, or fails with `x402.payment.error` (verify-payment\'s code); a Note not yet ' +
+        'confirmed leaves it waiting for the same payment. Without the extension the error\'s data is the `payment_required` problem, with the quote URL. ' +
+        `Errors are JSON-RPC errors in a 200 answer: ${a2aErrorCodes}.`,
       request: a2aRequest,
       validatesOwnBody: true,
       protocol: 'json-rpc',
       responses: {
-        200: { description: 'The JSON-RPC answer: the agent message, or a JSON-RPC error.', schema: a2aResponse },
+        200: { description: 'The JSON-RPC answer: the agent message, the task, or a JSON-RPC error.', schema: a2aResponse },
         400: { description: 'A body that is not JSON (code `invalid_json`), before any JSON-RPC is read.' },
       },
     },

@@ -64,13 +64,11 @@ export function unsupportedRequirements(terms: FacilitatorTerms): RequirementsRe
 /**
  * The refusal of a request whose `paymentRequirements` are not exactly `issued` or whose
  * `accepted` is not exactly its `paymentRequirements`, or undefined when both are. A key missing
- * or added counts as a difference; JSON types count too (`"900"` is not `900`).
+ * or added counts as a difference; JSON types count too (`"900"` is not `900`). `names` says where
+ * the request carries each copy; a door with one copy passes it as both.
  */
-export function requirementsMismatch(issued: X402Requirements, terms: FacilitatorTerms): RequirementsRefusal | undefined {
-  const fields = [
-    ...differences(issued, terms.paymentRequirements, 'paymentRequirements'),
-    ...differences(terms.paymentRequirements, terms.accepted, 'paymentPayload.accepted'),
-  ];
+export function requirementsMismatch(issued: X402Requirements, terms: FacilitatorTerms, names = { requirements: 'paymentRequirements', accepted: 'paymentPayload.accepted' }): RequirementsRefusal | undefined {
+  const fields = [...differences(issued, terms.paymentRequirements, names.requirements), ...differences(terms.paymentRequirements, terms.accepted, names.accepted)];
   if (fields.length === 0) return undefined;
   const more = fields.length - NAMED_FIELDS;
   return {
@@ -78,7 +76,7 @@ export function requirementsMismatch(issued: X402Requirements, terms: Facilitato
     fields,
     message:
       `The requirements differ from the ones this service issued for quote ${issued.extra.quoteId}: ${fields.slice(0, NAMED_FIELDS).join(', ')}${more > 0 ? ` and ${more} more` : ''}. ` +
-      'Send the requirements exactly as PAYMENT-REQUIRED offered them, in paymentRequirements and in paymentPayload.accepted.',
+      `Send the requirements exactly as they were offered, in ${names.requirements}${terms.paymentRequirements === terms.accepted ? '' : ` and in ${names.accepted}`}.`,
   };
 }
 

@@ -1,19 +1,50 @@
 /**
- * POST /a2a: the A2A JSON-RPC binding of the assistant's free tier, A2A 1.0 (`SendMessage`) and
- * 0.3 (`message/send`). A message of text parts is one free turn, answered exactly as POST
- * /api/assistant/chat answers it (same free allowance, rate limit and model), and returned as an
- * agent message in the request's version. Every failure is a JSON-RPC error in a 200 answer, as
- * JSON-RPC clients expect; the assistant's own refusals (payment required, rate limited, provider
- * unavailable) carry its problem body as `data`. Premium turns are not sold over A2A: a question
- * beyond the free tier answers `payment_required` with the quote URL.
+ * POST /a2a: the A2A JSON-RPC binding of the assistant, A2A 1.0 (`SendMessage`, `GetTask`) and 0.3
+ * (`message/send`, `tasks/get`). A message of text parts is one turn, answered exactly as POST
+ * /api/assistant/chat answers it (same free allowance, rate limit and model), as an agent message in
+ * the request's version. A question beyond the free tier from a client that activated the a2a-x402
+ * extension (its URI in `A2A-Extensions` or `X-A2A-Extensions`) becomes a task waiting for payment,
+ * with the chat's x402 PaymentRequired in its status metadata; the client's x402 payload on that task
+ * is settled by the paid-turn service under verify-payment's rules and single-use claim, and the
+ * task completes with the answer and its receipt, or fails naming verify-payment's code. Without the
+ * extension such a question answers `payment_required` with the quote URL, as before. Every failure
+ * is a JSON-RPC error in a 200 answer, as JSON-RPC clients expect; the assistant's own refusals carry
+ * its problem body as `data`.
  */
-import { randomUUID } from 'node:crypto';
-import { A2A_ERROR_CODES, A2A_METHODS, a2aEnvelopeSchema, a2aRequestV0_3Schema, a2aRequestV1Schema, type A2aResponse } from '../../../schemas/a2a.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  A2A_ERROR_CODES,
+  A2A_METHODS,
+  A2A_X402_EXTENSION,
+  a2aEnvelopeSchema,
+  a2aGetTaskV0_3Schema,
+  a2aGetTaskV1Schema,
+  a2aRequestV0_3Schema,
+  a2aRequestV1Schema,
+  type A2aResponse,
+} from '../../../schemas/a2a.ts';
 import { chatRequestSchema, type ChatResponse } from '../../../schemas/assistant.ts';
+import { typeName } from '../../config/site.ts';
+import type { X402PaymentPayload, X402PaymentRequired } from '../../../schemas/x402.ts';
+import { routeUrl } from '../../catalogue/lookup.ts';
+import {
+  completedRecord,
+  failedRecord,
+  paymentRequiredRecord,
+  readPaymentMessage,
+  rejectedRecord,
+  taskV0_3,
+  taskV1,
+  type TaskView,
+} from '../../domain/assistant/a2a-x402.ts';
+import { issuedRequirementsOf, requirementsMismatch } from '../../domain/assistant/facilitator-requirements.ts';
+import { decodeX402Header, unsupportedKind, x402Settled } from '../../domain/assistant/x402.ts';
+import type { A2aTaskRecord, StoredA2aTask } from '../../domain/ports.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { jsonPointer, ProblemError } from '../../lib/problem-error.ts';
+import { consumeRateLimit, fromStore, type AssistantDeps } from '../../services/paid-turn/deps.ts';
+import { answerPaidTurn, CLEARS_BY_ITSELF, settleNote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { createChatHandler } from './chat.ts';
-import type { AssistantDeps } from '../../services/paid-turn/deps.ts';
 
 type Id = string | number | null;
 
@@ -27,13 +58,17 @@ const rpcError = (id: Id, name: keyof typeof A2A_ERROR_CODES, message: string, d
 
 const issuesOf = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((issue) => ({ path: jsonPointer(issue.path), message: issue.message }));
 
-/** What each version reads from a message and how it writes the answer. */
+/** A claim on a task that has not moved for this long belongs to a request that is gone. */
+const STALE_CLAIM_MS = 120_000;
+
+/** What each version reads from a message and how it writes the answer and a task. */
 const VERSIONS = {
   [A2A_METHODS.v1]: {
     request: a2aRequestV1Schema,
     texts: (parts: ReadonlyArray<Record<string, unknown>>) => parts.map((part) => (typeof part.text === 'string' ? part.text : undefined)),
     otherKinds: (parts: ReadonlyArray<Record<string, unknown>>) => parts.filter((part) => typeof part.text !== 'string').map((part) => ['data', 'url', 'raw'].find((key) => key in part) ?? 'empty'),
     answer: (ids: { messageId: string; contextId: string }, answer: ChatResponse) => ({ message: { ...ids, role: 'ROLE_AGENT' as const, parts: [{ text: answer.answer }, { data: answer }] as [{ text: string }, { data: ChatResponse }] } }),
+    task: (task: TaskView) => ({ task: taskV1(task) }),
   },
   [A2A_METHODS.v0_3]: {
     request: a2aRequestV0_3Schema,
@@ -45,34 +80,172 @@ const VERSIONS = {
       role: 'agent' as const,
       parts: [{ kind: 'text' as const, text: answer.answer }, { kind: 'data' as const, data: answer }] as [{ kind: 'text'; text: string }, { kind: 'data'; data: ChatResponse }],
     }),
+    task: taskV0_3,
   },
 };
 
+const GET_TASK = {
+  [A2A_METHODS.getTaskV1]: { request: a2aGetTaskV1Schema, task: taskV1 },
+  [A2A_METHODS.getTaskV0_3]: { request: a2aGetTaskV0_3Schema, task: taskV0_3 },
+};
+
+type Version = (typeof VERSIONS)[keyof typeof VERSIONS];
+
+/**
+ * The header naming the a2a-x402 extension when the client activated it (A2A 1.0 `A2A-Extensions`,
+ * 0.3 `X-A2A-Extensions`), echoed in the answer as A2A asks; undefined when it did not.
+ */
+function activatedExtension(request: ApiRequest): Record<string, string> | undefined {
+  for (const name of ['a2a-extensions', 'x-a2a-extensions']) {
+    const value = request.headers[name];
+    if (value?.split(',').some((uri) => uri.trim() === A2A_X402_EXTENSION)) return { [name]: A2A_X402_EXTENSION };
+  }
+  return undefined;
+}
+
+const viewOf = ({ taskId, contextId, state, record, updatedAt }: StoredA2aTask): TaskView => ({ taskId, contextId, state, record, updatedAt });
+
 export function createA2aHandler(deps: AssistantDeps): Handler {
   const chat = createChatHandler(deps);
-  return async (request: ApiRequest): Promise<ApiResponse> => {
-    const envelope = a2aEnvelopeSchema.safeParse(request.body);
-    if (!envelope.success) return rpcError(idOf(request.body), 'invalid_request', 'Invalid Request: not a JSON-RPC 2.0 request.', issuesOf(envelope.error.issues));
-    const { id, method } = envelope.data;
-    const version = Object.hasOwn(VERSIONS, method) ? VERSIONS[method as keyof typeof VERSIONS] : undefined;
-    if (!version) return rpcError(id, 'method_not_found', `Method not found: only ${A2A_METHODS.v1} (A2A 1.0) and ${A2A_METHODS.v0_3} (A2A 0.3) are served here.`);
-    const parsed = version.request.safeParse(request.body);
-    if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
-    const { message } = parsed.data.params;
-    const others = version.otherKinds(message.parts);
-    if (others.length > 0) return rpcError(id, 'content_type_not_supported', `Content type not supported: only text parts are read, not ${others.join(', ')}.`);
-    const question = version.texts(message.parts).join('\n');
+  const { store, clock } = deps;
+
+  /** A new question: the free tier answers it, or, with the extension, a task waits for its payment. */
+  async function ask(request: ApiRequest, id: Id, version: Version, message: { contextId?: string | undefined }, question: string): Promise<ApiResponse> {
     const turn = chatRequestSchema.safeParse({ messages: [{ role: 'user', content: question }] });
     if (!turn.success) return rpcError(id, 'invalid_params', 'Invalid params: the question is not one the assistant takes.', issuesOf(turn.error.issues.map((issue) => ({ ...issue, path: ['params', 'message', 'parts'] }))));
-
+    const contextId = message.contextId ?? randomUUID();
     let answered: ApiResponse;
     try {
       answered = await chat({ ...request, body: turn.data });
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
+      const extension = activatedExtension(request);
+      const offer = error.headers?.['payment-required'];
+      if (error.code === 'payment_required' && extension && offer) {
+        const task = await openTask(contextId, turn.data.messages[0]!.content, decodeX402Header<X402PaymentRequired>(offer));
+        // The offer travels in the task; the answer keeps the rate-limit headers.
+        const { 'payment-required': _offer, ...headers } = error.headers;
+        return json(200, { jsonrpc: '2.0', id, result: version.task(task) } as A2aResponse, { ...headers, ...extension });
+      }
       return rpcError(id, 'assistant_refused', `${error.title}: ${error.message}`, error.toBody(), error.headers);
     }
-    const ids = { messageId: randomUUID(), contextId: message.contextId ?? randomUUID() };
-    return json(200, { jsonrpc: '2.0', id, result: version.answer(ids, answered.body as ChatResponse) } satisfies A2aResponse, answered.headers);
+    return json(200, { jsonrpc: '2.0', id, result: version.answer({ messageId: randomUUID(), contextId }, answered.body as ChatResponse) } satisfies A2aResponse, answered.headers);
+  }
+
+  /** Stores a task waiting for the payment the chat's offer names (a quote it stored). */
+  async function openTask(contextId: string, question: string, required: X402PaymentRequired): Promise<TaskView> {
+    const now = clock();
+    const quote = await fromStore(() => store.getQuote(required.accepts[0]!.extra.quoteId));
+    const task: StoredA2aTask = {
+      taskId: randomUUID(),
+      contextId,
+      quoteId: required.accepts[0]!.extra.quoteId,
+      state: 'input-required',
+      retryKey: randomBytes(32).toString('base64url'),
+      record: paymentRequiredRecord(question, required),
+      expiresAt: quote?.expiresAt ?? now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await fromStore(() => store.insertA2aTask(task));
+    return viewOf(task);
+  }
+
+  /** A message on a task: its payment (or its rejection), settled and answered by one request at a time. */
+  async function continueTask(request: ApiRequest, id: Id, version: Version, taskId: string, metadata: Record<string, unknown> | undefined): Promise<ApiResponse> {
+    const found = await fromStore(() => store.getA2aTask(taskId));
+    if (!found) return rpcError(id, 'task_not_found', `Task not found: no task ${taskId} (never created here, or deleted with its expired quote).`);
+    if (found.state === 'completed' || found.state === 'failed') {
+      return rpcError(id, 'unsupported_operation', `Task ${taskId} has ended (${found.state}) and takes no more messages; GetTask reads it, and a new question starts a new task.`);
+    }
+    const reply = readPaymentMessage(metadata);
+    if (reply.kind === 'invalid') return rpcError(id, 'invalid_params', `Invalid params: ${reply.path.split('/').pop()} ${reply.message}.`, [{ path: reply.path, message: reply.message }]);
+    const headers = { ...(await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification')), ...activatedExtension(request) };
+    const answer = (task: TaskView) => json(200, { jsonrpc: '2.0', id, result: version.task(task) } as A2aResponse, headers);
+
+    const now = clock();
+    const claimed = await fromStore(() => store.claimA2aTask(taskId, now, new Date(now.getTime() - STALE_CLAIM_MS)));
+    // Another request holds the task (or just ended it): the client reads where it stands.
+    if (!claimed) return answer(viewOf((await fromStore(() => store.getA2aTask(taskId))) ?? found));
+    const end = async (state: 'input-required' | 'completed' | 'failed', record: A2aTaskRecord): Promise<TaskView> => {
+      const at = clock();
+      await fromStore(() => store.releaseA2aTask(taskId, state, record, at));
+      return { ...viewOf(claimed), state, record, updatedAt: at };
+    };
+    if (reply.kind === 'rejected') return answer(await end('failed', rejectedRecord()));
+
+    try {
+      const outcome = await settleAndAnswer(claimed, reply.payload);
+      if ('settlement' in outcome) {
+        const { settlement, body } = outcome;
+        const { receiptId, settlementTxId } = settlement.receipt;
+        const receipt = { ...x402Settled(settlementTxId, settlement.payerAddress), extra: { receiptId, receiptUrl: routeUrl('assistant-receipt').replace('{id}', receiptId) } };
+        return answer(await end('completed', completedRecord(body, receipt)));
+      }
+      if (CLEARS_BY_ITSELF.has(outcome.code)) {
+        const required = claimed.record.status.metadata['x402.payment.required'] as X402PaymentRequired;
+        return answer(await end('input-required', paymentRequiredRecord(claimed.record.question!, required, outcome)));
+      }
+      return answer(await end('failed', failedRecord(outcome.code, outcome.message)));
+    } catch (error) {
+      // Nothing final happened (the chain, the store or the model did not answer): the task waits
+      // again for the same payment, which settles, or recovers its settlement, on the next try.
+      await fromStore(() => store.releaseA2aTask(taskId, 'input-required', claimed.record, clock())).catch(() => undefined);
+      if (error instanceof ProblemError) return rpcError(id, 'assistant_refused', `${error.title}: ${error.message} The task waits for the same payment again.`, error.toBody(), { ...error.headers, ...headers });
+      throw error;
+    }
+  }
+
+  /**
+   * The payment judged against the task's own quote and settled (its claim bound to the task's
+   * secret retry key, so a retry on this task recovers a settlement whose answer was lost), then the
+   * premium turn answered. A refusal by verify-payment's rules is returned as its code.
+   */
+  async function settleAndAnswer(task: StoredA2aTask, payload: X402PaymentPayload): Promise<{ settlement: Settlement; body: ChatResponse } | { code: string; message: string }> {
+    const unsupported = unsupportedKind(payload.accepted);
+    if (unsupported) return { code: 'unsupported_scheme', message: unsupported };
+    const stored = await fromStore(() => store.getQuote(task.quoteId));
+    if (!stored) return { code: 'quote_expired', message: `Quote ${task.quoteId} expired and is gone; ask the question again for a new task.` };
+    const mismatch = requirementsMismatch(issuedRequirementsOf(stored), { paymentRequirements: payload.accepted, accepted: payload.accepted }, { requirements: 'x402.payment.payload.accepted', accepted: 'x402.payment.payload.accepted' });
+    if (mismatch) return { code: mismatch.reason, message: mismatch.message };
+    const question = task.record.question!;
+    let settlement: Settlement;
+    try {
+      settlement = await settleNote(deps, stored, payload.payload.noteBoxId.toLowerCase(), { retryKey: task.retryKey });
+    } catch (error) {
+      if (error instanceof ProblemError && [400, 402, 409, 410].includes(error.status)) return { code: error.code, message: error.message };
+      throw error;
+    }
+    const paid = await answerPaidTurn(deps, settlement.token.tokenHash, { question, messages: [{ role: 'user', content: question }] }, settlement.receipt);
+    if (!paid.ok) return { code: 'payment_already_answered', message: 'This payment already answered its turn: each payment answers once.' };
+    const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...paid.answer, receiptId: settlement.receipt.receiptId };
+    return { settlement, body };
+  }
+
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const envelope = a2aEnvelopeSchema.safeParse(request.body);
+    if (!envelope.success) return rpcError(idOf(request.body), 'invalid_request', 'Invalid Request: not a JSON-RPC 2.0 request.', issuesOf(envelope.error.issues));
+    const { id, method } = envelope.data;
+
+    if (Object.hasOwn(GET_TASK, method)) {
+      const reader = GET_TASK[method as keyof typeof GET_TASK];
+      const parsed = reader.request.safeParse(request.body);
+      if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
+      const task = await fromStore(() => store.getA2aTask(parsed.data.params.id));
+      if (!task) return rpcError(id, 'task_not_found', `Task not found: no task ${parsed.data.params.id} (never created here, or deleted with its expired quote).`);
+      return json(200, { jsonrpc: '2.0', id, result: reader.task(viewOf(task)) } as A2aResponse);
+    }
+
+    const version = Object.hasOwn(VERSIONS, method) ? VERSIONS[method as keyof typeof VERSIONS] : undefined;
+    if (!version) {
+      return rpcError(id, 'method_not_found', `Method not found: ${A2A_METHODS.v1} and ${A2A_METHODS.getTaskV1} (A2A 1.0), ${A2A_METHODS.v0_3} and ${A2A_METHODS.getTaskV0_3} (A2A 0.3) are served here.`);
+    }
+    const parsed = version.request.safeParse(request.body);
+    if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
+    const { message } = parsed.data.params;
+    const others = version.otherKinds(message.parts);
+    if (others.length > 0) return rpcError(id, 'content_type_not_supported', `Content type not supported: only text parts are read, not ${others.join(', ')}.`);
+    if (message.taskId !== undefined) return continueTask(request, id, version, message.taskId, message.metadata);
+    return ask(request, id, version, message, version.texts(message.parts).join('\n'));
   };
 }

@@ -15,7 +15,7 @@ import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { takeFreeTurn } from './free-tier.ts';
-import { answerPaidTurn, askModel, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
+import { answerPaidTurn, askModel, CLEARS_BY_ITSELF, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
 
@@ -79,12 +79,6 @@ interface Conversation {
   messages: ChatRequest['messages'];
 }
 
-/**
- * Refusals that clear by themselves: the Note not yet seen by the chain source, or not yet
- * confirmed; a concurrent retry of the same payment holding its turn. Offering a new quote there
- * would make an x402 client pay a second Note, so these say "retry the same payment" instead.
- */
-const CLEARS_BY_ITSELF = new Set(['note_not_found', 'note_unconfirmed', 'payment_in_progress']);
 const RETRY_SAME_PAYMENT_SECONDS = 5;
 
 /**

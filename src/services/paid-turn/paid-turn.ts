@@ -26,6 +26,13 @@ import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps
 
 type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored'>;
 
+/**
+ * Refusals that clear by themselves: the Note not yet seen by the chain source, or not yet
+ * confirmed; a concurrent retry of the same payment holding its turn. A door offers no new quote
+ * there (a client would pay a second Note) but asks for the same payment again.
+ */
+export const CLEARS_BY_ITSELF: ReadonlySet<string> = new Set(['note_not_found', 'note_unconfirmed', 'payment_in_progress']);
+
 /** A refusal in x402's terms: a reason code (verify-payment's code for a Note) and its words. */
 export interface PaymentRefusal {
   reason: string;

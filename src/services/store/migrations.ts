@@ -189,6 +189,28 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     backfill: (tx, dialect) => appendUnlogged(tx, dialect),
   },
+  {
+    version: 8,
+    name: 'a2a tasks',
+    change: 'expand',
+    // Tasks of A2A's a2a-x402 extension, so any instance continues one. No foreign key to quotes:
+    // an older build's retention deletes expired unpaid quotes without knowing tasks refer to them;
+    // this build deletes such tasks by their own copy of the expiry.
+    sql: ({ types, tableOptions }) => `
+      CREATE TABLE a2a_tasks (
+        task_id    text               PRIMARY KEY,
+        context_id text               NOT NULL,
+        quote_id   text               NOT NULL,
+        state      text               NOT NULL CHECK (state IN ('input-required', 'working', 'completed', 'failed')),
+        retry_key  text               NOT NULL,
+        record     ${types.json}      NOT NULL,
+        expires_at ${types.timestamp} NOT NULL,
+        created_at ${types.timestamp} NOT NULL,
+        updated_at ${types.timestamp} NOT NULL
+      )${tableOptions};
+      CREATE INDEX a2a_tasks_by_expiry ON a2a_tasks (expires_at);
+    `,
+  },
 ];
 
 /**

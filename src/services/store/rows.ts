@@ -5,7 +5,7 @@
  */
 import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
-import { type ActivityEvent } from '../../domain/ports.ts';
+import type { A2aTaskRecord, A2aTaskState, ActivityEvent, StoredA2aTask } from '../../domain/ports.ts';
 import type { GateState } from '../../domain/probe-history.ts';
 import type { Dialect } from './dialect.ts';
 
@@ -80,4 +80,33 @@ export const INSERT_ACTIVITY = 'INSERT INTO activity (kind, at, amount_nano_erg,
 /** An activity event as the five values of an `activity` row. */
 export function activityValues(event: ActivityEvent): unknown[] {
   return [event.kind, event.at.toISOString(), event.amountNanoErg === undefined ? null : event.amountNanoErg.toString(), event.taskHash ?? null, event.receiptId ?? null];
+}
+
+export interface A2aTaskRow {
+  task_id: string;
+  context_id: string;
+  quote_id: string;
+  state: A2aTaskState;
+  retry_key: string;
+  record: string;
+  expires_at: Date | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** The columns a task is read with; the record as text, whichever engine stores it. */
+export const A2A_TASK_COLUMNS = 'task_id, context_id, quote_id, state, retry_key, CAST(record AS TEXT) AS record, expires_at, created_at, updated_at';
+
+export function a2aTaskOf(row: A2aTaskRow): StoredA2aTask {
+  return {
+    taskId: row.task_id,
+    contextId: row.context_id,
+    quoteId: row.quote_id,
+    state: row.state,
+    retryKey: row.retry_key,
+    record: JSON.parse(row.record) as A2aTaskRecord,
+    expiresAt: toDate(row.expires_at),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
 }

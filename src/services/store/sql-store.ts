@@ -27,9 +27,12 @@ import {
   type LogEntry,
   type ReceiptLogStore,
   type StoredCheckpoint,
+  type A2aTaskRecord,
+  type A2aTaskState,
+  type StoredA2aTask,
 } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database } from './database.ts';
-import { activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
+import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 import { appendEntry, appendUnlogged } from './receipt-log.ts';
 import { hex } from '@fleet-sdk/crypto';
@@ -371,6 +374,53 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
           WHERE q.expires_at < $1 AND NOT EXISTS (SELECT 1 FROM used_notes u WHERE u.quote_id = q.quote_id)
           ORDER BY q.expires_at LIMIT $2)
        RETURNING quote_id`,
+      [expiredBefore.toISOString(), Math.max(1, Math.trunc(limit))],
+    );
+    return deleted.length;
+  }
+
+  async insertA2aTask(task: StoredA2aTask): Promise<void> {
+    const database = await this.ready();
+    await database.query(
+      `INSERT INTO a2a_tasks (task_id, context_id, quote_id, state, retry_key, record, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [task.taskId, task.contextId, task.quoteId, task.state, task.retryKey, JSON.stringify(task.record), task.expiresAt.toISOString(), task.createdAt.toISOString(), task.updatedAt.toISOString()],
+    );
+  }
+
+  async getA2aTask(taskId: string): Promise<StoredA2aTask | undefined> {
+    const database = await this.ready();
+    const [row] = await database.read<A2aTaskRow>(`SELECT ${A2A_TASK_COLUMNS} FROM a2a_tasks WHERE task_id = $1`, [taskId]);
+    return row && a2aTaskOf(row);
+  }
+
+  async claimA2aTask(taskId: string, now: Date, staleBefore: Date): Promise<StoredA2aTask | undefined> {
+    const database = await this.ready();
+    // One statement reads and moves the state: of two requests racing for one task, one claims it.
+    const [row] = await database.query<A2aTaskRow>(
+      `UPDATE a2a_tasks SET state = 'working', updated_at = $2
+        WHERE task_id = $1 AND (state = 'input-required' OR (state = 'working' AND updated_at < $3))
+        RETURNING ${A2A_TASK_COLUMNS}`,
+      [taskId, now.toISOString(), staleBefore.toISOString()],
+    );
+    return row && a2aTaskOf(row);
+  }
+
+  async releaseA2aTask(taskId: string, state: Exclude<A2aTaskState, 'working'>, record: A2aTaskRecord, now: Date): Promise<boolean> {
+    const database = await this.ready();
+    const rows = await database.query(
+      `UPDATE a2a_tasks SET state = $2, record = $3, updated_at = $4 WHERE task_id = $1 AND state = 'working' RETURNING task_id`,
+      [taskId, state, JSON.stringify(record), now.toISOString()],
+    );
+    return rows.length > 0;
+  }
+
+  async deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number> {
+    const database = await this.ready();
+    const deleted = await database.query<{ task_id: string }>(
+      `DELETE FROM a2a_tasks WHERE task_id IN (
+         SELECT task_id FROM a2a_tasks WHERE expires_at < $1 AND state <> 'completed' ORDER BY expires_at LIMIT $2)
+       RETURNING task_id`,
       [expiredBefore.toISOString(), Math.max(1, Math.trunc(limit))],
     );
     return deleted.length;
