@@ -49,8 +49,14 @@ const partV1 = z
 /** A question as either version writes it: its ids, the user's role in that version's words, and its parts. */
 const questionMessage = <Part extends z.ZodType>(role: string, part: Part) => ({
   messageId: z.string().min(1).describe('Id the sender gives the message.'),
-  contextId: z.string().min(1).optional().describe('Conversation id; the answer carries the one sent, or a new one.'),
-  taskId: z.string().min(1).max(128).optional().describe('The task this message continues: with a2a-x402, the payment of a premium question.'),
+  contextId: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[^\u0000]*$/, 'must not contain U+0000')
+    .optional()
+    .describe('Conversation id; the answer (or the task) carries the one sent, or a new one.'),
+  taskId: z.string().min(1).optional().describe('The task this message continues: with a2a-x402, the payment of a premium question (read only when the client activated the extension).'),
   role: z.literal(role).describe('The question is the user\'s.'),
   parts: z.array(part).min(1).describe('The content; the question is its text parts, joined by line breaks.'),
   metadata: a2aMetadataSchema,
@@ -76,7 +82,7 @@ export const a2aRequestV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), 
 
 const getTaskParams = z
   .looseObject({
-    id: z.string().min(1).max(128).describe('The task id.'),
+    id: z.string().min(1).max(128).describe('The task id, as the task gave it.'),
     historyLength: z.int().min(0).optional().describe('Accepted; tasks are answered without history.'),
   })
   .describe('Which task to read.');

@@ -120,7 +120,15 @@ export interface A2aTaskRecord {
   status: { text: string; metadata: Record<string, unknown> };
   /** The premium answer (the chat's answer body), once completed. */
   answer?: Record<string, unknown>;
+  /**
+   * The Note that settled the task's quote, once it did: whatever the client sends next, the task
+   * finishes with this payment (a turn settled but not answered is recovered, never lost).
+   */
+  settled?: { noteBoxId: string; receiptId: string };
 }
+
+/** Spending a token to complete a task: as spendToken answers, or the claim was lost (nothing spent). */
+export type CompleteA2aTaskResult = SpendTokenResult | { ok: false; reason: 'claim_lost' };
 
 /**
  * A premium question asked over A2A with the a2a-x402 extension, kept in the store so any instance
@@ -204,13 +212,23 @@ export interface AssistantStore {
   getA2aTask(taskId: string): Promise<StoredA2aTask | undefined>;
   /**
    * Claims a task for one request, in one statement: `input-required` (or `working` but untouched
-   * since `staleBefore`, its request gone) becomes `working`. The claimed task, or undefined when
-   * another request holds it or it has ended.
+   * since `staleBefore`, its request gone) becomes `working`, its `updatedAt` the claim's instant
+   * `now`, which fences every later write of this claim. The claimed task, or undefined when another
+   * request holds it or it has ended.
    */
   claimA2aTask(taskId: string, now: Date, staleBefore: Date): Promise<StoredA2aTask | undefined>;
-  /** Ends a claim: the task (still `working`) takes `state` and `record`. Whether it was still claimed. */
-  releaseA2aTask(taskId: string, state: Exclude<A2aTaskState, 'working'>, record: A2aTaskRecord, now: Date): Promise<boolean>;
-  /** Retention: deletes up to `limit` tasks that never completed whose quote expired before `expiredBefore`. How many. */
+  /**
+   * Ends the claim made at `claimedAt` without an answer: the task takes `state` and `record`.
+   * False when that claim is no longer the task's (taken over as stale): nothing is written.
+   */
+  releaseA2aTask(input: { taskId: string; claimedAt: Date; state: 'input-required' | 'failed'; record: A2aTaskRecord; now: Date }): Promise<boolean>;
+  /**
+   * ONE transaction: the claim made at `claimedAt` completes the task with `record` (its answer)
+   * and spends the payment token, or neither happens. A settled turn's answer is never spent
+   * without being kept on its task.
+   */
+  completeA2aTask(input: { taskId: string; claimedAt: Date; record: A2aTaskRecord; tokenHash: string; questionHash: string; now: Date }): Promise<CompleteA2aTaskResult>;
+  /** Retention: deletes up to `limit` tasks whose quote expired before `expiredBefore` unpaid (no Note settled it). How many. */
   deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number>;
   /** Retention: deletes the free-tier counts of days before `day` (YYYY-MM-DD). How many were deleted. */
   deleteFreeUsageBefore(day: string): Promise<number>;

@@ -213,9 +213,13 @@ describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
     expect(settled).toBe(200);
   });
 
-  it('GetTask of an unknown task, and a task id of hostile length, answer JSON-RPC errors', async () => {
+  it('GetTask of an unknown task, and task ids of hostile length or content, answer JSON-RPC errors', async () => {
     expect((await rpc('tasks/get', { id: 'missing' })).error).toMatchObject({ code: A2A_ERROR_CODES.task_not_found });
     expect((await rpc('tasks/get', { id: 'x'.repeat(10_000) })).error).toMatchObject({ code: A2A_ERROR_CODES.invalid_params });
-    expect((await send('x'.repeat(10_000), {})).error).toMatchObject({ code: A2A_ERROR_CODES.invalid_params });
+    expect((await send('x'.repeat(10_000), {})).error).toMatchObject({ code: A2A_ERROR_CODES.task_not_found });
+    expect((await send('\u0000', {})).error).toMatchObject({ code: A2A_ERROR_CODES.task_not_found });
+    // A conversation id the store could not keep (U+0000) is refused naming the field, before any quote.
+    const nul = await rpc('message/send', { message: { kind: 'message', messageId: 'm', contextId: 'a\u0000b', role: 'user', parts: [{ kind: 'text', text: question('nul') }] } });
+    expect(nul.error).toMatchObject({ code: A2A_ERROR_CODES.invalid_params, data: [{ path: '/params/message/contextId' }] });
   });
 });

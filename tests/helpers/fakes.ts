@@ -30,7 +30,7 @@ import {
   type SpendTokenResult,
   type StoredQuote,
   type A2aTaskRecord,
-  type A2aTaskState,
+  type CompleteA2aTaskResult,
   type StoredA2aTask,
 } from '../../src/domain/ports.ts';
 
@@ -189,19 +189,29 @@ export class FakeStore implements AssistantStore {
     Object.assign(task, { state: 'working', updatedAt: now });
     return structuredClone(task);
   }
-  async releaseA2aTask(taskId: string, state: Exclude<A2aTaskState, 'working'>, record: A2aTaskRecord, now: Date): Promise<boolean> {
+  async releaseA2aTask({ taskId, claimedAt, state, record, now }: { taskId: string; claimedAt: Date; state: 'input-required' | 'failed'; record: A2aTaskRecord; now: Date }): Promise<boolean> {
     this.#check();
     const task = this.a2aTasks.get(taskId);
-    if (task?.state !== 'working') return false;
+    if (task?.state !== 'working' || task.updatedAt.getTime() !== claimedAt.getTime()) return false;
     Object.assign(task, { state, record: structuredClone(record), updatedAt: now });
     return true;
   }
+  async completeA2aTask({ taskId, claimedAt, record, tokenHash, questionHash, now }: { taskId: string; claimedAt: Date; record: A2aTaskRecord; tokenHash: string; questionHash: string; now: Date }): Promise<CompleteA2aTaskResult> {
+    this.#check();
+    const task = this.a2aTasks.get(taskId);
+    if (task?.state !== 'working' || task.updatedAt.getTime() !== claimedAt.getTime()) return { ok: false, reason: 'claim_lost' };
+    const spent = await this.spendToken(tokenHash, questionHash, now);
+    if (spent.ok) Object.assign(task, { state: 'completed', record: structuredClone(record), updatedAt: now });
+    return spent;
+  }
   async deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number> {
     this.#check();
-    const gone = [...this.a2aTasks.values()].filter((task) => task.expiresAt.getTime() < expiredBefore.getTime() && task.state !== 'completed').slice(0, limit);
+    const paid = new Set(this.usedNotes.values());
+    const gone = [...this.a2aTasks.values()].filter((task) => task.expiresAt.getTime() < expiredBefore.getTime() && task.state !== 'completed' && !paid.has(task.quoteId)).slice(0, limit);
     for (const task of gone) this.a2aTasks.delete(task.taskId);
     return gone.length;
   }
+
   async deleteFreeUsageBefore(day: string): Promise<number> {
     this.#check();
     const gone = [...this.freeUsage.keys()].filter((key) => key.slice(key.lastIndexOf('/') + 1) < day);

@@ -465,7 +465,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       quoteId: quote.quoteId,
       state: 'input-required' as const,
       retryKey: 'k'.repeat(43),
-      record: { question: 'Which registers? ✓', status: { text: 'Payment is required.', metadata: { 'x402.payment.status': 'payment-required', 'x402.payment.required': required } } },
+      record: { question: 'Which registers? ✓ \u0000', status: { text: 'Payment is required.', metadata: { 'x402.payment.status': 'payment-required', 'x402.payment.required': required } } },
       expiresAt: new Date(Date.UTC(2001, 0, 1)),
       createdAt: at(0),
       updatedAt: at(0),
@@ -484,19 +484,33 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.claimA2aTask(task.taskId, at(2), at(1))).toBeUndefined();
     expect(await store.claimA2aTask(task.taskId, at(3), at(2))).toMatchObject({ state: 'working', updatedAt: at(3) });
 
-    const completed = { status: { text: 'Paid.', metadata: { 'x402.payment.status': 'payment-completed', 'x402.payment.receipts': [{ success: true, transaction: 'ab', network: 'ergo:testnet' }] } }, answer: { tier: 'premium', answer: 'R4, R5, R6' } };
-    expect(await store.releaseA2aTask(task.taskId, 'completed', completed, at(4))).toBe(true);
-    // Released once: an ended task is neither claimed nor released again.
-    expect(await store.releaseA2aTask(task.taskId, 'failed', completed, at(5))).toBe(false);
+    // A write fenced on a claim taken over does nothing.
+    expect(await store.releaseA2aTask({ taskId: task.taskId, claimedAt: at(1), state: 'failed', record: task.record, now: at(4) })).toBe(false);
+    const completed = { status: { text: 'Paid.', metadata: { 'x402.payment.status': 'payment-completed', 'x402.payment.receipts': [{ success: true, transaction: 'ab', network: 'ergo:testnet' }] } }, answer: { tier: 'premium', answer: 'R4, R5, R6 \u0000' } };
+    // Completing spends the token in the same transaction, or neither happens.
+    const noteBoxId = hex32();
+    const tokenHash = hex32();
+    await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt: makeReceipt(quote, noteBoxId), tokenHash, tokenExpiresAt: at(600), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
+    expect(await store.completeA2aTask({ taskId: task.taskId, claimedAt: at(1), record: completed, tokenHash, questionHash: quote.questionHash, now: at(4) })).toEqual({ ok: false, reason: 'claim_lost' });
+    expect(await store.completeA2aTask({ taskId: task.taskId, claimedAt: at(3), record: completed, tokenHash, questionHash: 'ff'.repeat(32), now: at(4) })).toEqual({ ok: false, reason: 'question_mismatch' });
+    expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'working', record: task.record });
+    expect(await store.completeA2aTask({ taskId: task.taskId, claimedAt: at(3), record: completed, tokenHash, questionHash: quote.questionHash, now: at(4) })).toMatchObject({ ok: true, quoteId: quote.quoteId });
+    expect(await store.spendToken(tokenHash, quote.questionHash, at(5))).toEqual({ ok: false, reason: 'used' });
+    // Ended: neither claimed nor released again.
+    expect(await store.releaseA2aTask({ taskId: task.taskId, claimedAt: at(4), state: 'failed', record: completed, now: at(5) })).toBe(false);
     expect(await store.claimA2aTask(task.taskId, at(6), at(6))).toBeUndefined();
     expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed', record: completed, updatedAt: at(4) });
 
-    // Retention: a task still waiting whose quote expired goes; a completed one stays.
-    const waiting = { ...task, taskId: `task-${hex32().slice(0, 12)}` };
+    // Retention: a task still waiting whose quote expired unpaid goes; a completed one stays, and
+    // so does one whose quote a Note settled (its turn is recovered through the task).
+    const waiting = { ...task, taskId: `task-${hex32().slice(0, 12)}`, quoteId: makeQuote().quoteId };
+    const settledWaiting = { ...task, taskId: `task-${hex32().slice(0, 12)}` };
     await store.insertA2aTask(waiting);
+    await store.insertA2aTask(settledWaiting);
     const cutoff = new Date(Date.UTC(2001, 0, 2));
     expect(await store.deleteStaleA2aTasks(cutoff, 10)).toBeGreaterThanOrEqual(1);
     expect(await store.getA2aTask(waiting.taskId)).toBeUndefined();
+    expect(await store.getA2aTask(settledWaiting.taskId)).toMatchObject({ state: 'input-required' });
     expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed' });
   });
 

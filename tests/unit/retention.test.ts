@@ -1,6 +1,7 @@
 /**
  * The retention sweep over a store: what it deletes at a given instant (unpaid quotes past their
- * expiry and the grace period, in bounded batches; past days' free-tier counts) and what it keeps.
+ * expiry and the grace period, in bounded batches, with the A2A tasks waiting for them; past days'
+ * free-tier counts) and what it keeps.
  */
 import { describe, expect, it } from 'vitest';
 import { sweepExpired } from '../../src/services/retention.ts';
@@ -20,9 +21,16 @@ describe('retention sweep', () => {
     for (const quote of [...old, withinGrace, paid]) await store.insertQuote(quote);
     store.usedNotes.set('ab'.repeat(32), paid.quoteId);
     for (const day of ['2026-11-26', '2026-11-27', '2026-11-28']) await store.reserveFreeUsage('client', day, 5);
+    // A2A tasks waiting for an expired quote go with it; a completed one stays, as does one within the grace.
+    const task = (taskId: string, quote: typeof paid, state: 'input-required' | 'completed') =>
+      store.insertA2aTask({ taskId, contextId: 'c', quoteId: quote.quoteId, state, retryKey: 'k'.repeat(43), record: { status: { text: '', metadata: {} } }, expiresAt: quote.expiresAt, createdAt: now, updatedAt: now });
+    await task('waiting-old', old[0]!, 'input-required');
+    await task('waiting-recent', withinGrace, 'input-required');
+    await task('completed-old', paid, 'completed');
 
     const result = await sweepExpired(store, { quoteGraceSeconds: 24 * 3600, sweepIntervalSeconds: 600 }, now);
-    expect(result).toEqual({ quotes: 1_203, freeUsageDays: 1 });
+    expect(result).toEqual({ quotes: 1_203, tasks: 1, freeUsageDays: 1 });
+    expect([...store.a2aTasks.keys()].sort()).toEqual(['completed-old', 'waiting-recent']);
     expect(await store.getQuote(withinGrace.quoteId)).toEqual(withinGrace);
     expect(await store.getQuote(paid.quoteId)).toEqual(paid);
     expect(await store.getQuote(old[0]!.quoteId)).toBeUndefined();

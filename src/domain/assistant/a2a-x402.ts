@@ -62,6 +62,21 @@ export function failedRecord(code: string, message: string): A2aTaskRecord {
   };
 }
 
+/**
+ * The record of a task whose payment settled but whose turn was not answered (the model or the
+ * store failed, `code` says which): it waits for the same message again, which finishes it.
+ */
+export function settledRecord(record: A2aTaskRecord, settled: NonNullable<A2aTaskRecord['settled']>, code: string): A2aTaskRecord {
+  return {
+    ...record,
+    settled,
+    status: {
+      text: `The payment settled (receipt ${settled.receiptId}) but the answer failed (${code}): send a message on this task again to get it; do not pay again.`,
+      metadata: { ...record.status.metadata, [X402_METADATA.status]: 'payment-verified', [X402_METADATA.error]: code },
+    },
+  };
+}
+
 /** The record of a task whose client rejected the payment requirements. */
 export function rejectedRecord(): A2aTaskRecord {
   return { status: { text: 'The client rejected the payment requirements; nothing was paid.', metadata: { [X402_METADATA.status]: 'payment-rejected' } } };

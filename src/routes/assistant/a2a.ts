@@ -33,13 +33,16 @@ import {
   paymentRequiredRecord,
   readPaymentMessage,
   rejectedRecord,
+  settledRecord,
   taskV0_3,
   taskV1,
+  X402_METADATA,
   type TaskView,
 } from '../../domain/assistant/a2a-x402.ts';
 import { issuedRequirementsOf, requirementsMismatch } from '../../domain/assistant/facilitator-requirements.ts';
 import { decodeX402Header, unsupportedKind, x402Settled } from '../../domain/assistant/x402.ts';
-import type { A2aTaskRecord, StoredA2aTask } from '../../domain/ports.ts';
+import type { A2aTaskRecord, StoredA2aTask, StoredQuote } from '../../domain/ports.ts';
+import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { jsonPointer, ProblemError } from '../../lib/problem-error.ts';
 import { consumeRateLimit, fromStore, type AssistantDeps } from '../../services/paid-turn/deps.ts';
@@ -58,8 +61,12 @@ const rpcError = (id: Id, name: keyof typeof A2A_ERROR_CODES, message: string, d
 
 const issuesOf = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((issue) => ({ path: jsonPointer(issue.path), message: issue.message }));
 
-/** A claim on a task that has not moved for this long belongs to a request that is gone. */
-const STALE_CLAIM_MS = 120_000;
+/**
+ * A claim on a task that has not moved for this long belongs to a request that is gone: longer
+ * than a request can take (chain reads, the store and the model each give up well within it). A
+ * request that still outlives it writes nothing: its writes are fenced on its claim.
+ */
+const STALE_CLAIM_MS = 600_000;
 
 /** What each version reads from a message and how it writes the answer and a task. */
 const VERSIONS = {
@@ -104,6 +111,25 @@ function activatedExtension(request: ApiRequest): Record<string, string> | undef
 }
 
 const viewOf = ({ taskId, contextId, state, record, updatedAt }: StoredA2aTask): TaskView => ({ taskId, contextId, state, record, updatedAt });
+
+/** A task id this service could have made: a task is never looked up by anything else (a hostile length, a U+0000). */
+const isTaskId = (taskId: string): boolean => /^[0-9a-f-]{36}$/.test(taskId);
+
+/** The offer a task waits on, as its status metadata carries it. */
+const requiredOf = (task: StoredA2aTask): X402PaymentRequired => task.record.status.metadata[X402_METADATA.required] as X402PaymentRequired;
+
+/**
+ * Why a payload cannot pay this task, before any Note is read: another scheme or network, the
+ * task's quote gone, or requirements other than the ones the task offered (field by field).
+ */
+function offerRefusal(task: StoredA2aTask, stored: StoredQuote | undefined, payload: X402PaymentPayload): { code: string; message: string } | undefined {
+  const unsupported = unsupportedKind(payload.accepted);
+  if (unsupported) return { code: 'unsupported_scheme', message: unsupported };
+  if (!stored) return { code: 'quote_expired', message: `Quote ${task.quoteId} expired and is gone; ask the question again for a new task.` };
+  const names = { requirements: 'x402.payment.payload.accepted', accepted: 'x402.payment.payload.accepted' };
+  const mismatch = requirementsMismatch(issuedRequirementsOf(stored), { paymentRequirements: payload.accepted, accepted: payload.accepted }, names);
+  return mismatch && { code: mismatch.reason, message: mismatch.message };
+}
 
 export function createA2aHandler(deps: AssistantDeps): Handler {
   const chat = createChatHandler(deps);
@@ -151,88 +177,96 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     return viewOf(task);
   }
 
-  /** A message on a task: its payment (or its rejection), settled and answered by one request at a time. */
+  /**
+   * A message on a task: its payment (or its rejection), settled and answered by one request at a
+   * time. Every write of the request is fenced on its claim, so a request that outlived its claim
+   * (taken over as stale) changes nothing; the answer is kept on the task in the transaction that
+   * spends the turn, so a paid answer is never spent without being kept.
+   */
   async function continueTask(request: ApiRequest, id: Id, version: Version, taskId: string, metadata: Record<string, unknown> | undefined): Promise<ApiResponse> {
+    const notFound = () => rpcError(id, 'task_not_found', `Task not found: no task ${taskId.slice(0, 128)} (never created here, or deleted with its expired quote).`);
+    if (!isTaskId(taskId)) return notFound();
     const found = await fromStore(() => store.getA2aTask(taskId));
-    if (!found) return rpcError(id, 'task_not_found', `Task not found: no task ${taskId} (never created here, or deleted with its expired quote).`);
+    if (!found) return notFound();
     if (found.state === 'completed' || found.state === 'failed') {
       return rpcError(id, 'unsupported_operation', `Task ${taskId} has ended (${found.state}) and takes no more messages; GetTask reads it, and a new question starts a new task.`);
     }
-    const reply = readPaymentMessage(metadata);
-    if (reply.kind === 'invalid') return rpcError(id, 'invalid_params', `Invalid params: ${reply.path.split('/').pop()} ${reply.message}.`, [{ path: reply.path, message: reply.message }]);
+    // A settled task finishes with its own Note, whatever the message carries.
+    const reply = found.record.settled ? undefined : readPaymentMessage(metadata);
+    if (reply?.kind === 'invalid') return rpcError(id, 'invalid_params', `Invalid params: ${reply.path.split('/').pop()} ${reply.message}.`, [{ path: reply.path, message: reply.message }]);
     const headers = { ...(await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification')), ...activatedExtension(request) };
     const answer = (task: TaskView) => json(200, { jsonrpc: '2.0', id, result: version.task(task) } as A2aResponse, headers);
+    const current = async () => answer(viewOf((await fromStore(() => store.getA2aTask(taskId))) ?? found));
 
-    const now = clock();
-    const claimed = await fromStore(() => store.claimA2aTask(taskId, now, new Date(now.getTime() - STALE_CLAIM_MS)));
+    const claimedAt = clock();
+    const claimed = await fromStore(() => store.claimA2aTask(taskId, claimedAt, new Date(claimedAt.getTime() - STALE_CLAIM_MS)));
     // Another request holds the task (or just ended it): the client reads where it stands.
-    if (!claimed) return answer(viewOf((await fromStore(() => store.getA2aTask(taskId))) ?? found));
-    const end = async (state: 'input-required' | 'completed' | 'failed', record: A2aTaskRecord): Promise<TaskView> => {
-      const at = clock();
-      await fromStore(() => store.releaseA2aTask(taskId, state, record, at));
-      return { ...viewOf(claimed), state, record, updatedAt: at };
+    if (!claimed) return current();
+    const release = async (state: 'input-required' | 'failed', record: A2aTaskRecord): Promise<ApiResponse> => {
+      const now = clock();
+      const released = await fromStore(() => store.releaseA2aTask({ taskId, claimedAt, state, record, now }));
+      return released ? answer({ ...viewOf(claimed), state, record, updatedAt: now }) : current();
     };
-    if (reply.kind === 'rejected') return answer(await end('failed', rejectedRecord()));
+    if (reply?.kind === 'rejected') return release('failed', rejectedRecord());
 
+    let settled = claimed.record.settled;
     try {
-      const outcome = await settleAndAnswer(claimed, reply.payload);
-      if ('settlement' in outcome) {
-        const { settlement, body } = outcome;
-        const { receiptId, settlementTxId } = settlement.receipt;
-        const receipt = { ...x402Settled(settlementTxId, settlement.payerAddress), extra: { receiptId, receiptUrl: routeUrl('assistant-receipt').replace('{id}', receiptId) } };
-        return answer(await end('completed', completedRecord(body, receipt)));
+      const stored = await fromStore(() => store.getQuote(claimed.quoteId));
+      if (!settled) {
+        const payload = (reply as { kind: 'payload'; payload: X402PaymentPayload }).payload;
+        const refusal = offerRefusal(claimed, stored, payload);
+        if (refusal) return release('failed', failedRecord(refusal.code, refusal.message));
       }
-      if (CLEARS_BY_ITSELF.has(outcome.code)) {
-        const required = claimed.record.status.metadata['x402.payment.required'] as X402PaymentRequired;
-        return answer(await end('input-required', paymentRequiredRecord(claimed.record.question!, required, outcome)));
+      const noteBoxId = settled?.noteBoxId ?? (reply as { kind: 'payload'; payload: X402PaymentPayload }).payload.payload.noteBoxId.toLowerCase();
+      let settlement: Settlement;
+      try {
+        settlement = await settleNote(deps, stored!, noteBoxId, { retryKey: claimed.retryKey });
+      } catch (error) {
+        if (!(error instanceof ProblemError) || ![400, 402, 409, 410].includes(error.status)) throw error;
+        if (CLEARS_BY_ITSELF.has(error.code)) return release('input-required', paymentRequiredRecord(claimed.record.question!, requiredOf(claimed), { code: error.code, message: error.message }));
+        return release('failed', failedRecord(error.code, error.message));
       }
-      return answer(await end('failed', failedRecord(outcome.code, outcome.message)));
+      settled = { noteBoxId, receiptId: settlement.receipt.receiptId };
+      const { receipt } = settlement;
+      const question = claimed.record.question!;
+      const receiptUrl = routeUrl('assistant-receipt').replace('{id}', receipt.receiptId);
+      const paid = await answerPaidTurn(deps, settlement.token.tokenHash, { question, messages: [{ role: 'user', content: question }] }, receipt, (model) =>
+        store.completeA2aTask({
+          taskId,
+          claimedAt,
+          tokenHash: settlement.token.tokenHash,
+          questionHash: hashQuestion(question),
+          now: clock(),
+          record: completedRecord(
+            { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...model, receiptId: receipt.receiptId },
+            { ...x402Settled(receipt.settlementTxId, settlement.payerAddress), extra: { receiptId: receipt.receiptId, receiptUrl } },
+          ),
+        }),
+      );
+      if (paid.ok) return current();
+      // Lost the claim to a request that took the task over: it finishes the turn; the client reads where it stands.
+      if (paid.reason === 'claim_lost') return current();
+      if (paid.reason === 'used') return release('failed', failedRecord('payment_already_answered', 'This payment already answered its turn: each payment answers once.'));
+      // The token lapsed while the model answered, or changed under this request: the same message again finishes it.
+      return release('input-required', settledRecord(claimed.record, settled, 'payment_in_progress'));
     } catch (error) {
       // Nothing final happened (the chain, the store or the model did not answer): the task waits
-      // again for the same payment, which settles, or recovers its settlement, on the next try.
-      await fromStore(() => store.releaseA2aTask(taskId, 'input-required', claimed.record, clock())).catch(() => undefined);
-      if (error instanceof ProblemError) return rpcError(id, 'assistant_refused', `${error.title}: ${error.message} The task waits for the same payment again.`, error.toBody(), { ...error.headers, ...headers });
+      // for the same message again, which settles its payment, or recovers the settlement, next time.
+      const record = settled ? settledRecord(claimed.record, settled, error instanceof ProblemError ? error.code : 'internal_error') : claimed.record;
+      await fromStore(() => store.releaseA2aTask({ taskId, claimedAt, state: 'input-required', record, now: clock() })).catch(() => undefined);
+      if (error instanceof ProblemError) return rpcError(id, 'assistant_refused', `${error.title}: ${error.message} The task waits for the same message again.`, error.toBody(), { ...error.headers, ...headers });
       throw error;
     }
   }
 
-  /**
-   * The payment judged against the task's own quote and settled (its claim bound to the task's
-   * secret retry key, so a retry on this task recovers a settlement whose answer was lost), then the
-   * premium turn answered. A refusal by verify-payment's rules is returned as its code.
-   */
-  async function settleAndAnswer(task: StoredA2aTask, payload: X402PaymentPayload): Promise<{ settlement: Settlement; body: ChatResponse } | { code: string; message: string }> {
-    const unsupported = unsupportedKind(payload.accepted);
-    if (unsupported) return { code: 'unsupported_scheme', message: unsupported };
-    const stored = await fromStore(() => store.getQuote(task.quoteId));
-    if (!stored) return { code: 'quote_expired', message: `Quote ${task.quoteId} expired and is gone; ask the question again for a new task.` };
-    const mismatch = requirementsMismatch(issuedRequirementsOf(stored), { paymentRequirements: payload.accepted, accepted: payload.accepted }, { requirements: 'x402.payment.payload.accepted', accepted: 'x402.payment.payload.accepted' });
-    if (mismatch) return { code: mismatch.reason, message: mismatch.message };
-    const question = task.record.question!;
-    let settlement: Settlement;
-    try {
-      settlement = await settleNote(deps, stored, payload.payload.noteBoxId.toLowerCase(), { retryKey: task.retryKey });
-    } catch (error) {
-      if (error instanceof ProblemError && [400, 402, 409, 410].includes(error.status)) return { code: error.code, message: error.message };
-      throw error;
-    }
-    const paid = await answerPaidTurn(deps, settlement.token.tokenHash, { question, messages: [{ role: 'user', content: question }] }, settlement.receipt);
-    if (!paid.ok) return { code: 'payment_already_answered', message: 'This payment already answered its turn: each payment answers once.' };
-    const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...paid.answer, receiptId: settlement.receipt.receiptId };
-    return { settlement, body };
-  }
-
-  return async (request: ApiRequest): Promise<ApiResponse> => {
-    const envelope = a2aEnvelopeSchema.safeParse(request.body);
-    if (!envelope.success) return rpcError(idOf(request.body), 'invalid_request', 'Invalid Request: not a JSON-RPC 2.0 request.', issuesOf(envelope.error.issues));
-    const { id, method } = envelope.data;
-
+  async function handle(request: ApiRequest, id: Id, method: string): Promise<ApiResponse> {
     if (Object.hasOwn(GET_TASK, method)) {
       const reader = GET_TASK[method as keyof typeof GET_TASK];
       const parsed = reader.request.safeParse(request.body);
       if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
-      const task = await fromStore(() => store.getA2aTask(parsed.data.params.id));
-      if (!task) return rpcError(id, 'task_not_found', `Task not found: no task ${parsed.data.params.id} (never created here, or deleted with its expired quote).`);
+      const taskId = parsed.data.params.id;
+      const task = isTaskId(taskId) ? await fromStore(() => store.getA2aTask(taskId)) : undefined;
+      if (!task) return rpcError(id, 'task_not_found', `Task not found: no task ${taskId} (never created here, or deleted with its expired quote).`);
       return json(200, { jsonrpc: '2.0', id, result: reader.task(viewOf(task)) } as A2aResponse);
     }
 
@@ -245,7 +279,21 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     const { message } = parsed.data.params;
     const others = version.otherKinds(message.parts);
     if (others.length > 0) return rpcError(id, 'content_type_not_supported', `Content type not supported: only text parts are read, not ${others.join(', ')}.`);
-    if (message.taskId !== undefined) return continueTask(request, id, version, message.taskId, message.metadata);
+    // Tasks are the extension's: a client that did not activate it has its taskId ignored, as before.
+    if (message.taskId !== undefined && activatedExtension(request)) return continueTask(request, id, version, message.taskId, message.metadata);
     return ask(request, id, version, message, version.texts(message.parts).join('\n'));
+  }
+
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const envelope = a2aEnvelopeSchema.safeParse(request.body);
+    if (!envelope.success) return rpcError(idOf(request.body), 'invalid_request', 'Invalid Request: not a JSON-RPC 2.0 request.', issuesOf(envelope.error.issues));
+    const { id, method } = envelope.data;
+    try {
+      return await handle(request, id, method);
+    } catch (error) {
+      // The service's refusals (rate limited, store or chain unavailable) as JSON-RPC clients read them.
+      if (error instanceof ProblemError) return rpcError(id, 'assistant_refused', `${error.title}: ${error.message}`, error.toBody(), error.headers);
+      throw error;
+    }
   };
 }

@@ -225,22 +225,29 @@ export async function askModel(model: ModelProvider, request: ModelRequest): Pro
   }
 }
 
-/** A premium answer, or why the token did not pay it (`SpendTokenResult`'s reasons). */
-export type PaidAnswer = { ok: true; answer: ModelAnswer; receiptId: string } | { ok: false; reason: Exclude<SpendTokenResult, { ok: true }>['reason'] };
+/** Why a token did not pay a turn: `SpendTokenResult`'s reasons, or a door's own. */
+type SpendRefusal = Extract<SpendTokenResult, { ok: false }>['reason'];
+
+/** A premium answer, or why the token did not pay it. */
+export type PaidAnswer<Reason extends string = SpendRefusal> = { ok: true; answer: ModelAnswer; receiptId: string } | { ok: false; reason: Reason };
 
 /**
  * Answers the premium turn a payment token pays: the model answers first and the token is spent
  * only once an answer exists, so a provider failure never costs the payer their turn; spending is
  * the store's atomic single use, so of two turns racing with one token exactly one is answered.
+ * `spend` spends the token: by default alone, or (A2A) keeping the answer in the same transaction.
  */
-export async function answerPaidTurn(
+export async function answerPaidTurn<Reason extends string = SpendRefusal>(
   { store, model, clock }: Pick<AssistantDeps, 'store' | 'model' | 'clock'>,
   tokenHash: string,
   request: ModelRequest,
   settled?: Pick<ReceiptBundle, 'taskHash'>,
-): Promise<PaidAnswer> {
+  spend?: (answer: ModelAnswer) => Promise<{ ok: true; quoteId: string; receiptId: string } | { ok: false; reason: Reason }>,
+): Promise<PaidAnswer<Reason>> {
   const answer = await askModel(model, request);
-  const spent = await fromStore(() => store.spendToken(tokenHash, hashQuestion(request.question), clock()));
+  // Without `spend`, Reason is its default: the store's own refusals.
+  const spendAlone = () => store.spendToken(tokenHash, hashQuestion(request.question), clock()) as Promise<{ ok: true; quoteId: string; receiptId: string } | { ok: false; reason: Reason }>;
+  const spent = await fromStore(() => (spend ? spend(answer) : spendAlone()));
   if (!spent.ok) return spent;
   // The activity event names the task; a door that just settled knows it, the token's door reads it.
   const taskHash = settled?.taskHash ?? (await fromStore(() => store.getQuote(spent.quoteId)).catch(() => undefined))?.taskHash;

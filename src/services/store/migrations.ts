@@ -193,7 +193,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'a2a tasks',
     change: 'expand',
-    // Tasks of A2A's a2a-x402 extension, so any instance continues one. No foreign key to quotes:
+    // Tasks of A2A's a2a-x402 extension, so any instance continues one. The record is JSON kept as
+    // text: no query reads inside it, and jsonb refuses a U+0000 a client's question may carry. No foreign key to quotes:
     // an older build's retention deletes expired unpaid quotes without knowing tasks refer to them;
     // this build deletes such tasks by their own copy of the expiry.
     sql: ({ types, tableOptions }) => `
@@ -203,7 +204,7 @@ export const MIGRATIONS: readonly Migration[] = [
         quote_id   text               NOT NULL,
         state      text               NOT NULL CHECK (state IN ('input-required', 'working', 'completed', 'failed')),
         retry_key  text               NOT NULL,
-        record     ${types.json}      NOT NULL,
+        record     text               NOT NULL,
         expires_at ${types.timestamp} NOT NULL,
         created_at ${types.timestamp} NOT NULL,
         updated_at ${types.timestamp} NOT NULL

@@ -28,10 +28,10 @@ import {
   type ReceiptLogStore,
   type StoredCheckpoint,
   type A2aTaskRecord,
-  type A2aTaskState,
+  type CompleteA2aTaskResult,
   type StoredA2aTask,
 } from '../../domain/ports.ts';
-import { UniqueViolationError, type Database } from './database.ts';
+import { UniqueViolationError, type Database, type Queryable } from './database.ts';
 import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 import { appendEntry, appendUnlogged } from './receipt-log.ts';
@@ -42,6 +42,39 @@ const MAX_REISSUE_ATTEMPTS = 8;
 
 /** Money moved: a settled payment and a spent token must survive a power loss, not only a crash. */
 const DURABLE = { durable: true };
+
+/** Ends the claim made at $5 (the task's `updated_at` since): a claim taken over as stale writes nothing. */
+const RELEASE_TASK = `UPDATE a2a_tasks SET state = $2, record = $3, updated_at = $4 WHERE task_id = $1 AND state = 'working' AND updated_at = $5 RETURNING task_id`;
+
+/**
+ * Spends a token inside `tx`: one statement decides, so concurrent spends of one token serialise on
+ * its row and the loser re-reads used_at as set and updates nothing.
+ */
+async function spendIn(tx: Queryable, tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult> {
+  const at = now.toISOString();
+  const [spent] = await tx.query<{ quote_id: string; receipt_id: string }>(
+    `UPDATE payment_tokens SET used_at = $3
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3 AND question_hash = $2
+      RETURNING quote_id, receipt_id`,
+    [tokenHash, questionHash, at],
+  );
+  if (spent) return { ok: true, quoteId: spent.quote_id, receiptId: spent.receipt_id };
+  const [token] = await tx.query<TokenRow>('SELECT used_at, expires_at, question_hash FROM payment_tokens WHERE token_hash = $1', [tokenHash]);
+  if (!token) return { ok: false, reason: 'unknown' };
+  if (token.used_at !== null) return { ok: false, reason: 'used' };
+  if (toDate(token.expires_at).getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  return { ok: false, reason: 'question_mismatch' };
+}
+
+/** Thrown inside a completion whose token did not spend, to roll the task's completion back. */
+class NotSpent extends Error {
+  readonly result: Exclude<SpendTokenResult, { ok: true }>;
+
+  constructor(result: Exclude<SpendTokenResult, { ok: true }>) {
+    super(`token not spent: ${result.reason}`);
+    this.result = result;
+  }
+}
 
 export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -198,23 +231,7 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
 
   async spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult> {
     const database = await this.ready();
-    const at = now.toISOString();
-    return database.transaction(async (tx) => {
-      // One statement decides: concurrent spends of one token serialise on its row, and the loser
-      // re-reads used_at as set and updates nothing.
-      const [spent] = await tx.query<{ quote_id: string; receipt_id: string }>(
-        `UPDATE payment_tokens SET used_at = $3
-          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3 AND question_hash = $2
-          RETURNING quote_id, receipt_id`,
-        [tokenHash, questionHash, at],
-      );
-      if (spent) return { ok: true, quoteId: spent.quote_id, receiptId: spent.receipt_id };
-      const [token] = await tx.query<TokenRow>('SELECT used_at, expires_at, question_hash FROM payment_tokens WHERE token_hash = $1', [tokenHash]);
-      if (!token) return { ok: false, reason: 'unknown' };
-      if (token.used_at !== null) return { ok: false, reason: 'used' };
-      if (toDate(token.expires_at).getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-      return { ok: false, reason: 'question_mismatch' };
-    }, DURABLE);
+    return database.transaction((tx) => spendIn(tx, tokenHash, questionHash, now), DURABLE);
   }
 
   async getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined> {
@@ -406,20 +423,36 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
     return row && a2aTaskOf(row);
   }
 
-  async releaseA2aTask(taskId: string, state: Exclude<A2aTaskState, 'working'>, record: A2aTaskRecord, now: Date): Promise<boolean> {
+  async releaseA2aTask({ taskId, claimedAt, state, record, now }: { taskId: string; claimedAt: Date; state: 'input-required' | 'failed'; record: A2aTaskRecord; now: Date }): Promise<boolean> {
     const database = await this.ready();
-    const rows = await database.query(
-      `UPDATE a2a_tasks SET state = $2, record = $3, updated_at = $4 WHERE task_id = $1 AND state = 'working' RETURNING task_id`,
-      [taskId, state, JSON.stringify(record), now.toISOString()],
-    );
+    const rows = await database.query(RELEASE_TASK, [taskId, state, JSON.stringify(record), now.toISOString(), claimedAt.toISOString()]);
     return rows.length > 0;
+  }
+
+  async completeA2aTask({ taskId, claimedAt, record, tokenHash, questionHash, now }: { taskId: string; claimedAt: Date; record: A2aTaskRecord; tokenHash: string; questionHash: string; now: Date }): Promise<CompleteA2aTaskResult> {
+    const database = await this.ready();
+    try {
+      return await database.transaction(async (tx) => {
+        const released = await tx.query(RELEASE_TASK, [taskId, 'completed', JSON.stringify(record), now.toISOString(), claimedAt.toISOString()]);
+        if (released.length === 0) return { ok: false, reason: 'claim_lost' } as const;
+        const spent = await spendIn(tx, tokenHash, questionHash, now);
+        // Not spent: the task must not show an answer nobody paid for, so the completion rolls back.
+        if (!spent.ok) throw new NotSpent(spent);
+        return spent;
+      }, DURABLE);
+    } catch (error) {
+      if (error instanceof NotSpent) return error.result;
+      throw error;
+    }
   }
 
   async deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number> {
     const database = await this.ready();
     const deleted = await database.query<{ task_id: string }>(
       `DELETE FROM a2a_tasks WHERE task_id IN (
-         SELECT task_id FROM a2a_tasks WHERE expires_at < $1 AND state <> 'completed' ORDER BY expires_at LIMIT $2)
+         SELECT t.task_id FROM a2a_tasks t
+          WHERE t.expires_at < $1 AND t.state <> 'completed' AND NOT EXISTS (SELECT 1 FROM used_notes u WHERE u.quote_id = t.quote_id)
+          ORDER BY t.expires_at LIMIT $2)
        RETURNING task_id`,
       [expiredBefore.toISOString(), Math.max(1, Math.trunc(limit))],
     );
