@@ -123,7 +123,7 @@ const taskMetadata = z.record(z.string(), z.unknown()).describe('The a2a-x402 ke
 const taskIds = { id: z.string().min(1).describe('Task id.'), contextId: z.string().min(1) };
 const statusTimestamp = z.iso.datetime().describe('When the task last changed.');
 
-const taskV1 = z
+export const a2aTaskV1Schema = z
   .strictObject({
     ...taskIds,
     status: z.strictObject({
@@ -137,7 +137,7 @@ const taskV1 = z
       .describe('The premium answer, once completed.'),
   })
   .describe('A2A 1.0 Task: a premium question and its payment (a2a-x402).');
-const taskV0_3 = z
+export const a2aTaskV0_3Schema = z
   .strictObject({
     kind: z.literal('task'),
     ...taskIds,
@@ -170,7 +170,7 @@ const taskV0_3 = z
 export const a2aResponseSchema = z
   .union([
     z
-      .strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.union([answerV1, answerV0_3, z.strictObject({ task: taskV1 }).describe('A2A 1.0 SendMessageResponse: a task.'), taskV1, taskV0_3]) })
+      .strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.union([answerV1, answerV0_3, z.strictObject({ task: a2aTaskV1Schema }).describe('A2A 1.0 SendMessageResponse: a task.'), a2aTaskV1Schema, a2aTaskV0_3Schema]) })
       .describe('Success: the answer or the task, in the version of the request.'),
     z
       .strictObject({

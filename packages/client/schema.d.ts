@@ -855,8 +855,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A2A JSON-RPC: ask the assistant (free tier)
-         * @description The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`) and 0.3 (`message/send`) clients. A message of text parts is one free turn of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request's version: the answer as text, then the chat answer as data. Premium turns are not sold here: beyond the free tier the error's data is the `payment_required` problem, with the quote URL. Errors are JSON-RPC errors in a 200 answer: -32600 `invalid_request`, -32601 `method_not_found`, -32602 `invalid_params`, -32000 `assistant_refused`, -32005 `content_type_not_supported`.
+         * A2A JSON-RPC: ask the assistant, free or paid (a2a-x402)
+         * @description The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`) clients. A message of text parts is one turn of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request's version. Beyond the free tier, a client that activated the a2a-x402 extension (its URI in `A2A-Extensions` or `X-A2A-Extensions`) gets a task in `input-required` whose status metadata carries `x402.payment.required` (the chat's x402 offer, a stored quote); its message on that task with `x402.payment.payload` is settled as verify-payment settles a Note, and the task completes with the answer as its artifact and `x402.payment.receipts`, or fails with `x402.payment.error` (verify-payment's code); a Note not yet confirmed leaves it waiting for the same payment. Without the extension the error's data is the `payment_required` problem, with the quote URL. Errors are JSON-RPC errors in a 200 answer: -32600 `invalid_request`, -32601 `method_not_found`, -32602 `invalid_params`, -32000 `assistant_refused`, -32001 `task_not_found`, -32004 `unsupported_operation`, -32005 `content_type_not_supported`.
          */
         post: operations["a2a"];
         delete?: never;
@@ -1260,7 +1260,7 @@ export interface components {
         };
         /**
          * A2A JSON-RPC request (SendMessage, message/send)
-         * @description A2A JSON-RPC request: one question for the hosted assistant's free tier, as A2A 1.0 `SendMessage` or A2A 0.3 `message/send`.
+         * @description A2A JSON-RPC request: a question for the hosted assistant (A2A 1.0 `SendMessage`, A2A 0.3 `message/send`), its payment on a task (a2a-x402), or a task read (`GetTask`, `tasks/get`).
          */
         A2aRequest: {
             /** @constant */
@@ -1274,9 +1274,9 @@ export interface components {
                 message: {
                     /** @description Id the sender gives the message. */
                     messageId: string;
-                    /** @description Conversation id; the answer carries the one sent, or a new one. */
+                    /** @description Conversation id; the answer (or the task) carries the one sent, or a new one. */
                     contextId?: string;
-                    /** @description Task id; this binding creates no tasks. */
+                    /** @description The task this message continues: with a2a-x402, the payment of a premium question (read only when the client activated the extension). */
                     taskId?: string;
                     /**
                      * @description The question is the user's.
@@ -1325,9 +1325,9 @@ export interface components {
                     kind: "message";
                     /** @description Id the sender gives the message. */
                     messageId: string;
-                    /** @description Conversation id; the answer carries the one sent, or a new one. */
+                    /** @description Conversation id; the answer (or the task) carries the one sent, or a new one. */
                     contextId?: string;
-                    /** @description Task id; this binding creates no tasks. */
+                    /** @description The task this message continues: with a2a-x402, the payment of a premium question (read only when the client activated the extension). */
                     taskId?: string;
                     /**
                      * @description The question is the user's.
@@ -1355,6 +1355,36 @@ export interface components {
                     [key: string]: unknown;
                 };
                 metadata?: components["schemas"]["A2aMetadataInput"];
+            } & {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            /** @constant */
+            method: "GetTask";
+            /** @description A2A 1.0 GetTaskRequest. */
+            params: {
+                /** @description The task id, as the task gave it. */
+                id: string;
+                /** @description Accepted; tasks are answered without history. */
+                historyLength?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            /** @constant */
+            method: "tasks/get";
+            /** @description A2A 0.3 TaskQueryParams. */
+            params: {
+                /** @description The task id, as the task gave it. */
+                id: string;
+                /** @description Accepted; tasks are answered without history. */
+                historyLength?: number;
             } & {
                 [key: string]: unknown;
             };
@@ -1405,6 +1435,160 @@ export interface components {
                         kind: "data";
                         /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
                         data: components["schemas"]["AssistantChat"];
+                    }
+                ];
+            } | {
+                /** @description A2A 1.0 Task: a premium question and its payment (a2a-x402). */
+                task: {
+                    /** @description Task id. */
+                    id: string;
+                    contextId: string;
+                    status: {
+                        /** @enum {unknown} */
+                        state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED";
+                        message: {
+                            messageId: string;
+                            contextId: string;
+                            taskId: string;
+                            /** @constant */
+                            role: "ROLE_AGENT";
+                            parts: [
+                                {
+                                    text: string;
+                                }
+                            ];
+                            /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the task last changed.
+                         */
+                        timestamp: string;
+                    };
+                    /** @description The premium answer, once completed. */
+                    artifacts?: [
+                        {
+                            artifactId: string;
+                            /** @constant */
+                            name: "answer";
+                            parts: [
+                                {
+                                    /** @description The answer, as Markdown text. */
+                                    text: string;
+                                },
+                                {
+                                    /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
+                                    data: components["schemas"]["AssistantChat"];
+                                }
+                            ];
+                        }
+                    ];
+                };
+            } | {
+                /** @description Task id. */
+                id: string;
+                contextId: string;
+                status: {
+                    /** @enum {unknown} */
+                    state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED";
+                    message: {
+                        messageId: string;
+                        contextId: string;
+                        taskId: string;
+                        /** @constant */
+                        role: "ROLE_AGENT";
+                        parts: [
+                            {
+                                text: string;
+                            }
+                        ];
+                        /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the task last changed.
+                     */
+                    timestamp: string;
+                };
+                /** @description The premium answer, once completed. */
+                artifacts?: [
+                    {
+                        artifactId: string;
+                        /** @constant */
+                        name: "answer";
+                        parts: [
+                            {
+                                /** @description The answer, as Markdown text. */
+                                text: string;
+                            },
+                            {
+                                /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
+                                data: components["schemas"]["AssistantChat"];
+                            }
+                        ];
+                    }
+                ];
+            } | {
+                /** @constant */
+                kind: "task";
+                /** @description Task id. */
+                id: string;
+                contextId: string;
+                status: {
+                    /** @enum {unknown} */
+                    state: "input-required" | "working" | "completed" | "failed";
+                    message: {
+                        /** @constant */
+                        kind: "message";
+                        messageId: string;
+                        contextId: string;
+                        taskId: string;
+                        /** @constant */
+                        role: "agent";
+                        parts: [
+                            {
+                                /** @constant */
+                                kind: "text";
+                                text: string;
+                            }
+                        ];
+                        /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the task last changed.
+                     */
+                    timestamp: string;
+                };
+                /** @description The premium answer, once completed. */
+                artifacts?: [
+                    {
+                        artifactId: string;
+                        /** @constant */
+                        name: "answer";
+                        parts: [
+                            {
+                                /** @constant */
+                                kind: "text";
+                                /** @description The answer, as Markdown text. */
+                                text: string;
+                            },
+                            {
+                                /** @constant */
+                                kind: "data";
+                                /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
+                                data: components["schemas"]["AssistantChat"];
+                            }
+                        ];
                     }
                 ];
             };
@@ -5917,7 +6101,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Metadata, ignored. */
+        /** @description Metadata; on a task waiting for payment, the a2a-x402 keys (`x402.payment.payload`, `x402.payment.status`) are read. */
         A2aMetadataInput: {
             [key: string]: unknown;
         };
@@ -7882,7 +8066,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC answer: the agent message, or a JSON-RPC error. */
+            /** @description The JSON-RPC answer: the agent message, the task, or a JSON-RPC error. */
             200: {
                 headers: {
                     [name: string]: unknown;

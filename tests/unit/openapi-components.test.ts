@@ -2,9 +2,10 @@
  * The OpenAPI description registers each shape its schemas share once and references it: no
  * component carries an `$id`, every reference resolves, every shared component is referenced more
  * than once, no shared shape is also written out in full elsewhere, and the whole compact document
- * stays within 310 KiB (it was 846 KB before shapes were shared; 300 KiB until the retry key's header
+ * stays within 320 KiB (it was 846 KB before shapes were shared; 300 KiB until the retry key's header
  * parameters, the facilitator's request examples and the honest wording of the receipt and faucet
- * checks, about 3 KB, were added). Answers, headers and request
+ * checks, about 3 KB, were added; 310 KiB until A2A's tasks (a2a-x402: a task in each protocol
+ * version, GetTask and tasks/get, about 8 KB) were). Answers, headers and request
  * bodies that several operations carry word for word are written once too, and so are the fields an
  * object shares with the objects extended from it (the probes, a manifest and its registry entry). Every module of schemas/ is enumerated, so a new one's
  * shapes count too.
@@ -107,7 +108,7 @@ describe('OpenAPI components', () => {
     expect([...names.values()]).toEqual(['BaseNote', 'BaseMore']);
   });
 
-  it('is at most 310 KiB as served (compact JSON)', () => {
-    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(310 * 1024);
+  it('is at most 320 KiB as served (compact JSON)', () => {
+    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(320 * 1024);
   });
 });
