@@ -1438,103 +1438,8 @@ export interface components {
                     }
                 ];
             } | {
-                /** @description A2A 1.0 Task: a premium question and its payment (a2a-x402). */
-                task: {
-                    /** @description Task id. */
-                    id: string;
-                    contextId: string;
-                    status: {
-                        /** @enum {unknown} */
-                        state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED";
-                        message: {
-                            messageId: string;
-                            contextId: string;
-                            taskId: string;
-                            /** @constant */
-                            role: "ROLE_AGENT";
-                            parts: [
-                                {
-                                    text: string;
-                                }
-                            ];
-                            /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /**
-                         * Format: date-time
-                         * @description When the task last changed.
-                         */
-                        timestamp: string;
-                    };
-                    /** @description The premium answer, once completed. */
-                    artifacts?: [
-                        {
-                            artifactId: string;
-                            /** @constant */
-                            name: "answer";
-                            parts: [
-                                {
-                                    /** @description The answer, as Markdown text. */
-                                    text: string;
-                                },
-                                {
-                                    /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
-                                    data: components["schemas"]["AssistantChat"];
-                                }
-                            ];
-                        }
-                    ];
-                };
-            } | {
-                /** @description Task id. */
-                id: string;
-                contextId: string;
-                status: {
-                    /** @enum {unknown} */
-                    state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED";
-                    message: {
-                        messageId: string;
-                        contextId: string;
-                        taskId: string;
-                        /** @constant */
-                        role: "ROLE_AGENT";
-                        parts: [
-                            {
-                                text: string;
-                            }
-                        ];
-                        /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /**
-                     * Format: date-time
-                     * @description When the task last changed.
-                     */
-                    timestamp: string;
-                };
-                /** @description The premium answer, once completed. */
-                artifacts?: [
-                    {
-                        artifactId: string;
-                        /** @constant */
-                        name: "answer";
-                        parts: [
-                            {
-                                /** @description The answer, as Markdown text. */
-                                text: string;
-                            },
-                            {
-                                /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
-                                data: components["schemas"]["AssistantChat"];
-                            }
-                        ];
-                    }
-                ];
-            } | {
+                task: components["schemas"]["A2aTaskV1"];
+            } | components["schemas"]["A2aTaskV1"] | {
                 /** @constant */
                 kind: "task";
                 /** @description Task id. */
@@ -6104,6 +6009,55 @@ export interface components {
         /** @description Metadata; on a task waiting for payment, the a2a-x402 keys (`x402.payment.payload`, `x402.payment.status`) are read. */
         A2aMetadataInput: {
             [key: string]: unknown;
+        };
+        /** @description A2A 1.0 Task: a premium question and its payment (a2a-x402). */
+        A2aTaskV1: {
+            /** @description Task id. */
+            id: string;
+            contextId: string;
+            status: {
+                /** @enum {unknown} */
+                state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED";
+                message: {
+                    messageId: string;
+                    contextId: string;
+                    taskId: string;
+                    /** @constant */
+                    role: "ROLE_AGENT";
+                    parts: [
+                        {
+                            text: string;
+                        }
+                    ];
+                    /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
+                    metadata: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * Format: date-time
+                 * @description When the task last changed.
+                 */
+                timestamp: string;
+            };
+            /** @description The premium answer, once completed. */
+            artifacts?: [
+                {
+                    artifactId: string;
+                    /** @constant */
+                    name: "answer";
+                    parts: [
+                        {
+                            /** @description The answer, as Markdown text. */
+                            text: string;
+                        },
+                        {
+                            /** @description The assistant's chat answer as `POST /api/assistant/chat` gives it: tier, citations, model. */
+                            data: components["schemas"]["AssistantChat"];
+                        }
+                    ];
+                }
+            ];
         };
         /**
          * Format: uri

@@ -36,6 +36,18 @@ export declare class ExactErgoScheme implements SchemeNetworkClient {
   ): Promise<{ x402Version: number; payload: { noteBoxId: string }; extensions?: Record<string, unknown> }>;
 }
 
+/** The a2a-x402 extension (v0.2) an A2A client activates to pay premium turns on a task. */
+export declare const A2A_X402_EXTENSION: 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2';
+
+/**
+ * A2A (a2a-x402 v0.2): pays the Note a waiting task's status metadata asks for and returns the
+ * metadata of the message to send on that task (`x402.payment.status` and `x402.payment.payload`).
+ */
+export declare function a2aPaymentMetadata(
+  taskMetadata: Record<string, unknown> | undefined,
+  options: { payNote: PayNote },
+): Promise<{ 'x402.payment.status': 'payment-submitted'; 'x402.payment.payload': PaymentPayload }>;
+
 /** A PayNote minting on the proof surface's local sandbox chain (never the testnet). */
 export declare function sandboxWallet(sandboxUrl: string): PayNote;
 

@@ -68,6 +68,25 @@ export class ExactErgoScheme {
   }
 }
 
+/** The a2a-x402 extension (v0.2) an A2A client activates to pay premium turns on a task. */
+export const A2A_X402_EXTENSION = 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2';
+
+/**
+ * A2A (a2a-x402 v0.2, standalone flow): given the status metadata of a task waiting for payment,
+ * pays the Note its `exact` / `ergo:testnet` offer asks for through `payNote` and returns the
+ * metadata of the message to send on that task (`taskId`). Throws when the task asks for no
+ * payment this scheme makes.
+ */
+export async function a2aPaymentMetadata(taskMetadata, { payNote }) {
+  const required = taskMetadata?.['x402.payment.required'];
+  const accepted = required?.accepts?.find((offer) => offer?.scheme === SCHEME && offer?.network === NETWORK);
+  if (taskMetadata?.['x402.payment.status'] !== 'payment-required' || !accepted) {
+    throw new Error(`the task asks for no ${SCHEME} payment on ${NETWORK} (x402.payment.status ${JSON.stringify(taskMetadata?.['x402.payment.status'])})`);
+  }
+  const { payload } = await new ExactErgoScheme({ payNote }).createPaymentPayload(required.x402Version ?? 2, accepted);
+  return { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': { x402Version: required.x402Version ?? 2, accepted, payload } };
+}
+
 async function getJson(url, init) {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
   const text = await response.text();

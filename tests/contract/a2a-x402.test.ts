@@ -4,7 +4,8 @@
  * pays the Note its offer asks for, sends the payload on the task and gets the completed task with
  * the answer and its receipt, which `agent-economy verify-receipt` verifies. A2A 0.3 over raw
  * JSON-RPC: the hostile inputs (unknown and ended tasks, malformed, foreign and oversized payloads,
- * a Note of another task), a Note not yet confirmed, and races of one Note on one task and on two.
+ * a Note of another task), a Note not yet confirmed, races of one Note on one task and on two, and
+ * a task continued by another instance on the same store.
  */
 import { ClientFactory, DefaultAgentCardResolver, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
@@ -14,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { A2A_ERROR_CODES, A2A_X402_EXTENSION, a2aResponseSchema } from '../../schemas/a2a.ts';
 import { agentCardSchema } from '../../schemas/agent-card.ts';
 import { x402PaymentRequiredSchema, type X402Requirements } from '../../schemas/x402.ts';
+import { a2aPaymentMetadata, sandboxWallet } from '../../packages/x402-ergo/index.js';
 import { payQuote } from '../../src/sandbox/pay.ts';
-import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
-import { PREMIUM_QUESTION, startStack, type Stack } from '../helpers/paid-turn.ts';
+import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
+import { PREMIUM_QUESTION, sandboxServerEnv, startStack, type Stack } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -91,7 +93,9 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     // The offer is a stored quote, as the chat's PAYMENT-REQUIRED is.
     expect((await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).status).toBe(200);
 
-    const noteBoxId = await payNote(requirements!);
+    // The scheme package pays the Note the task asks for and writes the message's metadata.
+    const payment = await a2aPaymentMetadata(metadata, { payNote: sandboxWallet(stack.sandbox.url) });
+    const noteBoxId = payment['x402.payment.payload'].payload.noteBoxId as string;
     const done = (await client.sendMessage(
       {
         message: {
@@ -100,7 +104,7 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
           taskId: opened.id,
           contextId: opened.contextId,
           parts: [{ content: { $case: 'text', value: 'Here is the payment.' } }],
-          metadata: payloadOf(requirements, noteBoxId),
+          metadata: payment,
         },
       } as never,
       options as never,
@@ -116,6 +120,8 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     const read = (await client.getTask({ id: opened.id } as never)) as any;
     expect(read.status.state).toBe(3);
     expect(read.status.message.metadata['x402.payment.receipts']).toEqual([receipt]);
+    // The package pays only a task that asks for its scheme: never a completed one again.
+    await expect(a2aPaymentMetadata(read.status.message.metadata, { payNote: sandboxWallet(stack.sandbox.url) })).rejects.toThrow(/asks for no exact payment on ergo:testnet/);
 
     // The receipt is the service's own, settled by this Note, and verifies with the command line.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/receipt/${receipt.extra.receiptId}`)).json();
@@ -211,6 +217,24 @@ describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
     expect([a.result.status.state, b.result.status.state].sort()).toEqual(['completed', 'failed']);
     const settled = (await fetch(`${stack.server.url}/api/assistant/receipt/${receiptsOf(a.result.status.state === 'completed' ? a.result : b.result)[0]!.extra.receiptId}`)).status;
     expect(settled).toBe(200);
+  });
+
+  it('a task opened on one instance is paid on another sharing the store, and each reads it completed', async () => {
+    const { task, requirements } = await openTask();
+    const other = await startBuiltServer(sandboxServerEnv(stack.sandbox.url, stack.dataDir));
+    try {
+      const noteBoxId = await payNote(requirements);
+      const response = await fetch(`${other.url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-extensions': A2A_X402_EXTENSION },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', taskId: task.id, parts: [{ kind: 'text', text: 'paid' }], metadata: payloadOf(requirements, noteBoxId) } } }),
+      });
+      expect(response.headers.get('a2a-extensions')).toBe(A2A_X402_EXTENSION);
+      expect(((await response.json()) as Rpc).result.status.state).toBe('completed');
+    } finally {
+      await other.stop();
+    }
+    expect(await getTask(task.id)).toMatchObject({ status: { state: 'completed' }, artifacts: [{ name: 'answer' }] });
   });
 
   it('GetTask of an unknown task, and task ids of hostile length or content, answer JSON-RPC errors', async () => {
