@@ -5,7 +5,12 @@
  * Redis-backed limits with REDIS_URL, the Explorer API at ERGO_EXPLORER_URL).
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
-import type { ReceiptSummary } from '../../schemas/reputation.ts';
+import type { ReceiptSummary, SubjectKind } from '../../schemas/reputation.ts';
+import type { ReputationEvidence } from './reputation.ts';
+import type { ReputationTotals, SubjectAggregate } from './reputation-fold.ts';
+
+/** Where a page of reputation subjects starts: after this subject in the graph's order. */
+export type SubjectCursor = Pick<SubjectAggregate, 'receiptCount' | 'lastSettledAt' | 'subjectId' | 'kind'>;
 import type { ProbeRun } from './probe-history.ts';
 import type { RateLimitBucket } from '../config/rate-limit.ts';
 
@@ -334,4 +339,25 @@ export interface RateLimiter {
    * refund that cannot be written is logged, never thrown.
    */
   refund(bucket: RateLimitBucket, key: string): Promise<void>;
+}
+
+/**
+ * The reputation graph kept per checkpoint of the receipt log (src/domain/reputation-fold.ts): its
+ * aggregates folded stretch by stretch, and read a page at a time.
+ */
+export interface ReputationStore {
+  /** The stored checkpoint of exactly `size` entries, if one was signed. */
+  checkpointOfSize(size: number): Promise<StoredCheckpoint | undefined>;
+  /**
+   * Folds the log's receipts into the reputation aggregates from where they stand up to `toSize`,
+   * at most `maxEntries` in this one transaction; the log size they cover afterwards. Concurrent
+   * folds (any instance) wait for one another and never fold an entry twice.
+   */
+  foldReputation(toSize: number, maxEntries: number): Promise<number>;
+  /** The reputation graph's totals and the log size they cover. */
+  reputationTotals(): Promise<ReputationTotals>;
+  /** Up to `limit` subjects in the graph's order, after `after`. */
+  reputationSubjects(limit: number, after?: SubjectCursor): Promise<SubjectAggregate[]>;
+  /** Up to `limit` receipts credited to a subject, newest first, after `after`. */
+  reputationEvidence(kind: SubjectKind, subjectId: string, limit: number, after?: ReputationEvidence): Promise<ReputationEvidence[]>;
 }

@@ -35,11 +35,29 @@ export interface ReputationDerivation {
   latestSettledAt: string | null;
 }
 
-const byTime = (a: string, b: string) => Date.parse(a) - Date.parse(b);
+/** Code-unit order, as SQLite's BINARY and PostgreSQL's "C" collations sort: the same everywhere. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Instants are ISO-8601 UTC text written by `Date#toISOString`: their text order is their time order. */
+const byTime = byText;
 
 /**
- * Groups testnet receipts by subject. Subjects are ordered by receipt count (most first), then by
- * latest settlement (newest first), then by id, so the same receipts always give the same graph.
+ * The documented order of subjects: receipt count (most first), then latest settlement (newest
+ * first), then subject id and kind in code-unit order, so the same receipts always give the same
+ * graph, and a page of it can be read by a cursor.
+ */
+export function compareSubjects(a: Pick<ReputationSubject, 'receiptCount' | 'lastSettledAt' | 'subjectId' | 'kind'>, b: typeof a): number {
+  return b.receiptCount - a.receiptCount || byTime(b.lastSettledAt, a.lastSettledAt) || byText(a.subjectId, b.subjectId) || byText(a.kind, b.kind);
+}
+
+/** The order of a subject's evidence: newest settlement first, then receipt id. */
+export function compareEvidence(a: ReputationEvidence, b: ReputationEvidence): number {
+  return byTime(b.settledAt, a.settledAt) || byText(a.receiptId, b.receiptId);
+}
+
+/**
+ * Groups testnet receipts by subject, in the documented order (compareSubjects), each with its
+ * evidence newest first (compareEvidence).
  */
 export function deriveReputationGraph(receipts: readonly ReceiptSummary[]): ReputationDerivation {
   const counted = new Map<string, ReceiptSummary>();
@@ -70,7 +88,7 @@ export function deriveReputationGraph(receipts: readonly ReceiptSummary[]): Repu
   }
 
   const subjects: ReputationSubject[] = [...bySubject.values()].map(({ subjectId, kind, receipts: list }) => {
-    const newestFirst = [...list].sort((a, b) => byTime(b.settledAt, a.settledAt) || a.receiptId.localeCompare(b.receiptId));
+    const newestFirst = list.map(({ receiptId, settlementTxId, settledAt }) => ({ receiptId, settlementTxId, settledAt })).sort(compareEvidence);
     return {
       subjectId,
       kind,
@@ -78,16 +96,10 @@ export function deriveReputationGraph(receipts: readonly ReceiptSummary[]): Repu
       settledNanoErg: sumValues(list),
       firstSettledAt: newestFirst[newestFirst.length - 1]!.settledAt,
       lastSettledAt: newestFirst[0]!.settledAt,
-      evidence: newestFirst.map(({ receiptId, settlementTxId, settledAt }) => ({ receiptId, settlementTxId, settledAt })),
+      evidence: newestFirst,
     };
   });
-  subjects.sort(
-    (a, b) =>
-      b.receiptCount - a.receiptCount ||
-      byTime(b.lastSettledAt, a.lastSettledAt) ||
-      a.subjectId.localeCompare(b.subjectId) ||
-      a.kind.localeCompare(b.kind),
-  );
+  subjects.sort(compareSubjects);
 
   const latest = [...counted.values()].map((receipt) => receipt.settledAt).sort(byTime).at(-1) ?? null;
   return {

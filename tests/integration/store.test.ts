@@ -13,10 +13,12 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { receiptBundleSchema } from '../../schemas/receipt.ts';
 import type { StoreConfig } from '../../src/config/store.ts';
-import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore } from '../../src/domain/ports.ts';
+import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore, type ReputationStore } from '../../src/domain/ports.ts';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { openPostgres } from '../../src/services/store/postgres-database.ts';
 import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
+import { deriveReputationGraph } from '../../src/domain/reputation.ts';
+import { LATEST_EVIDENCE } from '../../src/domain/reputation-fold.ts';
 import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 import { hex32, makeQuote, makeReceipt, NEWEST_RECORDED_VERSION } from '../helpers/store-fixtures.ts';
@@ -26,7 +28,7 @@ const TIMEOUTS = { statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 };
 
 interface Harness {
   /** A new store on the same data (for PostgreSQL: its own pool, as a second instance would have). */
-  open(): AssistantStore & { ready(): Promise<unknown> };
+  open(): AssistantStore & ReputationStore & { logSize(): Promise<number>; ready(): Promise<unknown> };
   /** A second store that can run at the same time as the first (another instance). */
   supportsSecondInstance: boolean;
   /** Runs statements on the data directly, as another build would. */
@@ -512,6 +514,46 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.getA2aTask(waiting.taskId)).toBeUndefined();
     expect(await store.getA2aTask(settledWaiting.taskId)).toMatchObject({ state: 'input-required' });
     expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed' });
+  });
+
+  test('folds the log into reputation aggregates in any steps, from two instances at once, equal to the derivation; pages visit every subject and receipt once', async () => {
+    const receivers = ['3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt', 'B-provider', 'a-provider'];
+    const payers = ['3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw', 'Z-agent', 'b-agent', null];
+    for (let index = 0; index < 30; index++) {
+      const quote = makeQuote({ priceNanoErg: BigInt(1_000_000 * (index + 1)) });
+      await store.insertQuote(quote);
+      const noteBoxId = hex32();
+      const receipt = makeReceipt(quote, noteBoxId, { chain: index % 5 === 4 ? 'sandbox' : 'testnet' });
+      // Same instants for some, so the orders' tie-breaks are exercised.
+      receipt.verification_receipt.checkedAt = new Date(Date.UTC(2026, 10, 1, 0, index % 7)).toISOString();
+      receipt.agreement.receiverAddress = receivers[index % 3]!;
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: payers[index % 4]!, retryKeyHash: null });
+    }
+    const size = await store.logSize();
+    // Two instances folding at once, a few entries a step: each entry is folded once.
+    await withAnotherStore(async (other) => {
+      let folded = 0;
+      while (folded < size) [folded] = await Promise.all([store.foldReputation(size, 7), other.foldReputation(size, 5)]);
+    });
+    expect(await store.foldReputation(size, 7)).toBe(size);
+    const derived = deriveReputationGraph(await store.listReceiptSummaries(size));
+    expect(await store.reputationTotals()).toEqual({
+      logSize: size,
+      receiptsCounted: derived.receiptsCounted,
+      sandboxReceiptsExcluded: derived.sandboxReceiptsExcluded,
+      receiptsWithoutPayer: derived.receiptsWithoutPayer,
+      totalSettledNanoErg: derived.totalSettledNanoErg,
+      latestSettledAt: derived.latestSettledAt,
+    });
+    // Page by page, three subjects a page: every subject once, in the derivation's order.
+    const paged = [];
+    for (let page = await store.reputationSubjects(3); page.length > 0; page = await store.reputationSubjects(3, page.at(-1))) paged.push(...page);
+    expect(paged).toEqual(derived.subjects.map(({ evidence, ...subject }) => ({ ...subject, latest: evidence.slice(0, LATEST_EVIDENCE) })));
+    for (const subject of derived.subjects) {
+      const evidence = [];
+      for (let page = await store.reputationEvidence(subject.kind, subject.subjectId, 2); page.length > 0; page = await store.reputationEvidence(subject.kind, subject.subjectId, 2, page.at(-1))) evidence.push(...page);
+      expect(evidence).toEqual(subject.evidence);
+    }
   });
 
   test('retention deletes the free-tier counts of days before the one named', async () => {

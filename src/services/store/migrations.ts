@@ -14,6 +14,7 @@
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
 import { appendUnlogged } from './receipt-log.ts';
+import { foldSigned } from './reputation.ts';
 
 export interface Migration {
   version: number;
@@ -211,6 +212,53 @@ export const MIGRATIONS: readonly Migration[] = [
       )${tableOptions};
       CREATE INDEX a2a_tasks_by_expiry ON a2a_tasks (expires_at);
     `,
+  },
+  {
+    version: 9,
+    name: 'reputation aggregates',
+    change: 'expand',
+    // The reputation graph kept up to date per checkpoint of the receipt log (src/domain/reputation-fold.ts):
+    // its totals with the log size they cover, one row per subject ranked as the graph lists them
+    // (rank_count and rank_time negate the count and the last settlement's epoch milliseconds, so one
+    // ascending index serves the order and a cursor reads a page as one range of it),
+    // and one row per receipt credited to a subject, paged newest first. Amounts are decimal text;
+    // ids and instants sort by code unit on both engines. The backfill folds what is already signed.
+    sql: ({ types, tableOptions }) => `
+      CREATE TABLE reputation_totals (
+        id                 integer         PRIMARY KEY CHECK (id = 1),
+        log_size           ${types.bigint} NOT NULL,
+        receipts_counted   ${types.bigint} NOT NULL,
+        sandbox_excluded   ${types.bigint} NOT NULL,
+        without_payer      ${types.bigint} NOT NULL,
+        total_nano_erg     text            NOT NULL,
+        latest_settled_at  ${types.binaryText}
+      )${tableOptions};
+      INSERT INTO reputation_totals (id, log_size, receipts_counted, sandbox_excluded, without_payer, total_nano_erg, latest_settled_at) VALUES (1, 0, 0, 0, 0, '0', NULL);
+      CREATE TABLE reputation_subjects (
+        kind             ${types.binaryText} NOT NULL,
+        subject_id       ${types.binaryText} NOT NULL,
+        receipt_count    ${types.bigint}     NOT NULL,
+        settled_nano_erg text                NOT NULL,
+        first_settled_at ${types.binaryText} NOT NULL,
+        last_settled_at  ${types.binaryText} NOT NULL,
+        latest           text                NOT NULL,
+        rank_count       ${types.bigint}     NOT NULL,
+        rank_time        ${types.bigint}     NOT NULL,
+        PRIMARY KEY (kind, subject_id)
+      )${tableOptions};
+      CREATE INDEX reputation_subjects_ranked ON reputation_subjects (rank_count, rank_time, subject_id, kind);
+      CREATE TABLE reputation_evidence (
+        kind             ${types.binaryText} NOT NULL,
+        subject_id       ${types.binaryText} NOT NULL,
+        settled_at       ${types.binaryText} NOT NULL,
+        receipt_id       ${types.binaryText} NOT NULL,
+        settlement_tx_id text                NOT NULL,
+        rank_time        ${types.bigint}     NOT NULL,
+        PRIMARY KEY (kind, subject_id, receipt_id)
+      )${tableOptions};
+      CREATE INDEX reputation_evidence_newest_first ON reputation_evidence (kind, subject_id, rank_time, receipt_id);
+    `,
+    backfill: (tx, dialect) => foldSigned(tx, dialect),
   },
 ];
 

@@ -51,6 +51,25 @@ export interface ReceiptSummaryRow {
   receiver_address: string;
 }
 
+/** The columns of a receipt summary, read from `r` (receipts) as ReceiptSummaryRow names them. */
+export function receiptSummaryColumns(dialect: Dialect): string {
+  const field = (...path: string[]) => dialect.jsonText('r.bundle', path);
+  return `r.receipt_id, r.chain, r.settlement_tx_id, r.payer_address,
+          ${field('verification_receipt', 'checkedAt')} AS settled_at,
+          ${field('settlement_receipt', 'valueNanoErg')} AS value_nano_erg,
+          ${field('agreement', 'receiverAddress')} AS receiver_address`;
+}
+
+export const receiptSummaryOf = (row: ReceiptSummaryRow): ReceiptSummary => ({
+  receiptId: row.receipt_id,
+  chain: row.chain,
+  settledAt: row.settled_at,
+  settlementTxId: row.settlement_tx_id,
+  valueNanoErg: row.value_nano_erg,
+  receiverAddress: row.receiver_address,
+  payerAddress: row.payer_address,
+});
+
 export interface TokenRow {
   used_at: Date | string | null;
   expires_at: Date | string;

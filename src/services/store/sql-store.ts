@@ -9,7 +9,7 @@
  * engines hand back the same shape; timestamps are normalised to Date whatever the driver returns.
  */
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
-import type { ReceiptSummary } from '../../../schemas/reputation.ts';
+import type { ReceiptSummary, SubjectKind } from '../../../schemas/reputation.ts';
 import type { ProbeRun } from '../../domain/probe-history.ts';
 import { receiptLogEntry } from '../../domain/receipt-log-entry.ts';
 import {
@@ -29,12 +29,17 @@ import {
   type StoredCheckpoint,
   type A2aTaskRecord,
   type CompleteA2aTaskResult,
+  type SubjectCursor,
+  type ReputationStore,
   type StoredA2aTask,
 } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
-import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
+import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, receiptSummaryColumns, receiptSummaryOf, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 import { appendEntry, appendUnlogged } from './receipt-log.ts';
+import { foldStretch, readEvidence, readSubjects, readTotals } from './reputation.ts';
+import type { ReputationEvidence } from '../../domain/reputation.ts';
+import type { ReputationTotals, SubjectAggregate } from '../../domain/reputation-fold.ts';
 import { hex } from '@fleet-sdk/crypto';
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
@@ -76,7 +81,7 @@ class NotSpent extends Error {
   }
 }
 
-export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
+export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, ReputationStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly #where: string;
   #open: () => Database;
@@ -259,24 +264,12 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
 
   async listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]> {
     const database = await this.ready();
-    const field = (...path: string[]) => database.dialect.jsonText('r.bundle', path);
-    const columns = `r.receipt_id, r.chain, r.settlement_tx_id, r.payer_address,
-              ${field('verification_receipt', 'checkedAt')} AS settled_at,
-              ${field('settlement_receipt', 'valueNanoErg')} AS value_nano_erg,
-              ${field('agreement', 'receiverAddress')} AS receiver_address`;
+    const columns = receiptSummaryColumns(database.dialect);
     const rows =
       logSize === undefined
         ? await database.read<ReceiptSummaryRow>(`SELECT ${columns} FROM receipts r ORDER BY r.created_at ASC, r.receipt_id ASC`)
         : await database.read<ReceiptSummaryRow>(`SELECT ${columns} FROM receipts r JOIN log_entries e ON e.receipt_id = r.receipt_id WHERE e.idx < $1 ORDER BY e.idx ASC`, [logSize]);
-    return rows.map((row) => ({
-      receiptId: row.receipt_id,
-      chain: row.chain,
-      settledAt: row.settled_at,
-      settlementTxId: row.settlement_tx_id,
-      valueNanoErg: row.value_nano_erg,
-      receiverAddress: row.receiver_address,
-      payerAddress: row.payer_address,
-    }));
+    return rows.map(receiptSummaryOf);
   }
 
   async recordActivity(event: RecordedActivityEvent): Promise<void> {
@@ -518,6 +511,32 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore {
       'SELECT size, root, note, issued_at FROM log_checkpoints ORDER BY size DESC LIMIT 1',
     );
     return row ? { size: Number(row.size), rootHex: row.root, note: row.note, issuedAt: toDate(row.issued_at) } : undefined;
+  }
+
+  async checkpointOfSize(size: number): Promise<StoredCheckpoint | undefined> {
+    const database = await this.ready();
+    const [row] = await database.read<{ size: number | string; root: string; note: string; issued_at: Date | string }>('SELECT size, root, note, issued_at FROM log_checkpoints WHERE size = $1', [size]);
+    return row ? { size: Number(row.size), rootHex: row.root, note: row.note, issuedAt: toDate(row.issued_at) } : undefined;
+  }
+
+  async foldReputation(toSize: number, maxEntries: number): Promise<number> {
+    const database = await this.ready();
+    return database.transaction((tx) => foldStretch(tx, database.dialect, toSize, maxEntries));
+  }
+
+  async reputationTotals(): Promise<ReputationTotals> {
+    const database = await this.ready();
+    return readTotals({ query: (sql, params) => database.read(sql, params) });
+  }
+
+  async reputationSubjects(limit: number, after?: SubjectCursor): Promise<SubjectAggregate[]> {
+    const database = await this.ready();
+    return readSubjects({ query: (sql, params) => database.read(sql, params) }, clampLimit(limit), after);
+  }
+
+  async reputationEvidence(kind: SubjectKind, subjectId: string, limit: number, after?: ReputationEvidence): Promise<ReputationEvidence[]> {
+    const database = await this.ready();
+    return readEvidence({ query: (sql, params) => database.read(sql, params) }, kind, subjectId, clampLimit(limit), after);
   }
 
   async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
