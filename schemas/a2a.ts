@@ -32,7 +32,7 @@ export const A2A_ERROR_CODES = {
 } as const;
 
 export const jsonRpcIdSchema = z.union([z.string(), z.int(), z.null()]).describe('The request id, echoed in the answer.');
-export const a2aMetadataSchema = z.record(z.string(), z.unknown()).optional().describe('Metadata; on a task waiting for payment, the a2a-x402 keys (`x402.payment.payload`, `x402.payment.status`) are read.');
+export const a2aMetadataSchema = z.record(z.string(), z.unknown()).optional().describe('Metadata; on a task, the a2a-x402 `x402.payment.*` keys are read.');
 
 /** Any JSON-RPC 2.0 request: what is read before the method is known. */
 export const a2aEnvelopeSchema = z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.string().min(1), params: z.unknown().optional() });
@@ -56,7 +56,7 @@ const questionMessage = <Part extends z.ZodType>(role: string, part: Part) => ({
     .regex(/^[^\u0000]*$/, 'must not contain U+0000')
     .optional()
     .describe('Conversation id; the answer (or the task) carries the one sent, or a new one.'),
-  taskId: z.string().min(1).optional().describe('The task this message continues: with a2a-x402, the payment of a premium question (read only when the client activated the extension).'),
+  taskId: z.string().min(1).optional().describe('The a2a-x402 task this message pays (read when the extension is activated).'),
   role: z.literal(role).describe('The question is the user\'s.'),
   parts: z.array(part).min(1).describe('The content; the question is its text parts, joined by line breaks.'),
   metadata: a2aMetadataSchema,
@@ -83,7 +83,7 @@ export const a2aRequestV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), 
 const getTaskParams = z
   .looseObject({
     id: z.string().min(1).max(128).describe('The task id, as the task gave it.'),
-    historyLength: z.int().min(0).optional().describe('Accepted; tasks are answered without history.'),
+    historyLength: z.int().min(0).optional().describe('Ignored.'),
   })
   .describe('Which task to read.');
 export const a2aGetTaskV1Schema = z.strictObject({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, method: z.literal(A2A_METHODS.getTaskV1), params: getTaskParams.describe('A2A 1.0 GetTaskRequest.') });
@@ -92,7 +92,7 @@ export const a2aGetTaskV0_3Schema = z.strictObject({ jsonrpc: z.literal('2.0'), 
 export const a2aRequestSchema = z
   .union([a2aRequestV1Schema, a2aRequestV0_3Schema, a2aGetTaskV1Schema, a2aGetTaskV0_3Schema])
   .describe(
-    'A2A JSON-RPC request: a question for the hosted assistant (A2A 1.0 `SendMessage`, A2A 0.3 `message/send`), its payment on a task (a2a-x402), or a task read (`GetTask`, `tasks/get`).',
+    'A2A JSON-RPC request: a question or its payment on a task (`SendMessage`, `message/send`), or a task read (`GetTask`, `tasks/get`).',
   );
 
 const chatAnswerData = chatResponseSchema.describe('The assistant\'s chat answer as `POST /api/assistant/chat` gives it: tier, citations, model.');
@@ -119,7 +119,7 @@ const answerV0_3 = z
   })
   .describe('A2A 0.3 agent Message.');
 
-const taskMetadata = z.record(z.string(), z.unknown()).describe('The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for.');
+const taskMetadata = z.record(z.string(), z.unknown()).describe('The a2a-x402 `x402.payment.*` keys.');
 const taskIds = { id: z.string().min(1).describe('Task id.'), contextId: z.string().min(1) };
 const statusTimestamp = z.iso.datetime().describe('When the task last changed.');
 
@@ -136,7 +136,7 @@ export const a2aTaskV1Schema = z
       .optional()
       .describe('The premium answer, once completed.'),
   })
-  .describe('A2A 1.0 Task: a premium question and its payment (a2a-x402).');
+  .describe('A2A 1.0 Task (a2a-x402).');
 export const a2aTaskV0_3Schema = z
   .strictObject({
     kind: z.literal('task'),
@@ -165,7 +165,7 @@ export const a2aTaskV0_3Schema = z
       .optional()
       .describe('The premium answer, once completed.'),
   })
-  .describe('A2A 0.3 Task: a premium question and its payment (a2a-x402).');
+  .describe('A2A 0.3 Task (a2a-x402).');
 
 export const a2aResponseSchema = z
   .union([

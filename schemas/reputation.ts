@@ -30,6 +30,43 @@ export type ReceiptSummary = z.infer<typeof receiptSummarySchema>;
 export const SUBJECT_KINDS = ['agent', 'service_provider'] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 
+/** Subjects or receipts a page holds at most, and by default. */
+export const REPUTATION_PAGE_MAX = 200;
+export const REPUTATION_PAGE_DEFAULT = 50;
+
+const cursor = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^[A-Za-z0-9_-]+$/)
+  .describe('The `next_cursor` of the page before.');
+const pageLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(REPUTATION_PAGE_MAX)
+  .optional()
+  .describe(`1 to ${REPUTATION_PAGE_MAX}; ${REPUTATION_PAGE_DEFAULT} by default.`);
+
+/** The query of GET /api/agents/reputation. */
+export const reputationQuerySchema = z.strictObject({ limit: pageLimit, cursor: cursor.optional() }).describe('Paging of the subjects.');
+
+/** The query of GET /api/agents/reputation/evidence. */
+export const reputationEvidenceQuerySchema = z
+  .strictObject({
+    kind: z.enum(SUBJECT_KINDS).describe('The subject\'s kind.'),
+    subject_id: z.string().min(1).max(256).regex(/^[^\u0000]*$/, 'must not contain U+0000').describe('The subject\'s id: an address.'),
+    limit: pageLimit,
+    cursor: cursor.optional(),
+  })
+  .describe('Whose receipts, and which page.');
+
+export const reputationPageSchema = z.object({
+  limit: z.int().min(1).max(REPUTATION_PAGE_MAX),
+  next_cursor: z.string().nullable().describe('Null on the last page.'),
+  next_url: absoluteUrl.nullable().describe('Null on the last page.'),
+});
+
 export const reputationEvidenceSchema = z
   .object({
     receipt_id: z.string().describe('Receipt id.'),
@@ -48,7 +85,8 @@ export const reputationSubjectSchema = z
     settled_erg: ergDecimal.describe('The same total in testnet ERG.'),
     first_settled_at: isoDateTime.describe('Earliest counted settlement.'),
     last_settled_at: isoDateTime.describe('Latest counted settlement.'),
-    evidence: z.array(reputationEvidenceSchema).min(1).describe('Every counted receipt, newest first.'),
+    evidence: z.array(reputationEvidenceSchema).min(1).max(5).describe('Its newest receipts (up to 5).'),
+    evidence_url: absoluteUrl.describe('All its receipts, a page at a time.'),
     trust_boundary: z
       .object({
         basis: z.literal('testnet_settled_receipts').describe('Constant: reputation counts testnet-settled receipts and nothing else.'),
@@ -104,7 +142,27 @@ export const reputationGraphSchema = z
         latest_settled_at: isoDateTime.nullable().describe('Latest counted settlement; null when none.'),
       })
       .describe('Totals over the graph.'),
-    subjects: z.array(reputationSubjectSchema).describe('Subjects, most receipts first.'),
+    subjects: z
+      .array(reputationSubjectSchema)
+      .max(REPUTATION_PAGE_MAX)
+      .describe('This page of the subjects: most receipts first, then newest, then by id and kind.'),
+    page: reputationPageSchema,
   })
   .describe('Reputation graph derived from testnet-settled receipts.');
 export type ReputationGraph = z.infer<typeof reputationGraphSchema>;
+
+export const reputationEvidencePageSchema = z
+  .object({
+    ok: okTrue,
+    type: typeLiteral('agent_economy.agent_reputation_evidence.v0'),
+    version: versionV0,
+    generated_at: isoDateTime.describe('When this page was read.'),
+    kind: z.enum(SUBJECT_KINDS),
+    subject_id: z.string().describe('The subject.'),
+    receipt_count: z.int().min(1).describe('Its counted receipts in all.'),
+    checkpoint: reputationGraphSchema.shape.checkpoint,
+    evidence: z.array(reputationEvidenceSchema).max(REPUTATION_PAGE_MAX).describe('This page of its receipts, newest first.'),
+    page: reputationPageSchema,
+  })
+  .describe('The receipts behind one subject of the reputation graph, a page at a time.');
+export type ReputationEvidencePage = z.infer<typeof reputationEvidencePageSchema>;

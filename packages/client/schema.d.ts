@@ -190,9 +190,29 @@ export interface paths {
         };
         /**
          * Reputation graph
-         * @description Agents and service providers with receipts settled on the Ergo testnet, each with its receipts as evidence and its trust boundary. Derived per request from stored receipts; sandbox settlements and self-description never count.
+         * @description Agents and service providers with testnet-settled receipts, a page at a time, each with its newest receipts (`evidence_url` lists all). Kept per checkpoint of the receipt log; sandbox settlements and self-description never count.
          */
         get: operations["reputation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/reputation/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipts behind a reputation subject
+         * @description Every counted receipt of one subject of the reputation graph, newest first, a page at a time (`page.next_url`).
+         */
+        get: operations["reputationEvidence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -856,7 +876,7 @@ export interface paths {
         put?: never;
         /**
          * A2A JSON-RPC: ask the assistant, free or paid (a2a-x402)
-         * @description The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`) clients. A message of text parts is one turn of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request's version. Beyond the free tier, a client that activated the a2a-x402 extension (its URI in `A2A-Extensions` or `X-A2A-Extensions`) gets a task in `input-required` whose status metadata carries `x402.payment.required` (the chat's x402 offer, a stored quote); its message on that task with `x402.payment.payload` is settled as verify-payment settles a Note, and the task completes with the answer as its artifact and `x402.payment.receipts`, or fails with `x402.payment.error` (verify-payment's code); a Note not yet confirmed leaves it waiting for the same payment. Without the extension the error's data is the `payment_required` problem, with the quote URL. Errors are JSON-RPC errors in a 200 answer: -32600 `invalid_request`, -32601 `method_not_found`, -32602 `invalid_params`, -32000 `assistant_refused`, -32001 `task_not_found`, -32004 `unsupported_operation`, -32005 `content_type_not_supported`.
+         * @description The A2A JSON-RPC endpoint of the agent card, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`). A text message is one turn, answered as `POST /api/assistant/chat` answers it. Beyond the free tier, a client that activated a2a-x402 (`A2A-Extensions`) gets a task in `input-required` carrying `x402.payment.required`; `x402.payment.payload` on that task settles the Note as verify-payment does, and the task completes with the answer and `x402.payment.receipts` (docs/x402-ergo.md). Without it, the error's data is the `payment_required` problem. Errors are JSON-RPC errors in a 200 answer: -32600 `invalid_request`, -32601 `method_not_found`, -32602 `invalid_params`, -32000 `assistant_refused`, -32001 `task_not_found`, -32004 `unsupported_operation`, -32005 `content_type_not_supported`.
          */
         post: operations["a2a"];
         delete?: never;
@@ -1260,7 +1280,7 @@ export interface components {
         };
         /**
          * A2A JSON-RPC request (SendMessage, message/send)
-         * @description A2A JSON-RPC request: a question for the hosted assistant (A2A 1.0 `SendMessage`, A2A 0.3 `message/send`), its payment on a task (a2a-x402), or a task read (`GetTask`, `tasks/get`).
+         * @description A2A JSON-RPC request: a question or its payment on a task (`SendMessage`, `message/send`), or a task read (`GetTask`, `tasks/get`).
          */
         A2aRequest: {
             /** @constant */
@@ -1276,7 +1296,7 @@ export interface components {
                     messageId: string;
                     /** @description Conversation id; the answer (or the task) carries the one sent, or a new one. */
                     contextId?: string;
-                    /** @description The task this message continues: with a2a-x402, the payment of a premium question (read only when the client activated the extension). */
+                    /** @description The a2a-x402 task this message pays (read when the extension is activated). */
                     taskId?: string;
                     /**
                      * @description The question is the user's.
@@ -1327,7 +1347,7 @@ export interface components {
                     messageId: string;
                     /** @description Conversation id; the answer (or the task) carries the one sent, or a new one. */
                     contextId?: string;
-                    /** @description The task this message continues: with a2a-x402, the payment of a premium question (read only when the client activated the extension). */
+                    /** @description The a2a-x402 task this message pays (read when the extension is activated). */
                     taskId?: string;
                     /**
                      * @description The question is the user's.
@@ -1368,7 +1388,7 @@ export interface components {
             params: {
                 /** @description The task id, as the task gave it. */
                 id: string;
-                /** @description Accepted; tasks are answered without history. */
+                /** @description Ignored. */
                 historyLength?: number;
             } & {
                 [key: string]: unknown;
@@ -1383,7 +1403,7 @@ export interface components {
             params: {
                 /** @description The task id, as the task gave it. */
                 id: string;
-                /** @description Accepted; tasks are answered without history. */
+                /** @description Ignored. */
                 historyLength?: number;
             } & {
                 [key: string]: unknown;
@@ -1463,7 +1483,7 @@ export interface components {
                                 text: string;
                             }
                         ];
-                        /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
+                        /** @description The a2a-x402 `x402.payment.*` keys. */
                         metadata: {
                             [key: string]: unknown;
                         };
@@ -1978,6 +1998,31 @@ export interface components {
             }[];
         };
         /**
+         * Receipts behind a reputation subject
+         * @description The receipts behind one subject of the reputation graph, a page at a time.
+         */
+        AgentReputationEvidence: {
+            ok: components["schemas"]["OkTrue"];
+            /**
+             * @description Payload type (a constant).
+             * @constant
+             */
+            type: "svc.agent_economy.agent_reputation_evidence.v0";
+            version: components["schemas"]["VersionV0"];
+            /** @description When this page was read. */
+            generated_at: components["schemas"]["IsoDateTime"];
+            /** @enum {unknown} */
+            kind: "agent" | "service_provider";
+            /** @description The subject. */
+            subject_id: string;
+            /** @description Its counted receipts in all. */
+            receipt_count: number;
+            checkpoint: components["schemas"]["ReputationEvidencePageCheckpoint"];
+            /** @description This page of its receipts, newest first. */
+            evidence: components["schemas"]["ReputationEvidence"][];
+            page: components["schemas"]["ReputationPage"];
+        };
+        /**
          * Agent reputation graph
          * @description Reputation graph derived from testnet-settled receipts.
          */
@@ -2018,19 +2063,7 @@ export interface components {
                  */
                 proofs_api: string;
             };
-            /** @description The receipt log tree the graph was derived from; null before the first checkpoint. */
-            checkpoint: {
-                /** @description Receipts of the first `size` log entries are counted. */
-                size: number;
-                /** @description Root hash of that tree, base64. */
-                root_hash: string;
-                origin: string;
-                /**
-                 * Format: uri
-                 * @description The newest signed checkpoint.
-                 */
-                checkpoint_api: string;
-            } | null;
+            checkpoint: components["schemas"]["ReputationEvidencePageCheckpoint"];
             /** @description Totals over the graph. */
             summary: {
                 /** @description Subjects with at least one counted receipt. */
@@ -2048,7 +2081,7 @@ export interface components {
                 /** @description Latest counted settlement; null when none. */
                 latest_settled_at: components["schemas"]["IsoDateTime"] | null;
             };
-            /** @description Subjects, most receipts first. */
+            /** @description This page of the subjects: most receipts first, then newest, then by id and kind. */
             subjects: {
                 /** @description Agent id or service provider id. */
                 subject_id: string;
@@ -2067,20 +2100,13 @@ export interface components {
                 first_settled_at: components["schemas"]["IsoDateTime"];
                 /** @description Latest counted settlement. */
                 last_settled_at: components["schemas"]["IsoDateTime"];
-                /** @description Every counted receipt, newest first. */
-                evidence: {
-                    /** @description Receipt id. */
-                    receipt_id: string;
-                    /**
-                     * Format: uri
-                     * @description Receipt API URL; the bundle re-verifies against the chain.
-                     */
-                    receipt_url: string;
-                    /** @description Settlement transaction id on the Ergo testnet. */
-                    settlement_tx_id: components["schemas"]["Hex64"];
-                    /** @description When the settlement was verified. */
-                    settled_at: components["schemas"]["IsoDateTime"];
-                }[];
+                /** @description Its newest receipts (up to 5). */
+                evidence: components["schemas"]["ReputationEvidence"][];
+                /**
+                 * Format: uri
+                 * @description All its receipts, a page at a time.
+                 */
+                evidence_url: string;
                 /** @description Limits of what this subject’s reputation means. */
                 trust_boundary: {
                     /**
@@ -2102,6 +2128,7 @@ export interface components {
                     statement: string;
                 };
             }[];
+            page: components["schemas"]["ReputationPage"];
         };
         /**
          * Agent service manifest
@@ -6006,11 +6033,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Metadata; on a task waiting for payment, the a2a-x402 keys (`x402.payment.payload`, `x402.payment.status`) are read. */
+        /** @description Metadata; on a task, the a2a-x402 `x402.payment.*` keys are read. */
         A2aMetadataInput: {
             [key: string]: unknown;
         };
-        /** @description A2A 1.0 Task: a premium question and its payment (a2a-x402). */
+        /** @description A2A 1.0 Task (a2a-x402). */
         A2aTaskV1: {
             /** @description Task id. */
             id: string;
@@ -6029,7 +6056,7 @@ export interface components {
                             text: string;
                         }
                     ];
-                    /** @description The a2a-x402 keys: `x402.payment.status`, and `x402.payment.required`, `x402.payment.receipts` or `x402.payment.error` as the state calls for. */
+                    /** @description The a2a-x402 `x402.payment.*` keys. */
                     metadata: {
                         [key: string]: unknown;
                     };
@@ -6504,6 +6531,40 @@ export interface components {
          * @enum {unknown}
          */
         ReceiptType: "full_receipt_bundle" | "settlement_receipt" | "verification_receipt" | "none";
+        /** @description One receipt behind a subject. */
+        ReputationEvidence: {
+            /** @description Receipt id. */
+            receipt_id: string;
+            /**
+             * Format: uri
+             * @description Receipt API URL; the bundle re-verifies against the chain.
+             */
+            receipt_url: string;
+            /** @description Settlement transaction id on the Ergo testnet. */
+            settlement_tx_id: components["schemas"]["Hex64"];
+            /** @description When the settlement was verified. */
+            settled_at: components["schemas"]["IsoDateTime"];
+        };
+        /** @description The receipt log tree the graph was derived from; null before the first checkpoint. */
+        ReputationEvidencePageCheckpoint: {
+            /** @description Receipts of the first `size` log entries are counted. */
+            size: number;
+            /** @description Root hash of that tree, base64. */
+            root_hash: string;
+            origin: string;
+            /**
+             * Format: uri
+             * @description The newest signed checkpoint.
+             */
+            checkpoint_api: string;
+        } | null;
+        ReputationPage: {
+            limit: number;
+            /** @description Null on the last page. */
+            next_cursor: string | null;
+            /** @description Null on the last page. */
+            next_url: components["schemas"]["AbsoluteUrl"] | null;
+        };
         /** @description HTTP endpoints through which the service is used. */
         ServiceEndpoints: {
             /**
@@ -6972,20 +7033,34 @@ export interface operations {
     };
     reputation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 to 200; 50 by default. */
+                limit?: number;
+                /** @description The `next_cursor` of the page before. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The reputation graph. */
+            /** @description A page of the reputation graph. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AgentReputation"];
+                };
+            };
+            /** @description A bad query parameter (code `invalid_request`, naming it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The receipt store cannot be read (code `receipt_storage_unavailable`): the graph cannot be derived. */
@@ -6997,7 +7072,54 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            "4XX": components["responses"]["Problem"];
+        };
+    };
+    reputationEvidence: {
+        parameters: {
+            query: {
+                /** @description The subject's kind. */
+                kind: "agent" | "service_provider";
+                /** @description The subject's id: an address. */
+                subject_id: string;
+                /** @description 1 to 200; 50 by default. */
+                limit?: number;
+                /** @description The `next_cursor` of the page before. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the subject's receipts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentReputationEvidence"];
+                };
+            };
+            /** @description A missing or bad query parameter (code `invalid_request`, naming it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such subject (code `reputation_subject_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            503: components["responses"]["ReceiptStoreUnreadable"];
         };
     };
     mcpTools: {

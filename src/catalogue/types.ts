@@ -72,6 +72,8 @@ export interface DynamicEntry extends EntryCommon {
   validatesOwnBody?: true;
   /** Optional request headers the route reads (name -> what it carries and its pattern). */
   requestHeaders?: Record<string, { description: string; pattern?: string }>;
+  /** The query parameters the route reads, each a field of this object (its handler parses the query with it). */
+  query?: z.ZodObject;
   /** JSON-RPC 2.0: a readable body is always answered 200, a refusal being a JSON-RPC `error` in it (the A2A endpoint). */
   protocol?: 'json-rpc';
   responses: Record<number, ResponseDoc>;

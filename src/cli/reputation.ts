@@ -1,13 +1,13 @@
 /**
  * `agent-economy reputation --from-log`: the reputation graph recomputed from the receipt log alone
- * and compared with the one the site serves. The site names the checkpoint its graph was derived
- * from (size and root); this reads the signed checkpoint (its signature checked with the key the
+ * and compared with the one the site serves, read whole (every page of subjects, every page of each
+ * subject's receipts). The site names the checkpoint its graph was derived from (size and root); this reads the signed checkpoint (its signature checked with the key the
  * reader trusts), every level-0 tile and entry up to it (each entry against its leaf), checks the
  * named tree is a prefix of the signed one, then derives the graph with the site's own pure rules
  * from those entries, the payer of each testnet receipt read from the reader's chain source (the
  * first input of its settlement transaction, as the site reads it). Equal, or every difference.
  */
-import { reputationGraphSchema, type ReceiptSummary, type ReputationGraph } from '../../schemas/reputation.ts';
+import { REPUTATION_PAGE_MAX, reputationEvidencePageSchema, reputationGraphSchema, type ReceiptSummary, type ReputationEvidencePage, type ReputationGraph } from '../../schemas/reputation.ts';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { buildReputationGraph } from '../descriptors/reputation.ts';
 import { deriveReputationGraph } from '../domain/reputation.ts';
@@ -76,12 +76,51 @@ function summaryOf(entry: Uint8Array, index: number): Omit<ReceiptSummary, 'paye
   return { receiptId: receiptId!, chain: chain as 'testnet' | 'sandbox', settlementTxId: settlementTxId!, settledAt: settledAt!, valueNanoErg: valueNanoErg!, receiverAddress: receiverAddress! };
 }
 
+/** Pages read before the graph is taken as moving too fast to read whole (each page must name one checkpoint). */
+const READ_ATTEMPTS = 3;
+
+/**
+ * The whole graph the site serves: every page of subjects, and every receipt of each subject
+ * (its evidence pages), all naming one checkpoint; read again when the graph moved on meanwhile.
+ */
+async function readServedGraph(base: string): Promise<ReputationGraph> {
+  const parsed = async <T>(url: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, what: string): Promise<T> => {
+    const answer = await fetchJson(url);
+    const result = schema.safeParse(answer?.body);
+    if (!result.success) throw new CliError(`${url} is not ${what}: ${result.error.issues[0]?.message ?? 'unknown shape'}`);
+    return result.data;
+  };
+  const sameTree = (a: ReputationGraph['checkpoint'], b: ReputationGraph['checkpoint']) => JSON.stringify(a) === JSON.stringify(b);
+  for (let attempt = 1; ; attempt++) {
+    const first = await parsed(`${base}/api/agents/reputation?limit=${REPUTATION_PAGE_MAX}`, reputationGraphSchema, 'a reputation graph');
+    const subjects = [...first.subjects];
+    let moved = false;
+    for (let cursor = first.page.next_cursor; cursor !== null && !moved; ) {
+      const page = await parsed(`${base}/api/agents/reputation?limit=${REPUTATION_PAGE_MAX}&cursor=${cursor}`, reputationGraphSchema, 'a reputation graph');
+      moved = !sameTree(page.checkpoint, first.checkpoint);
+      subjects.push(...page.subjects);
+      cursor = page.page.next_cursor;
+    }
+    for (const subject of subjects) {
+      if (moved || subject.evidence.length >= subject.receipt_count) continue;
+      const evidence: ReputationGraph['subjects'][number]['evidence'] = [];
+      for (let cursor: string | null = ''; cursor !== null && !moved; ) {
+        const query: URLSearchParams = new URLSearchParams({ kind: subject.kind, subject_id: subject.subject_id, limit: String(REPUTATION_PAGE_MAX), ...(cursor ? { cursor } : {}) });
+        const page: ReputationEvidencePage = await parsed(`${base}/api/agents/reputation/evidence?${query}`, reputationEvidencePageSchema, 'a page of reputation evidence');
+        moved = !sameTree(page.checkpoint, first.checkpoint);
+        evidence.push(...page.evidence);
+        cursor = page.page.next_cursor;
+      }
+      subject.evidence = evidence;
+    }
+    if (!moved) return { ...first, subjects };
+    if (attempt === READ_ATTEMPTS) throw new CliError(`${base}/api/agents/reputation moved to a newer checkpoint while it was read, ${READ_ATTEMPTS} times: try again`);
+  }
+}
+
 export async function reputationFromLog(options: ReputationOptions, output: Output): Promise<number> {
   const logUrl = `${options.base}${RECEIPT_LOG_PATH}`;
-  const servedAnswer = await fetchJson(`${options.base}/api/agents/reputation`);
-  const parsed = reputationGraphSchema.safeParse(servedAnswer?.body);
-  if (!parsed.success) throw new CliError(`${options.base}/api/agents/reputation is not a reputation graph: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`);
-  const served = parsed.data;
+  const served = await readServedGraph(options.base);
 
   let verifierKey = options.logKey;
   if (!verifierKey) {
@@ -127,7 +166,12 @@ export async function reputationFromLog(options: ReputationOptions, output: Outp
     const payerAddress = summary.chain === 'testnet' ? ((await options.payerOf(summary.settlementTxId)) ?? null) : null;
     summaries.push({ ...summary, payerAddress });
   }
-  const recomputed = buildReputationGraph(deriveReputationGraph(summaries), new Date(served.generated_at), served.checkpoint);
+  const derived = deriveReputationGraph(summaries);
+  const { subjects: derivedSubjects, ...counts } = derived;
+  const totals = { ...counts, logSize: named.size, subjects: derivedSubjects.length };
+  // Every subject with all its receipts, as the served pages and evidence pages together give them.
+  const subjects = derivedSubjects.map(({ evidence, ...subject }) => ({ ...subject, latest: evidence }));
+  const recomputed = buildReputationGraph({ totals, subjects, limit: REPUTATION_PAGE_MAX, nextCursor: null }, new Date(served.generated_at), served.checkpoint);
   const differences = reputationDifferences(served, recomputed);
   const result = { ok: differences.length === 0, checkpoint: { size: named.size, rootHash: named.root_hash }, signedSize: signed.size, receiptsRead: named.size, payersFrom: options.explorerUrl, differences };
   if (options.json) output.out(JSON.stringify(result));

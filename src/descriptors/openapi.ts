@@ -2,6 +2,7 @@
  * The OpenAPI 3.1.0 document, generated from the route table and the published zod schemas. Nothing
  * in it is written by hand: a route added to the table appears here with its schemas and statuses.
  */
+import { z } from 'zod';
 import { site } from '../config/site.ts';
 import { MAINNET_BLOCKERS, POSTURE } from './common.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
@@ -50,7 +51,7 @@ const DESCRIBED_BY = { Link: { $ref: '#/components/headers/DescribedBy' } };
 /** A catalogue path as OpenAPI writes it: `{name+}` (the rest of the path, slashes included) is `{name}`, described as such. */
 export const openApiPath = (path: string): string => path.replace(/\{([^}+]+)\+\}/g, '{$1}');
 
-/** The operation's parameters: each `{name}` of its path, then the optional headers it reads. */
+/** The operation's parameters: each `{name}` of its path, its query parameters, then the optional headers it reads. */
 function parameters(route: Entry) {
   const inPath = [...route.path.matchAll(/\{([^}+]+)\+?\}/g)].map(([, name]) => ({
     name,
@@ -65,7 +66,13 @@ function parameters(route: Entry) {
     description,
     schema: { type: 'string', ...(pattern ? { pattern } : {}) },
   }));
-  return [...inPath, ...inHeaders];
+  const query = route.kind === 'dynamic' ? route.query : undefined;
+  const inQuery = Object.entries(query?.shape ?? {}).map(([name, field]) => {
+    const { description, ...schema } = z.toJSONSchema(field as z.ZodType, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    return { name, in: 'query', required: !(field as z.ZodType).safeParse(undefined).success, ...(description ? { description } : {}), schema };
+  });
+  return [...inPath, ...inQuery, ...inHeaders];
 }
 
 function responseObject(status: number, doc: ResponseDoc, alsoProblem = false) {

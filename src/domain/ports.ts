@@ -358,6 +358,8 @@ export interface ReputationStore {
   reputationTotals(): Promise<ReputationTotals>;
   /** Up to `limit` subjects in the graph's order, after `after`. */
   reputationSubjects(limit: number, after?: SubjectCursor): Promise<SubjectAggregate[]>;
+  /** One subject's aggregates, or undefined when it has no counted receipt. */
+  reputationSubject(kind: SubjectKind, subjectId: string): Promise<SubjectAggregate | undefined>;
   /** Up to `limit` receipts credited to a subject, newest first, after `after`. */
   reputationEvidence(kind: SubjectKind, subjectId: string, limit: number, after?: ReputationEvidence): Promise<ReputationEvidence[]>;
 }

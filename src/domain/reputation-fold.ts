@@ -18,6 +18,8 @@ export type SubjectAggregate = Omit<ReputationSubject, 'evidence'> & { latest: R
 /** The graph's totals over the first `logSize` entries of the log. */
 export interface ReputationTotals {
   logSize: number;
+  /** Subjects with at least one counted receipt. */
+  subjects: number;
   receiptsCounted: number;
   sandboxReceiptsExcluded: number;
   receiptsWithoutPayer: number;
@@ -25,7 +27,7 @@ export interface ReputationTotals {
   latestSettledAt: string | null;
 }
 
-export const EMPTY_TOTALS: ReputationTotals = { logSize: 0, receiptsCounted: 0, sandboxReceiptsExcluded: 0, receiptsWithoutPayer: 0, totalSettledNanoErg: 0n, latestSettledAt: null };
+export const EMPTY_TOTALS: ReputationTotals = { logSize: 0, subjects: 0, receiptsCounted: 0, sandboxReceiptsExcluded: 0, receiptsWithoutPayer: 0, totalSettledNanoErg: 0n, latestSettledAt: null };
 
 /** One receipt credited to one subject: a row of the subject's evidence. */
 export interface Credit {
@@ -72,6 +74,7 @@ export function foldReceipts(
       credits.push(credit);
       const key = subjectKey(credit.kind, credit.subjectId);
       const before = changed.get(key) ?? current.get(key);
+      if (!before) next.subjects += 1;
       const { settledAt } = credit.evidence;
       changed.set(
         key,

@@ -45,6 +45,7 @@ const LISTED = [
   { code: 'payment_already_answered', status: 409, where: VERIFY, meaning: 'The Note paid this quote and its payment token has paid its turn: each payment answers once. `receiptId` and `receiptUrl` name the receipt.' },
   { code: 'quote_expired', status: 410, where: `${VERIFY}, GET /api/assistant/quote/{id}`, meaning: 'The quote is past its `expiresAt`; ask for a new quote.' },
   { code: 'receipt_log_pending', status: 409, where: 'GET /api/assistant/receipt/{id}/proof', meaning: 'The receipt is an entry of the receipt log, but no signed checkpoint includes it yet; `Retry-After` says when to ask again.' },
+  { code: 'reputation_subject_not_found', status: 404, where: 'GET /api/agents/reputation/evidence', meaning: 'No subject of this kind and id has a counted receipt in the reputation graph.' },
   { code: 'receipt_not_found', status: 404, where: 'GET /api/assistant/receipt/{id}', meaning: 'No receipt is stored under this receipt id or settlement transaction id.' },
 
   { code: 'payment_required', status: 402, where: CHAT, meaning: 'A premium question (or a free question past the daily allowance) needs a payment token; `quote_url` names the quote endpoint, and the `PAYMENT-REQUIRED` header offers the same payment in x402 v2 terms.' },

@@ -12,7 +12,7 @@ import { loadRateLimitConfig } from '../config/rate-limit.ts';
 import { loadStoreConfig } from '../config/store.ts';
 import { createChainClient } from './chain/explorer-client.ts';
 import { logger } from './logger.ts';
-import { StoreUnavailableError, StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter, type ReceiptLogStore } from '../domain/ports.ts';
+import { StoreUnavailableError, StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter, type ReceiptLogStore, type ReputationStore } from '../domain/ports.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import { loadLogSigningKey } from './log-signing-key.ts';
 import { createReceiptLog, type ReceiptLog } from './receipt-log.ts';
@@ -31,6 +31,11 @@ let limiter: (RateLimiter & Partial<Closable>) | undefined;
 export function getStore(): AssistantStore {
   store ??= createStore(loadStoreConfig());
   return store;
+}
+
+/** The same store, as the reputation graph reads and folds it (src/services/store/reputation.ts). */
+export function getReputationStore(): ReputationStore {
+  return getStore() as AssistantStore & ReputationStore;
 }
 
 /** The chain client (Explorer API v1 at ERGO_EXPLORER_URL, node fallback at ERGO_NODE_URL). */

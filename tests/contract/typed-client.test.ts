@@ -27,7 +27,7 @@ interface Call {
   /** Source text of the call's options, as the program writes it. */
   options: string;
   body?: unknown;
-  params?: Record<string, string>;
+  params?: { path?: Record<string, string>; query?: Record<string, string> };
 }
 
 /** One call per operation the site itself answers (the MCP host's own paths are left to it). */
@@ -37,7 +37,11 @@ function calls(): Call[] {
     if (item.servers) continue;
     if (item.get) {
       const params = path.includes('{') ? Object.fromEntries([...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => [name!, 'e'.repeat(64)])) : undefined;
-      list.push({ method: 'GET', path, options: params ? `{ params: { path: ${JSON.stringify(params)} } }` : '{}', ...(params ? { params } : {}) });
+      // A required query parameter gets its first allowed value, or a name nothing has.
+      const required = ((item.get as { parameters?: Array<{ name: string; in: string; required?: boolean; schema?: { enum?: string[] } }> }).parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required);
+      const query = required.length ? Object.fromEntries(required.map((parameter) => [parameter.name, parameter.schema?.enum?.[0] ?? 'nobody'])) : undefined;
+      const all = { ...(params ? { path: params } : {}), ...(query ? { query } : {}) };
+      list.push({ method: 'GET', path, options: params || query ? `{ params: ${JSON.stringify(all)} }` : '{}', ...(params || query ? { params: all } : {}) });
     }
     if (item.post) {
       const example = requestBodyOf(document, item.post)?.content?.['application/json']?.examples?.published?.value;
@@ -93,7 +97,7 @@ describe('a client generated from the OpenAPI document', () => {
     const client = createAgentEconomyClient({ baseUrl: server.url }) as any;
     for (const call of calls()) {
       // Only the status is judged here; some documents are text (llms.txt), so nothing is parsed.
-      const options = { parseAs: 'text' as const, ...(call.method === 'POST' ? { body: call.body } : call.params ? { params: { path: call.params } } : {}) };
+      const options = { parseAs: 'text' as const, ...(call.method === 'POST' ? { body: call.body } : call.params ? { params: call.params } : {}) };
       const { response } = call.method === 'GET' ? await client.GET(call.path, options) : await client.POST(call.path, options);
       const operation = document.paths[call.path]![call.method.toLowerCase()];
       const documented = Object.keys(operation.responses);

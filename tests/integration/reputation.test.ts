@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Network } from '@fleet-sdk/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { reputationGraphSchema, type ReputationGraph } from '../../schemas/reputation.ts';
+import { reputationEvidencePageSchema, reputationGraphSchema, type ReputationGraph } from '../../schemas/reputation.ts';
 import { FUNDING_ADDRESS } from '../../src/sandbox/chain.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
@@ -113,6 +113,49 @@ describe('GET /api/agents/reputation', () => {
     }
   });
 
+  it('pages the subjects and each subject\'s receipts by cursor, and refuses a cursor or a query it did not give', async () => {
+    const whole = await graph(testnet, 3);
+    const onServer = (url: string) => url.replace(/^https?:\/\/[^/]+/, testnet.url);
+    // One subject a page: each once, in the same order, the last page without a next one.
+    const paged = [];
+    let url: string | null = `${testnet.url}/api/agents/reputation?limit=1`;
+    while (url) {
+      const page = reputationGraphSchema.parse(await (await fetch(onServer(url))).json());
+      expect(page.subjects.length).toBeLessThanOrEqual(1);
+      expect(page.summary).toEqual(whole.summary);
+      paged.push(...page.subjects);
+      url = page.page.next_url;
+    }
+    expect(paged).toEqual(whole.subjects);
+    // A subject's receipts, one a page, are its evidence.
+    const subject = whole.subjects[0]!;
+    const receipts = [];
+    let next: string | null = `${onServer(subject.evidence_url)}&limit=1`;
+    while (next) {
+      const page = reputationEvidencePageSchema.parse(await (await fetch(onServer(next))).json());
+      expect(page).toMatchObject({ kind: subject.kind, subject_id: subject.subject_id, receipt_count: subject.receipt_count, checkpoint: whole.checkpoint });
+      receipts.push(...page.evidence);
+      next = page.page.next_url;
+    }
+    expect(receipts).toEqual(subject.evidence);
+    // Refusals name the parameter.
+    for (const [query, pointer] of [
+      ['?cursor=bm90LWEtY3Vyc29y', '/query/cursor'],
+      ['?limit=0', '/query/limit'],
+      ['?limit=201', '/query/limit'],
+      ['?page=2', '/query/page'],
+    ] as const) {
+      const refused = await fetch(`${testnet.url}/api/agents/reputation${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { errors: Array<{ path: string }> }).errors.map((error) => error.path)).toContain(pointer);
+    }
+    const missing = await fetch(`${testnet.url}/api/agents/reputation/evidence?kind=agent`);
+    expect(missing.status).toBe(400);
+    const unknown = await fetch(`${testnet.url}/api/agents/reputation/evidence?kind=agent&subject_id=nobody`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { code: string }).code).toBe('reputation_subject_not_found');
+  });
+
   it('is recomputed from the receipt log alone by agent-economy reputation --from-log, and a store that credits another payer is caught', async () => {
     const before = await graph(testnet, 3);
     const equal = await runCli(['reputation', '--from-log', '--base', testnet.url, '--explorer', standIn.url]);
@@ -123,9 +166,14 @@ describe('GET /api/agents/reputation', () => {
     // The store credits a receipt to another payer than its settlement transaction names: the graph moves, the log does not.
     const turn = before.subjects.find((subject) => subject.kind === 'agent')!.evidence[0]!;
     const database = new DatabaseSync(join(dataDir, 'agent-economy.sqlite'));
+    const payer = FUNDING_ADDRESS.encode(Network.Testnet);
     try {
       database.exec('PRAGMA busy_timeout = 5000;');
-      database.prepare('UPDATE receipts SET payer_address = ? WHERE receipt_id = ?').run(RECEIVER, turn.receipt_id);
+      // Its kept aggregates, which the graph is read from: one receipt moved from its payer to another.
+      database.prepare("UPDATE reputation_subjects SET receipt_count = receipt_count - 1, rank_count = rank_count + 1 WHERE kind = 'agent' AND subject_id = ?").run(payer);
+      database
+        .prepare("INSERT INTO reputation_subjects (kind, subject_id, receipt_count, settled_nano_erg, first_settled_at, last_settled_at, latest, rank_count, rank_time) VALUES ('agent', ?, 1, '10000000', ?, ?, ?, -1, ?)")
+        .run(RECEIVER, turn.settled_at, turn.settled_at, JSON.stringify([{ receiptId: turn.receipt_id, settlementTxId: turn.settlement_tx_id, settledAt: turn.settled_at }]), -Date.parse(turn.settled_at));
     } finally {
       database.close();
     }

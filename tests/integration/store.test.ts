@@ -539,6 +539,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const derived = deriveReputationGraph(await store.listReceiptSummaries(size));
     expect(await store.reputationTotals()).toEqual({
       logSize: size,
+      subjects: derived.subjects.length,
       receiptsCounted: derived.receiptsCounted,
       sandboxReceiptsExcluded: derived.sandboxReceiptsExcluded,
       receiptsWithoutPayer: derived.receiptsWithoutPayer,

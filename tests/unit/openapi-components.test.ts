@@ -5,7 +5,8 @@
  * stays within 320 KiB (it was 846 KB before shapes were shared; 300 KiB until the retry key's header
  * parameters, the facilitator's request examples and the honest wording of the receipt and faucet
  * checks, about 3 KB, were added; 310 KiB until A2A's tasks (a2a-x402: a task in each protocol
- * version, GetTask and tasks/get, about 8 KB) were). Answers, headers and request
+ * version, GetTask and tasks/get, about 8 KB) and the reputation graph's pages (its query parameters and the
+ * receipts of a subject, about 2 KB) were). Answers, headers and request
  * bodies that several operations carry word for word are written once too, and so are the fields an
  * object shares with the objects extended from it (the probes, a manifest and its registry entry). Every module of schemas/ is enumerated, so a new one's
  * shapes count too.

@@ -53,6 +53,7 @@ describe('foldReceipts', () => {
         const derived = deriveReputationGraph(receipts);
         expect(totals).toEqual({
           logSize: receipts.length,
+          subjects: derived.subjects.length,
           receiptsCounted: derived.receiptsCounted,
           sandboxReceiptsExcluded: derived.sandboxReceiptsExcluded,
           receiptsWithoutPayer: derived.receiptsWithoutPayer,

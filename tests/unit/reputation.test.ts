@@ -99,9 +99,15 @@ describe('deriveReputationGraph', () => {
 });
 
 describe('buildReputationGraph', () => {
-  it('publishes the derivation with receipt URLs and a trust boundary per subject', () => {
+  it('publishes a page of subjects with receipt URLs, where the rest of their receipts are, a trust boundary per subject, and the next page', () => {
     const checkpoint = { size: 7, root_hash: 'A'.repeat(43) + '=', origin: 'example.org/api/transparency/receipts', checkpoint_api: 'https://example.org/api/transparency/receipts/checkpoint' };
-    const graph = reputationGraphSchema.parse(buildReputationGraph(deriveReputationGraph(fixtures), new Date('2026-11-23T12:00:00Z'), checkpoint));
+    const { subjects, ...counts } = deriveReputationGraph(fixtures);
+    const totals = { ...counts, logSize: fixtures.length, subjects: subjects.length };
+    const page = { totals, subjects: subjects.slice(0, 2).map(({ evidence, ...subject }) => ({ ...subject, latest: evidence.slice(0, 5) })), limit: 2, nextCursor: 'abc' };
+    const graph = reputationGraphSchema.parse(buildReputationGraph(page, new Date('2026-11-23T12:00:00Z'), checkpoint));
+    expect(graph.subjects).toHaveLength(2);
+    expect(graph.page).toEqual({ limit: 2, next_cursor: 'abc', next_url: expect.stringMatching(/\/api\/agents\/reputation\?limit=2&cursor=abc$/) });
+    expect(graph.subjects[1]!.evidence_url).toMatch(/\/api\/agents\/reputation\/evidence\?kind=agent&subject_id=3Wvd/);
     expect(graph.checkpoint).toEqual(checkpoint);
     expect(graph.summary).toEqual({
       receipt_backed_subjects: 4,

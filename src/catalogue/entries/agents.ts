@@ -10,7 +10,7 @@ import { jobAcceptanceGuideSchema, jobQuoteGuideSchema } from '../../../schemas/
 import { mcpRegistryServerSchema } from '../../../schemas/mcp-registry.ts';
 import { economicMcpToolsSchema } from '../../../schemas/mcp-tools.ts';
 import { providerOnboardingSchema } from '../../../schemas/onboarding.ts';
-import { reputationGraphSchema } from '../../../schemas/reputation.ts';
+import { reputationEvidencePageSchema, reputationEvidenceQuerySchema, reputationGraphSchema, reputationQuerySchema } from '../../../schemas/reputation.ts';
 import { walletBoundarySchema } from '../../../schemas/wallet-boundary.ts';
 import { site } from '../../config/site.ts';
 import { publish } from '../published.ts';
@@ -21,6 +21,7 @@ const manifestSchema = publish('agent-service-manifest.schema.v0.json', 'AgentSe
 const publishResult = publish('agent-service-publish.schema.v0.json', 'AgentServicePublishResult', 'Agent service publish validation result', publishResultSchema);
 const publishGuide = publish('agent-service-publish-guide.schema.v0.json', 'AgentServicePublishGuide', 'Agent service publish guide', publishGuideSchema);
 const reputationSchema = publish('agent-reputation.schema.v0.json', 'AgentReputation', 'Agent reputation graph', reputationGraphSchema);
+const reputationEvidenceSchema = publish('agent-reputation-evidence.schema.v0.json', 'AgentReputationEvidence', 'Receipts behind a reputation subject', reputationEvidencePageSchema);
 const mcpToolsSchema = publish('economic-mcp-tools.schema.v0.json', 'EconomicMcpTools', 'Economic MCP tools manifest', economicMcpToolsSchema);
 const mcpRegistryServerPublished = publish('mcp-registry-server.schema.v0.json', 'McpRegistryServer', 'MCP Registry entry of the MCP host', mcpRegistryServerSchema);
 const onboardingSchema = publish('provider-onboarding.schema.v0.json', 'ProviderOnboarding', 'Provider onboarding path', providerOnboardingSchema);
@@ -68,13 +69,30 @@ export const AGENTS_ENTRIES: readonly Entry[] = [
       path: '/api/agents/reputation',
       tag: 'Discovery',
       summary: 'Reputation graph',
-      description:
-        'Agents and service providers with receipts settled on the Ergo testnet, each with its receipts as evidence and its trust boundary. Derived per request from stored receipts; sandbox settlements and self-description never count.',
+      description: 'Agents and service providers with testnet-settled receipts, a page at a time, each with its newest receipts (`evidence_url` lists all). Kept per checkpoint of the receipt log; sandbox settlements and self-description never count.',
+      query: reputationQuerySchema,
       responses: {
-        200: { description: 'The reputation graph.', schema: reputationSchema },
+        200: { description: 'A page of the reputation graph.', schema: reputationSchema },
+        400: { description: 'A bad query parameter (code `invalid_request`, naming it).' },
         503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the graph cannot be derived.' },
       },
       page: '/reputation/',
+    },
+    {
+      id: 'reputation-evidence',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/api/agents/reputation/evidence',
+      tag: 'Discovery',
+      summary: 'Receipts behind a reputation subject',
+      description: 'Every counted receipt of one subject of the reputation graph, newest first, a page at a time (`page.next_url`).',
+      query: reputationEvidenceQuerySchema,
+      responses: {
+        200: { description: 'A page of the subject\'s receipts.', schema: reputationEvidenceSchema },
+        400: { description: 'A missing or bad query parameter (code `invalid_request`, naming it).' },
+        404: { description: 'No such subject (code `reputation_subject_not_found`).' },
+        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`).' },
+      },
     },
     {
       id: 'mcp-tools',

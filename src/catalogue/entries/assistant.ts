@@ -65,12 +65,10 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       tag: 'Assistant',
       summary: 'A2A JSON-RPC: ask the assistant, free or paid (a2a-x402)',
       description:
-        'The A2A JSON-RPC endpoint the agent card names, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`) clients. A message of text parts is one turn ' +
-        'of the assistant, answered as `POST /api/assistant/chat` answers it (same free allowance and rate limit), as an agent message in the request\'s version. ' +
-        'Beyond the free tier, a client that activated the a2a-x402 extension (its URI in `A2A-Extensions` or `X-A2A-Extensions`) gets a task in `input-required` whose status ' +
-        'metadata carries `x402.payment.required` (the chat\'s x402 offer, a stored quote); its message on that task with `x402.payment.payload` is settled as verify-payment settles ' +
-        'a Note, and the task completes with the answer as its artifact and `x402.payment.receipts`, or fails with `x402.payment.error` (verify-payment\'s code); a Note not yet ' +
-        'confirmed leaves it waiting for the same payment. Without the extension the error\'s data is the `payment_required` problem, with the quote URL. ' +
+        'The A2A JSON-RPC endpoint of the agent card, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`). A text message is one turn, answered as ' +
+        '`POST /api/assistant/chat` answers it. Beyond the free tier, a client that activated a2a-x402 (`A2A-Extensions`) gets a task in `input-required` carrying ' +
+        '`x402.payment.required`; `x402.payment.payload` on that task settles the Note as verify-payment does, and the task completes with the answer and `x402.payment.receipts` ' +
+        '(docs/x402-ergo.md). Without it, the error\'s data is the `payment_required` problem. ' +
         `Errors are JSON-RPC errors in a 200 answer: ${a2aErrorCodes}.`,
       request: a2aRequest,
       validatesOwnBody: true,

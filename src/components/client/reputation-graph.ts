@@ -5,6 +5,12 @@ import { el, loadInto } from './dom.ts';
 
 type Subject = ReputationGraph['subjects'][number];
 
+/** Our API links as paths on this origin (the body names the canonical host). */
+const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return `${pathname}${search}`;
+};
+
 function subjectItem(subject: Subject): HTMLElement {
   return el(
     'li',
@@ -12,6 +18,9 @@ function subjectItem(subject: Subject): HTMLElement {
     el('p', { class: 'card-title' }, `${humanize(subject.kind)} `, el('code', {}, subject.subject_id)),
     el('p', {}, `${subject.receipt_count} receipt${subject.receipt_count === 1 ? '' : 's'}, ${subject.settled_erg} ERG settled, from ${subject.first_settled_at} to ${subject.last_settled_at}.`),
     el('ul', {}, ...subject.evidence.map((item) => el('li', {}, el('a', { href: `/receipt/${item.receipt_id}` }, `Receipt ${item.receipt_id.slice(0, 16)}…`), ` settled ${item.settled_at}`))),
+    subject.receipt_count > subject.evidence.length
+      ? el('p', {}, `The newest ${subject.evidence.length} of ${subject.receipt_count} receipts; `, el('a', { href: pathOf(subject.evidence_url) }, 'every receipt of this subject (JSON, a page at a time)'), '.')
+      : null,
     el('p', { class: 'muted' }, subject.trust_boundary.statement),
   );
 }
@@ -33,6 +42,7 @@ function render(graph: ReputationGraph): Node[] {
     graph.subjects.length
       ? el('ol', { class: 'cards' }, ...graph.subjects.map(subjectItem))
       : el('p', {}, 'No subject yet: the graph stays empty until a receipt settles on the testnet.'),
+    ...(graph.page.next_url ? [el('p', {}, `The first ${graph.subjects.length} of ${summary.receipt_backed_subjects} subjects; `, el('a', { href: pathOf(graph.page.next_url) }, 'the next ones (JSON)'), '.')] : []),
     el('h3', {}, 'How it is derived'),
     el('p', {}, graph.method.counts),
     el('ul', {}, el('li', {}, `Service provider: ${graph.method.subjects.service_provider}`), el('li', {}, `Agent: ${graph.method.subjects.agent}`)),

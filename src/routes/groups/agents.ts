@@ -7,13 +7,18 @@ import { acceptanceValidation, buildAcceptanceGuide, buildJobsBoard, buildQuoteG
 import { buildMcpToolsManifest } from '../../descriptors/mcp-tools.ts';
 import { buildProviderOnboarding } from '../../descriptors/onboarding.ts';
 import { buildPublishGuide, buildServiceRegistry, publishValidation } from '../../descriptors/registry.ts';
-import { buildReputationGraph } from '../../descriptors/reputation.ts';
+import { buildReputationEvidencePage, buildReputationGraph } from '../../descriptors/reputation.ts';
 import { buildWalletBoundary } from '../../descriptors/wallet-boundary.ts';
 import { hex } from '@fleet-sdk/crypto';
 import { routeUrl } from '../../catalogue/lookup.ts';
-import { deriveReputationGraph } from '../../domain/reputation.ts';
+import { evidenceCursor, readEvidenceCursor, readSubjectCursor, subjectCursor } from '../../domain/reputation-page.ts';
+import type { StoredCheckpoint } from '../../domain/ports.ts';
+import { createReputationReader, type ReputationReader } from '../../services/reputation.ts';
+import { REPUTATION_PAGE_DEFAULT, reputationEvidenceQuerySchema, reputationQuerySchema, type ReputationGraph } from '../../../schemas/reputation.ts';
+import { invalidRequest, ProblemError } from '../../lib/problem-error.ts';
+import { z } from 'zod';
 import { encodeBase64 } from '../../domain/tlog/base64.ts';
-import { json, type ApiResponse } from '../../lib/api.ts';
+import { json, type ApiRequest, type ApiResponse } from '../../lib/api.ts';
 import { readReceiptStore } from '../store-read.ts';
 import { buildMcpRegistryServer } from '../../descriptors/mcp-registry.ts';
 import type { Binding } from '../types.ts';
@@ -27,25 +32,66 @@ function validationAnswer(result: { errors: unknown[] }): ApiResponse {
   return json(result.errors.length === 0 ? 200 : 400, result);
 }
 
+/** The reader of the runtime's store and log, made once per process so concurrent requests share one fold. */
+let reader: ReputationReader | undefined;
+async function reputationReader(): Promise<ReputationReader> {
+  const { getReputationStore, getReceiptLog } = await runtimeModule();
+  return (reader ??= createReputationReader(getReputationStore(), () => getReceiptLog().checkpoint()));
+}
+
+/** The checkpoint a page reflects, as the bodies name it. */
+async function namedCheckpoint(checkpoint: StoredCheckpoint | undefined): Promise<ReputationGraph['checkpoint']> {
+  if (!checkpoint) return null;
+  const { getReceiptLog } = await runtimeModule();
+  return { size: checkpoint.size, root_hash: encodeBase64(hex.decode(checkpoint.rootHex)), origin: getReceiptLog().origin, checkpoint_api: routeUrl('receipt-log-checkpoint') };
+}
+
+/** The query parsed by `schema`; a parameter it refuses is a 400 naming it. */
+function queryOf<T extends z.ZodType>(request: ApiRequest, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(Object.fromEntries(request.query));
+  if (!parsed.success) throw invalidRequest(new z.ZodError(parsed.error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] }))), 'query');
+  return parsed.data;
+}
+
+/** A cursor read back, or the 400 naming it. */
+function cursorOf<T>(cursor: string | undefined, read: (text: string) => T | undefined): T | undefined {
+  if (cursor === undefined) return undefined;
+  const value = read(cursor);
+  if (value === undefined) throw new ProblemError(400, 'invalid_request', 'Invalid request', 'The query is invalid at: /query/cursor.', { errors: [{ path: '/query/cursor', code: 'invalid_cursor', message: 'not a cursor this list gave: start again without one' }] });
+  return value;
+}
+
 /**
- * Derived on every request from the receipts of the receipt log's newest checkpoint (the runtime is
- * imported then, so loading the table opens nothing): entries below a signed size never change, so
- * anyone holding the log can recompute exactly this graph (`agent-economy reputation --from-log`).
+ * A page of the graph, from the aggregates kept per signed checkpoint of the receipt log: entries
+ * below a signed size never change, so anyone holding the log can recompute exactly this graph
+ * (`agent-economy reputation --from-log`).
  */
-async function reputationHandler(): Promise<ApiResponse> {
-  const { getStore, getReceiptLog } = await runtimeModule();
-  const { receipts, checkpoint, origin } = await readReceiptStore('the reputation graph cannot be derived', async () => {
-    const log = getReceiptLog();
-    const signed = await log.checkpoint();
-    return { receipts: await getStore().listReceiptSummaries(signed?.size ?? 0), checkpoint: signed, origin: log.origin };
-  });
-  const named = checkpoint ? { size: checkpoint.size, root_hash: encodeBase64(hex.decode(checkpoint.rootHex)), origin, checkpoint_api: routeUrl('receipt-log-checkpoint') } : null;
-  return json(200, buildReputationGraph(deriveReputationGraph(receipts), new Date(), named));
+async function reputationHandler(request: ApiRequest): Promise<ApiResponse> {
+  const query = queryOf(request, reputationQuerySchema);
+  const after = cursorOf(query.cursor, readSubjectCursor);
+  const limit = query.limit ?? REPUTATION_PAGE_DEFAULT;
+  // One more than asked says whether a next page exists.
+  const { totals, subjects, checkpoint } = await readReceiptStore('the reputation graph cannot be read', async () => (await reputationReader()).subjects(limit + 1, after));
+  const page = subjects.slice(0, limit);
+  const nextCursor = subjects.length > limit ? subjectCursor(page.at(-1)!) : null;
+  return json(200, buildReputationGraph({ totals, subjects: page, limit, nextCursor }, new Date(), await namedCheckpoint(checkpoint)));
+}
+
+async function reputationEvidenceHandler(request: ApiRequest): Promise<ApiResponse> {
+  const query = queryOf(request, reputationEvidenceQuerySchema);
+  const after = cursorOf(query.cursor, readEvidenceCursor);
+  const limit = query.limit ?? REPUTATION_PAGE_DEFAULT;
+  const found = await readReceiptStore('the receipts behind a subject cannot be read', async () => (await reputationReader()).evidence(query.kind, query.subject_id, limit + 1, after));
+  if (!found) throw new ProblemError(404, 'reputation_subject_not_found', 'Subject not found', `No ${query.kind} ${query.subject_id.slice(0, 120)} has a counted receipt in the reputation graph.`);
+  const evidence = found.evidence.slice(0, limit);
+  const nextCursor = found.evidence.length > limit ? evidenceCursor(evidence.at(-1)!) : null;
+  return json(200, buildReputationEvidencePage({ subject: found.subject, evidence, limit, nextCursor }, new Date(), await namedCheckpoint(found.checkpoint)));
 }
 
 export const agentsBindings: Readonly<Record<string, Binding>> = {
   'registry': { build: buildServiceRegistry },
   'reputation': { handler: reputationHandler },
+  'reputation-evidence': { handler: reputationEvidenceHandler },
   'mcp-tools': { build: buildMcpToolsManifest },
   'mcp-registry-server': { build: buildMcpRegistryServer },
   'onboarding': { build: buildProviderOnboarding },

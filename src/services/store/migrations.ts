@@ -227,13 +227,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE reputation_totals (
         id                 integer         PRIMARY KEY CHECK (id = 1),
         log_size           ${types.bigint} NOT NULL,
+        subjects           ${types.bigint} NOT NULL,
         receipts_counted   ${types.bigint} NOT NULL,
         sandbox_excluded   ${types.bigint} NOT NULL,
         without_payer      ${types.bigint} NOT NULL,
         total_nano_erg     text            NOT NULL,
         latest_settled_at  ${types.binaryText}
       )${tableOptions};
-      INSERT INTO reputation_totals (id, log_size, receipts_counted, sandbox_excluded, without_payer, total_nano_erg, latest_settled_at) VALUES (1, 0, 0, 0, 0, '0', NULL);
+      INSERT INTO reputation_totals (id, log_size, subjects, receipts_counted, sandbox_excluded, without_payer, total_nano_erg, latest_settled_at) VALUES (1, 0, 0, 0, 0, 0, '0', NULL);
       CREATE TABLE reputation_subjects (
         kind             ${types.binaryText} NOT NULL,
         subject_id       ${types.binaryText} NOT NULL,

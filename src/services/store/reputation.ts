@@ -14,6 +14,7 @@ import { receiptSummaryColumns, receiptSummaryOf, type ReceiptSummaryRow } from 
 
 interface TotalsRow {
   log_size: number | string;
+  subjects: number | string;
   receipts_counted: number | string;
   sandbox_excluded: number | string;
   without_payer: number | string;
@@ -31,11 +32,12 @@ interface SubjectRow {
   latest: string;
 }
 
-const TOTALS_COLUMNS = 'log_size, receipts_counted, sandbox_excluded, without_payer, total_nano_erg, latest_settled_at';
+const TOTALS_COLUMNS = 'log_size, subjects, receipts_counted, sandbox_excluded, without_payer, total_nano_erg, latest_settled_at';
 const SUBJECT_COLUMNS = 'kind, subject_id, receipt_count, settled_nano_erg, first_settled_at, last_settled_at, latest';
 
 const totalsOf = (row: TotalsRow): ReputationTotals => ({
   logSize: Number(row.log_size),
+  subjects: Number(row.subjects),
   receiptsCounted: Number(row.receipts_counted),
   sandboxReceiptsExcluded: Number(row.sandbox_excluded),
   receiptsWithoutPayer: Number(row.without_payer),
@@ -91,8 +93,8 @@ export async function foldStretch(tx: Queryable, dialect: Dialect, toSize: numbe
   }
   const next = { ...folded.totals, logSize: end };
   await tx.query(
-    'UPDATE reputation_totals SET log_size = $1, receipts_counted = $2, sandbox_excluded = $3, without_payer = $4, total_nano_erg = $5, latest_settled_at = $6 WHERE id = 1',
-    [next.logSize, next.receiptsCounted, next.sandboxReceiptsExcluded, next.receiptsWithoutPayer, next.totalSettledNanoErg.toString(), next.latestSettledAt],
+    'UPDATE reputation_totals SET log_size = $1, receipts_counted = $2, sandbox_excluded = $3, without_payer = $4, total_nano_erg = $5, latest_settled_at = $6, subjects = $7 WHERE id = 1',
+    [next.logSize, next.receiptsCounted, next.sandboxReceiptsExcluded, next.receiptsWithoutPayer, next.totalSettledNanoErg.toString(), next.latestSettledAt, next.subjects],
   );
   return end;
 }
@@ -129,6 +131,11 @@ export async function foldSigned(tx: Queryable, dialect: Dialect): Promise<numbe
 export async function readTotals(q: Pick<Queryable, 'query'>): Promise<ReputationTotals> {
   const [row] = await q.query<TotalsRow>(`SELECT ${TOTALS_COLUMNS} FROM reputation_totals WHERE id = 1`);
   return totalsOf(row!);
+}
+
+export async function readSubject(q: Pick<Queryable, 'query'>, kind: SubjectKind, subjectId: string): Promise<SubjectAggregate | undefined> {
+  const [row] = await q.query<SubjectRow>(`SELECT ${SUBJECT_COLUMNS} FROM reputation_subjects WHERE kind = $1 AND subject_id = $2`, [kind, subjectId]);
+  return row && subjectOf(row);
 }
 
 /** A subject's place in the graph's order as the ranked index keeps it: most receipts, then newest, first. */
