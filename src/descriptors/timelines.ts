@@ -4,7 +4,7 @@
  * is an image whose `<title>` and `<desc>` say in words what it draws (the pages show that text too),
  * small whatever the history holds: a row is cut into at most MAX_COLUMNS slices of time.
  */
-import type { ReceiptSummary } from '../../schemas/reputation.ts';
+import type { ReceiptDay } from '../domain/ports.ts';
 import { RECEIPT_TIMELINE_DAYS } from '../config/limits.ts';
 import type { GateState, ProbeRun } from '../domain/probe-history.ts';
 
@@ -155,8 +155,8 @@ export function probeTimelineSvg(runs: readonly ProbeRun[], gateOrder: readonly 
   return svgDocument('probe-timeline', height, title, description, body);
 }
 
-/** Settled receipts per UTC day over the last RECEIPT_TIMELINE_DAYS days, a row per chain. */
-export function receiptTimelineSvg(receipts: readonly Pick<ReceiptSummary, 'chain' | 'settledAt'>[], now: Date): string {
+/** Settled receipts per UTC day over the last RECEIPT_TIMELINE_DAYS days, a row per chain, from the receipts counted per day. */
+export function receiptTimelineSvg(receiptDays: readonly ReceiptDay[], now: Date): string {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = today - (RECEIPT_TIMELINE_DAYS - 1) * 86_400_000;
   const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -164,16 +164,16 @@ export function receiptTimelineSvg(receipts: readonly Pick<ReceiptSummary, 'chai
   const counts = { testnet: new Array<number>(RECEIPT_TIMELINE_DAYS).fill(0), sandbox: new Array<number>(RECEIPT_TIMELINE_DAYS).fill(0) };
   const earlier = { testnet: 0, sandbox: 0 };
   const undated = { testnet: 0, sandbox: 0 };
-  for (const receipt of receipts) {
-    const settled = Date.parse(receipt.settledAt ?? '');
+  for (const { day, chain, count } of receiptDays) {
+    const settled = Date.parse(`${day}T00:00:00.000Z`);
     if (!Number.isFinite(settled)) {
-      undated[receipt.chain]++;
+      undated[chain] += count;
       continue;
     }
     // A receipt dated after today (another host's clock ahead) is drawn today, not dropped.
     const index = Math.min(RECEIPT_TIMELINE_DAYS - 1, Math.floor((settled - firstDay) / 86_400_000));
-    if (index < 0) earlier[receipt.chain]++;
-    else counts[receipt.chain][index]!++;
+    if (index < 0) earlier[chain] += count;
+    else counts[chain][index]! += count;
   }
   const title = 'Settled receipts per day, testnet and sandbox apart';
   const rowHeight = 56;

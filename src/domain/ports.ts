@@ -9,6 +9,13 @@ import type { ReceiptSummary, SubjectKind } from '../../schemas/reputation.ts';
 import type { ReputationEvidence } from './reputation.ts';
 import type { ReputationTotals, SubjectAggregate } from './reputation-fold.ts';
 
+/** Receipts settled on one UTC day (`YYYY-MM-DD`, or '' when a receipt has no settlement date) on one chain. */
+export interface ReceiptDay {
+  day: string;
+  chain: 'testnet' | 'sandbox';
+  count: number;
+}
+
 /** Where a page of reputation subjects starts: after this subject in the graph's order. */
 export type SubjectCursor = Pick<SubjectAggregate, 'receiptCount' | 'lastSettledAt' | 'subjectId' | 'kind'>;
 import type { ProbeRun } from './probe-history.ts';
@@ -358,6 +365,8 @@ export interface ReputationStore {
   reputationTotals(): Promise<ReputationTotals>;
   /** Up to `limit` subjects in the graph's order, after `after`. */
   reputationSubjects(limit: number, after?: SubjectCursor): Promise<SubjectAggregate[]>;
+  /** Receipts per settlement day and chain, over the folded log: a row per day, whatever the receipts. */
+  receiptDays(): Promise<ReceiptDay[]>;
   /** One subject's aggregates, or undefined when it has no counted receipt. */
   reputationSubject(kind: SubjectKind, subjectId: string): Promise<SubjectAggregate | undefined>;
   /** Up to `limit` receipts credited to a subject, newest first, after `after`. */

@@ -1,11 +1,11 @@
 /**
- * The reputation graph as the routes read it: the aggregates are first folded up to the receipt
- * log's newest signed checkpoint (one fold at a time in this process, the store ordering instances),
+ * The reputation graph (and the receipts per day the proofs picture draws) as the routes read it:
+ * the aggregates are first folded up to the receipt log's newest signed checkpoint (one fold at a time in this process, the store ordering instances),
  * then one page is read. A request's work is a page and the receipts signed since the last fold,
  * never the whole history.
  */
 import type { SubjectKind } from '../../schemas/reputation.ts';
-import type { ReputationStore, StoredCheckpoint, SubjectCursor } from '../domain/ports.ts';
+import type { ReceiptDay, ReputationStore, StoredCheckpoint, SubjectCursor } from '../domain/ports.ts';
 import type { ReputationEvidence } from '../domain/reputation.ts';
 import type { ReputationTotals, SubjectAggregate } from '../domain/reputation-fold.ts';
 
@@ -17,6 +17,8 @@ const CONSISTENT_READ_ATTEMPTS = 3;
 export interface ReputationReader {
   /** A page of subjects after `after`, with the totals of the log size they reflect and its checkpoint. */
   subjects(limit: number, after?: SubjectCursor): Promise<{ totals: ReputationTotals; subjects: SubjectAggregate[]; checkpoint: StoredCheckpoint | undefined }>;
+  /** Receipts per settlement day and chain, as of the newest signed checkpoint (the proofs picture). */
+  receiptDays(): Promise<ReceiptDay[]>;
   /** A page of one subject's receipts; undefined when the subject has none counted. */
   evidence(kind: SubjectKind, subjectId: string, limit: number, after?: ReputationEvidence): Promise<{ subject: SubjectAggregate; evidence: ReputationEvidence[]; checkpoint: StoredCheckpoint | undefined } | undefined>;
 }
@@ -51,6 +53,10 @@ export function createReputationReader(store: ReputationStore, newestCheckpoint:
     async subjects(limit, after) {
       const { totals, value, checkpoint } = await consistent(() => store.reputationSubjects(limit, after));
       return { totals, subjects: value, checkpoint };
+    },
+    async receiptDays() {
+      await foldToNewest();
+      return store.receiptDays();
     },
     async evidence(kind, subjectId, limit, after) {
       const { value, checkpoint } = await consistent(async () => {

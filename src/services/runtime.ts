@@ -12,6 +12,7 @@ import { loadRateLimitConfig } from '../config/rate-limit.ts';
 import { loadStoreConfig } from '../config/store.ts';
 import { createChainClient } from './chain/explorer-client.ts';
 import { logger } from './logger.ts';
+import { createReputationReader, type ReputationReader } from './reputation.ts';
 import { StoreUnavailableError, StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter, type ReceiptLogStore, type ReputationStore } from '../domain/ports.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import { loadLogSigningKey } from './log-signing-key.ts';
@@ -33,9 +34,12 @@ export function getStore(): AssistantStore {
   return store;
 }
 
-/** The same store, as the reputation graph reads and folds it (src/services/store/reputation.ts). */
-export function getReputationStore(): ReputationStore {
-  return getStore() as AssistantStore & ReputationStore;
+let reputationReader: ReputationReader | undefined;
+
+/** The reputation graph's reader over the store and the receipt log, one per process so concurrent requests share one fold. */
+export function getReputationReader(): ReputationReader {
+  reputationReader ??= createReputationReader(getStore() as AssistantStore & ReputationStore, () => getReceiptLog().checkpoint());
+  return reputationReader;
 }
 
 /** The chain client (Explorer API v1 at ERGO_EXPLORER_URL, node fallback at ERGO_NODE_URL). */

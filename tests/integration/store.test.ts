@@ -516,7 +516,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed' });
   });
 
-  test('folds the log into reputation aggregates in any steps, from two instances at once, equal to the derivation; pages visit every subject and receipt once', async () => {
+  test('folds the log into reputation aggregates and receipts per day in any steps, from two instances at once, equal to the derivation; pages visit every subject and receipt once', async () => {
     const receivers = ['3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt', 'B-provider', 'a-provider'];
     const payers = ['3WvdWQMfUeKFcsQudPM4zqTCcncSAtYZgi96Vr3zLJqYQVn2qmaw', 'Z-agent', 'b-agent', null];
     for (let index = 0; index < 30; index++) {
@@ -546,6 +546,10 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
       totalSettledNanoErg: derived.totalSettledNanoErg,
       latestSettledAt: derived.latestSettledAt,
     });
+    // Every folded receipt, sandbox ones too, counted on its settlement day and chain.
+    const expectedDays = new Map<string, number>();
+    for (const { settledAt, chain } of await store.listReceiptSummaries(size)) expectedDays.set(`${settledAt.slice(0, 10)} ${chain}`, (expectedDays.get(`${settledAt.slice(0, 10)} ${chain}`) ?? 0) + 1);
+    expect(new Map((await store.receiptDays()).map(({ day, chain, count }) => [`${day} ${chain}`, count]))).toEqual(expectedDays);
     // Page by page, three subjects a page: every subject once, in the derivation's order.
     const paged = [];
     for (let page = await store.reputationSubjects(3); page.length > 0; page = await store.reputationSubjects(3, page.at(-1))) paged.push(...page);

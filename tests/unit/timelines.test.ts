@@ -115,6 +115,16 @@ describe('probe timeline', () => {
 
 describe('receipt timeline', () => {
   const day = (daysAgo: number) => new Date(NOW.getTime() - daysAgo * 86_400_000).toISOString();
+  /** Receipts counted per settlement day and chain, as the store keeps them. */
+  const perDay = (receipts: ReadonlyArray<{ chain: 'testnet' | 'sandbox'; settledAt: string }>) => {
+    const days = new Map<string, { day: string; chain: 'testnet' | 'sandbox'; count: number }>();
+    for (const { chain, settledAt } of receipts) {
+      const entry = days.get(`${settledAt.slice(0, 10)} ${chain}`) ?? { day: settledAt.slice(0, 10), chain, count: 0 };
+      entry.count += 1;
+      days.set(`${entry.day} ${chain}`, entry);
+    }
+    return [...days.values()];
+  };
 
   it('counts receipts per day, testnet and sandbox apart, and those older than the window as earlier', () => {
     const receipts = [
@@ -124,7 +134,7 @@ describe('receipt timeline', () => {
       { chain: 'sandbox' as const, settledAt: day(1) },
       { chain: 'sandbox' as const, settledAt: day(RECEIPT_TIMELINE_DAYS + 5) },
     ];
-    const parsed = parse(receiptTimelineSvg(receipts, NOW));
+    const parsed = parse(receiptTimelineSvg(perDay(receipts), NOW));
     expect(parsed.root.attributes.role).toBe('img');
     expect(bars(parsed, '#0969da')).toBe(2);
     expect(bars(parsed, '#57606a')).toBe(1);
@@ -134,10 +144,14 @@ describe('receipt timeline', () => {
 
   it('moves when a receipt settles', () => {
     const before = parse(receiptTimelineSvg([], NOW));
-    const after = parse(receiptTimelineSvg([{ chain: 'testnet', settledAt: day(0) }], NOW));
+    const after = parse(receiptTimelineSvg(perDay([{ chain: 'testnet', settledAt: day(0) }]), NOW));
     expect(bars(before, '#0969da')).toBe(0);
     expect(before.desc).toContain('testnet: 0 receipts');
     expect(bars(after, '#0969da')).toBe(1);
     expect(after.desc).toContain('testnet: 1 receipt in the last');
+  });
+
+  it('says how many receipts have no settlement date', () => {
+    expect(parse(receiptTimelineSvg([{ day: '', chain: 'sandbox', count: 2 }], NOW)).desc).toContain('2 without a settlement date');
   });
 });

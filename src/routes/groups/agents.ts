@@ -13,7 +13,7 @@ import { hex } from '@fleet-sdk/crypto';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { evidenceCursor, readEvidenceCursor, readSubjectCursor, subjectCursor } from '../../domain/reputation-page.ts';
 import type { StoredCheckpoint } from '../../domain/ports.ts';
-import { createReputationReader, type ReputationReader } from '../../services/reputation.ts';
+import type { ReputationReader } from '../../services/reputation.ts';
 import { REPUTATION_PAGE_DEFAULT, reputationEvidenceQuerySchema, reputationQuerySchema, type ReputationGraph } from '../../../schemas/reputation.ts';
 import { invalidRequest, ProblemError } from '../../lib/problem-error.ts';
 import { z } from 'zod';
@@ -32,11 +32,8 @@ function validationAnswer(result: { errors: unknown[] }): ApiResponse {
   return json(result.errors.length === 0 ? 200 : 400, result);
 }
 
-/** The reader of the runtime's store and log, made once per process so concurrent requests share one fold. */
-let reader: ReputationReader | undefined;
 async function reputationReader(): Promise<ReputationReader> {
-  const { getReputationStore, getReceiptLog } = await runtimeModule();
-  return (reader ??= createReputationReader(getReputationStore(), () => getReceiptLog().checkpoint()));
+  return (await runtimeModule()).getReputationReader();
 }
 
 /** The checkpoint a page reflects, as the bodies name it. */

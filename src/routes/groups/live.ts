@@ -33,10 +33,11 @@ async function liveTimelineHandler() {
   return text(200, SVG_CONTENT_TYPE, probeTimelineSvg(runs, GATES, new Date()));
 }
 
+/** Drawn from the receipts per day kept with the reputation aggregates: a row per day read, whatever the store holds. */
 async function proofsTimelineHandler() {
-  const { getStore } = await runtimeModule();
-  const receipts = await readReceiptStore('the receipts cannot be drawn', () => getStore().listReceiptSummaries());
-  return text(200, SVG_CONTENT_TYPE, receiptTimelineSvg(receipts, new Date()));
+  const { getReputationReader } = await runtimeModule();
+  const days = await readReceiptStore('the receipts cannot be drawn', () => getReputationReader().receiptDays());
+  return text(200, SVG_CONTENT_TYPE, receiptTimelineSvg(days, new Date()));
 }
 
 export const liveBindings: Readonly<Record<string, Binding>> = {

@@ -222,7 +222,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // (rank_count and rank_time negate the count and the last settlement's epoch milliseconds, so one
     // ascending index serves the order and a cursor reads a page as one range of it),
     // and one row per receipt credited to a subject, paged newest first. Amounts are decimal text;
-    // ids and instants sort by code unit on both engines. The backfill folds what is already signed.
+    // ids and instants sort by code unit on both engines; and the receipts settled per UTC day and
+    // chain, which the proofs picture draws ('' for a receipt without a settlement date). The
+    // backfill folds what is already signed.
     sql: ({ types, tableOptions }) => `
       CREATE TABLE reputation_totals (
         id                 integer         PRIMARY KEY CHECK (id = 1),
@@ -258,6 +260,12 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (kind, subject_id, receipt_id)
       )${tableOptions};
       CREATE INDEX reputation_evidence_newest_first ON reputation_evidence (kind, subject_id, rank_time, receipt_id);
+      CREATE TABLE receipt_days (
+        day   ${types.binaryText} NOT NULL,
+        chain text                NOT NULL,
+        count ${types.bigint}     NOT NULL,
+        PRIMARY KEY (day, chain)
+      )${tableOptions};
     `,
     backfill: (tx, dialect) => foldSigned(tx, dialect),
   },

@@ -7,7 +7,7 @@
 import type { ReceiptSummary, SubjectKind } from '../../../schemas/reputation.ts';
 import type { ReputationEvidence } from '../../domain/reputation.ts';
 import { foldReceipts, subjectKey, type ReputationTotals, type SubjectAggregate } from '../../domain/reputation-fold.ts';
-import type { SubjectCursor } from '../../domain/ports.ts';
+import type { ReceiptDay, SubjectCursor } from '../../domain/ports.ts';
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
 import { receiptSummaryColumns, receiptSummaryOf, type ReceiptSummaryRow } from './rows.ts';
@@ -91,6 +91,17 @@ export async function foldStretch(tx: Queryable, dialect: Dialect, toSize: numbe
       batch.flatMap(({ kind, subjectId, evidence }) => [kind, subjectId, evidence.settledAt, evidence.receiptId, evidence.settlementTxId, -Date.parse(evidence.settledAt)]),
     );
   }
+  // Every receipt of the stretch, sandbox ones too, counted on its settlement day for the proofs picture.
+  const days = new Map<string, { day: string; chain: string; count: number }>();
+  for (const { settledAt, chain } of summaries) {
+    const day = Number.isFinite(Date.parse(settledAt ?? '')) ? settledAt.slice(0, 10) : '';
+    const entry = days.get(`${day} ${chain}`) ?? { day, chain, count: 0 };
+    entry.count += 1;
+    days.set(`${day} ${chain}`, entry);
+  }
+  for (const { day, chain, count } of days.values()) {
+    await tx.query('INSERT INTO receipt_days (day, chain, count) VALUES ($1, $2, $3) ON CONFLICT (day, chain) DO UPDATE SET count = receipt_days.count + $3', [day, chain, count]);
+  }
   const next = { ...folded.totals, logSize: end };
   await tx.query(
     'UPDATE reputation_totals SET log_size = $1, receipts_counted = $2, sandbox_excluded = $3, without_payer = $4, total_nano_erg = $5, latest_settled_at = $6, subjects = $7 WHERE id = 1',
@@ -164,4 +175,10 @@ export async function readEvidence(q: Pick<Queryable, 'query'>, kind: SubjectKin
     after ? [kind, subjectId, limit, -Date.parse(after.settledAt), after.receiptId] : [kind, subjectId, limit],
   );
   return rows.map((row) => ({ receiptId: row.receipt_id, settlementTxId: row.settlement_tx_id, settledAt: row.settled_at }));
+}
+
+/** Receipts settled per UTC day and chain ('' for no settlement date), over all the folded log. */
+export async function readReceiptDays(q: Pick<Queryable, 'query'>): Promise<ReceiptDay[]> {
+  const rows = await q.query<{ day: string; chain: ReceiptDay['chain']; count: number | string }>('SELECT day, chain, count FROM receipt_days ORDER BY day, chain');
+  return rows.map((row) => ({ day: row.day, chain: row.chain, count: Number(row.count) }));
 }

@@ -30,6 +30,7 @@ import {
   type A2aTaskRecord,
   type CompleteA2aTaskResult,
   type SubjectCursor,
+  type ReceiptDay,
   type ReputationStore,
   type StoredA2aTask,
 } from '../../domain/ports.ts';
@@ -37,7 +38,7 @@ import { UniqueViolationError, type Database, type Queryable } from './database.
 import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, receiptSummaryColumns, receiptSummaryOf, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 import { appendEntry, appendUnlogged } from './receipt-log.ts';
-import { foldStretch, readEvidence, readSubject, readSubjects, readTotals } from './reputation.ts';
+import { foldStretch, readEvidence, readReceiptDays, readSubject, readSubjects, readTotals } from './reputation.ts';
 import type { ReputationEvidence } from '../../domain/reputation.ts';
 import type { ReputationTotals, SubjectAggregate } from '../../domain/reputation-fold.ts';
 import { hex } from '@fleet-sdk/crypto';
@@ -532,6 +533,11 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
   async reputationSubjects(limit: number, after?: SubjectCursor): Promise<SubjectAggregate[]> {
     const database = await this.ready();
     return readSubjects({ query: (sql, params) => database.read(sql, params) }, clampLimit(limit), after);
+  }
+
+  async receiptDays(): Promise<ReceiptDay[]> {
+    const database = await this.ready();
+    return readReceiptDays({ query: (sql, params) => database.read(sql, params) });
   }
 
   async reputationSubject(kind: SubjectKind, subjectId: string): Promise<SubjectAggregate | undefined> {
