@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Receipts behind a reputation subject
-         * @description Every counted receipt of one subject of the reputation graph, newest first, a page at a time (`page.next_url`).
+         * @description Every counted receipt of one reputation subject, newest first, a page at a time.
          */
         get: operations["reputationEvidence"];
         put?: never;
@@ -7516,7 +7516,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The chart, drawn now from the stored receipts. */
+            /** @description The chart, from the signed receipt log. */
             200: {
                 headers: {
                     [name: string]: unknown;

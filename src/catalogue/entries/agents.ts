@@ -85,7 +85,7 @@ export const AGENTS_ENTRIES: readonly Entry[] = [
       path: '/api/agents/reputation/evidence',
       tag: 'Discovery',
       summary: 'Receipts behind a reputation subject',
-      description: 'Every counted receipt of one subject of the reputation graph, newest first, a page at a time (`page.next_url`).',
+      description: 'Every counted receipt of one reputation subject, newest first, a page at a time.',
       query: reputationEvidenceQuerySchema,
       responses: {
         200: { description: 'A page of the subject\'s receipts.', schema: reputationEvidenceSchema },

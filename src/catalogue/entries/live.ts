@@ -71,7 +71,7 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       summary: 'Receipts over time (SVG)',
       description: `Settled receipts per UTC day over the last ${RECEIPT_TIMELINE_DAYS} days, testnet and sandbox in separate rows. The image's \`<desc>\` says the same in words.`,
       responses: {
-        200: { description: 'The chart, drawn now from the receipts of the newest checkpoint of the receipt log.', contentType: SVG_CONTENT_TYPE },
+        200: { description: 'The chart, from the signed receipt log.', contentType: SVG_CONTENT_TYPE },
         503: receiptStoreUnreadable,
       },
       page: '/proofs/',
