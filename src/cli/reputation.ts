@@ -11,6 +11,7 @@ import { REPUTATION_PAGE_MAX, reputationEvidencePageSchema, reputationGraphSchem
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { buildReputationGraph } from '../descriptors/reputation.ts';
 import { deriveReputationGraph } from '../domain/reputation.ts';
+import { foldedFromScratch } from '../domain/reputation-fold.ts';
 import { encodeBase64 } from '../domain/tlog/base64.ts';
 import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
 import { TILE_WIDTH } from '../domain/tlog/tiles.ts';
@@ -167,11 +168,9 @@ export async function reputationFromLog(options: ReputationOptions, output: Outp
     summaries.push({ ...summary, payerAddress });
   }
   const derived = deriveReputationGraph(summaries);
-  const { subjects: derivedSubjects, ...counts } = derived;
-  const totals = { ...counts, logSize: named.size, subjects: derivedSubjects.length };
   // Every subject with all its receipts, as the served pages and evidence pages together give them.
-  const subjects = derivedSubjects.map(({ evidence, ...subject }) => ({ ...subject, latest: evidence }));
-  const recomputed = buildReputationGraph({ totals, subjects, limit: REPUTATION_PAGE_MAX, nextCursor: null }, new Date(served.generated_at), served.checkpoint);
+  const { totals, subjects } = foldedFromScratch(derived, named.size, Infinity);
+  const recomputed = buildReputationGraph({ totals: { ...totals, duplicateReceiptsIgnored: derived.duplicateReceiptsIgnored }, subjects, limit: REPUTATION_PAGE_MAX, nextCursor: null }, new Date(served.generated_at), served.checkpoint);
   const differences = reputationDifferences(served, recomputed);
   const result = { ok: differences.length === 0, checkpoint: { size: named.size, rootHash: named.root_hash }, signedSize: signed.size, receiptsRead: named.size, payersFrom: options.explorerUrl, differences };
   if (options.json) output.out(JSON.stringify(result));

@@ -7,7 +7,7 @@
  * Pure: the store reads the aggregates a stretch touches and writes back what this returns.
  */
 import type { ReceiptSummary, SubjectKind } from '../../schemas/reputation.ts';
-import { compareEvidence, type ReputationEvidence, type ReputationSubject } from './reputation.ts';
+import { compareEvidence, type ReputationDerivation, type ReputationEvidence, type ReputationSubject } from './reputation.ts';
 
 /** How many of its newest receipts a subject's entry names; the rest are read page by page. */
 export const LATEST_EVIDENCE = 5;
@@ -100,4 +100,16 @@ export function foldReceipts(
     }
   }
   return { totals: next, changed: [...changed.values()], credits };
+}
+
+/**
+ * What folding the `logSize` entries a derivation read gives: its totals, and its subjects with
+ * their newest `latest` receipts (all of them with Infinity, as a reader who paged through them has).
+ */
+export function foldedFromScratch(derivation: ReputationDerivation, logSize: number, latest = LATEST_EVIDENCE): { totals: ReputationTotals; subjects: SubjectAggregate[] } {
+  const { subjects, receiptsCounted, sandboxReceiptsExcluded, receiptsWithoutPayer, totalSettledNanoErg, latestSettledAt } = derivation;
+  return {
+    totals: { logSize, subjects: subjects.length, receiptsCounted, sandboxReceiptsExcluded, receiptsWithoutPayer, totalSettledNanoErg, latestSettledAt },
+    subjects: subjects.map(({ evidence, ...subject }) => ({ ...subject, latest: evidence.slice(0, latest) })),
+  };
 }

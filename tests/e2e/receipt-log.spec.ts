@@ -20,6 +20,9 @@ let proofText = '';
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
+  // Skipped, like the paid turn of paid-turn.spec.ts, only where global-setup.ts could not start the
+  // sandbox chain (a build without src/sandbox): these tests settle sandbox turns to have receipts in
+  // the log. With CI=true a missing sandbox fails them with its reason instead.
   const missing = `${process.env.E2E_SANDBOX_SKIP_REASON ?? 'no sandbox chain'}. Run the stack with src/sandbox present.`;
   if (!sandboxUrl && process.env.CI === 'true') throw new Error(`The receipt log page tests need the sandbox when CI=true, but ${missing}`);
   test.skip(!sandboxUrl, `Skipped: ${missing}`);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { receiptSummarySchema, reputationGraphSchema, type ReceiptSummary } from '../../schemas/reputation.ts';
 import { buildReputationGraph } from '../../src/descriptors/reputation.ts';
 import { deriveReputationGraph } from '../../src/domain/reputation.ts';
+import { foldedFromScratch } from '../../src/domain/reputation-fold.ts';
 
 const hex = (label: string) => createHash('sha256').update(label).digest('hex');
 
@@ -101,9 +102,9 @@ describe('deriveReputationGraph', () => {
 describe('buildReputationGraph', () => {
   it('publishes a page of subjects with receipt URLs, where the rest of their receipts are, a trust boundary per subject, and the next page', () => {
     const checkpoint = { size: 7, root_hash: 'A'.repeat(43) + '=', origin: 'example.org/api/transparency/receipts', checkpoint_api: 'https://example.org/api/transparency/receipts/checkpoint' };
-    const { subjects, ...counts } = deriveReputationGraph(fixtures);
-    const totals = { ...counts, logSize: fixtures.length, subjects: subjects.length };
-    const page = { totals, subjects: subjects.slice(0, 2).map(({ evidence, ...subject }) => ({ ...subject, latest: evidence.slice(0, 5) })), limit: 2, nextCursor: 'abc' };
+    const derived = deriveReputationGraph(fixtures);
+    const { totals, subjects } = foldedFromScratch(derived, fixtures.length);
+    const page = { totals: { ...totals, duplicateReceiptsIgnored: derived.duplicateReceiptsIgnored }, subjects: subjects.slice(0, 2), limit: 2, nextCursor: 'abc' };
     const graph = reputationGraphSchema.parse(buildReputationGraph(page, new Date('2026-11-23T12:00:00Z'), checkpoint));
     expect(graph.subjects).toHaveLength(2);
     expect(graph.page).toEqual({ limit: 2, next_cursor: 'abc', next_url: expect.stringMatching(/\/api\/agents\/reputation\?limit=2&cursor=abc$/) });

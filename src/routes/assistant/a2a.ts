@@ -24,7 +24,6 @@ import {
   type A2aResponse,
 } from '../../../schemas/a2a.ts';
 import { chatRequestSchema, type ChatResponse } from '../../../schemas/assistant.ts';
-import { typeName } from '../../config/site.ts';
 import type { X402PaymentPayload, X402PaymentRequired } from '../../../schemas/x402.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import {
@@ -47,7 +46,7 @@ import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib
 import { jsonPointer, ProblemError } from '../../lib/problem-error.ts';
 import { consumeRateLimit, fromStore, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { answerPaidTurn, CLEARS_BY_ITSELF, settleNote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
-import { createChatHandler } from './chat.ts';
+import { chatBody, createChatHandler } from './chat.ts';
 
 type Id = string | number | null;
 
@@ -110,6 +109,9 @@ function activatedExtension(request: ApiRequest): Record<string, string> | undef
   return undefined;
 }
 
+const taskNotFound = (id: Id, taskId: string): ApiResponse =>
+  rpcError(id, 'task_not_found', `Task not found: no task ${taskId.slice(0, 128)} (never created here, or deleted with its expired quote).`);
+
 const viewOf = ({ taskId, contextId, state, record, updatedAt }: StoredA2aTask): TaskView => ({ taskId, contextId, state, record, updatedAt });
 
 /** A task id this service could have made: a task is never looked up by anything else (a hostile length, a U+0000). */
@@ -161,15 +163,16 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
   /** Stores a task waiting for the payment the chat's offer names (a quote it stored). */
   async function openTask(contextId: string, question: string, required: X402PaymentRequired): Promise<TaskView> {
     const now = clock();
-    const quote = await fromStore(() => store.getQuote(required.accepts[0]!.extra.quoteId));
+    const [offer] = required.accepts;
     const task: StoredA2aTask = {
       taskId: randomUUID(),
       contextId,
-      quoteId: required.accepts[0]!.extra.quoteId,
+      quoteId: offer!.extra.quoteId,
       state: 'input-required',
       retryKey: randomBytes(32).toString('base64url'),
       record: paymentRequiredRecord(question, required),
-      expiresAt: quote?.expiresAt ?? now,
+      // The quote was stored just now with this lifetime: its expiry, to the millisecond the sweep needs.
+      expiresAt: new Date(now.getTime() + offer!.maxTimeoutSeconds * 1000),
       createdAt: now,
       updatedAt: now,
     };
@@ -184,10 +187,8 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
    * spends the turn, so a paid answer is never spent without being kept.
    */
   async function continueTask(request: ApiRequest, id: Id, version: Version, taskId: string, metadata: Record<string, unknown> | undefined): Promise<ApiResponse> {
-    const notFound = () => rpcError(id, 'task_not_found', `Task not found: no task ${taskId.slice(0, 128)} (never created here, or deleted with its expired quote).`);
-    if (!isTaskId(taskId)) return notFound();
-    const found = await fromStore(() => store.getA2aTask(taskId));
-    if (!found) return notFound();
+    const found = isTaskId(taskId) ? await fromStore(() => store.getA2aTask(taskId)) : undefined;
+    if (!found) return taskNotFound(id, taskId);
     if (found.state === 'completed' || found.state === 'failed') {
       return rpcError(id, 'unsupported_operation', `Task ${taskId} has ended (${found.state}) and takes no more messages; GetTask reads it, and a new question starts a new task.`);
     }
@@ -210,14 +211,15 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     if (reply?.kind === 'rejected') return release('failed', rejectedRecord());
 
     let settled = claimed.record.settled;
+    const payload = reply?.kind === 'payload' ? reply.payload : undefined;
     try {
       const stored = await fromStore(() => store.getQuote(claimed.quoteId));
-      if (!settled) {
-        const payload = (reply as { kind: 'payload'; payload: X402PaymentPayload }).payload;
+      if (payload) {
         const refusal = offerRefusal(claimed, stored, payload);
         if (refusal) return release('failed', failedRecord(refusal.code, refusal.message));
       }
-      const noteBoxId = settled?.noteBoxId ?? (reply as { kind: 'payload'; payload: X402PaymentPayload }).payload.payload.noteBoxId.toLowerCase();
+      // Settled before: its own Note; otherwise the payload's (read above, as `reply` is one when unsettled).
+      const noteBoxId = settled?.noteBoxId ?? payload!.payload.noteBoxId.toLowerCase();
       let settlement: Settlement;
       try {
         settlement = await settleNote(deps, stored!, noteBoxId, { retryKey: claimed.retryKey });
@@ -238,7 +240,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
           questionHash: hashQuestion(question),
           now: clock(),
           record: completedRecord(
-            { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...model, receiptId: receipt.receiptId },
+            chatBody(model, receipt.receiptId),
             { ...x402Settled(receipt.settlementTxId, settlement.payerAddress), extra: { receiptId: receipt.receiptId, receiptUrl } },
           ),
         }),
@@ -266,7 +268,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
       const taskId = parsed.data.params.id;
       const task = isTaskId(taskId) ? await fromStore(() => store.getA2aTask(taskId)) : undefined;
-      if (!task) return rpcError(id, 'task_not_found', `Task not found: no task ${taskId} (never created here, or deleted with its expired quote).`);
+      if (!task) return taskNotFound(id, taskId);
       return json(200, { jsonrpc: '2.0', id, result: reader.task(viewOf(task)) } as A2aResponse);
     }
 

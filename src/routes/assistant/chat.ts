@@ -13,11 +13,21 @@ import type { ProblemCode } from '../../lib/problem-codes.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
+import type { ModelAnswer } from '../../services/model/provider.ts';
 import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { takeFreeTurn } from './free-tier.ts';
 import { answerPaidTurn, askModel, CLEARS_BY_ITSELF, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
+
+/** The chat's answer body: premium with the receipt that paid it, free without one. */
+export const chatBody = (answer: ModelAnswer, receiptId: string | null): ChatResponse => ({
+  type: typeName('agent_economy.assistant_chat.v0'),
+  version: 'v0',
+  tier: receiptId === null ? 'free' : 'premium',
+  ...answer,
+  receiptId,
+});
 
 const TOKEN_REFUSALS: Record<Exclude<SpendTokenResult, { ok: true }>['reason'], { code: ProblemCode; title: string; detail: string }> = {
   unknown: { code: 'payment_token_invalid', title: 'Payment token invalid', detail: 'No payment token like this was issued; verify a Note payment to get one.' },
@@ -131,7 +141,7 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
       : refused('payment_in_progress', 'another request with this payment is being answered.');
   }
   const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress);
-  const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...paid.answer, receiptId: receipt.receiptId };
+  const body = chatBody(paid.answer, receipt.receiptId);
   return json(200, body, { ...headers, 'payment-response': encodeX402Header(settled) });
 }
 
@@ -161,7 +171,7 @@ export function createChatHandler(deps: AssistantDeps): Handler {
       if (!paymentTokenFormat.safeParse(paymentToken).success) throw tokenRefused('unknown');
       const paid = await answerPaidTurn(deps, hashPaymentToken(paymentToken), conversation);
       if (!paid.ok) throw tokenRefused(paid.reason);
-      const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'premium', ...paid.answer, receiptId: paid.receiptId };
+      const body = chatBody(paid.answer, paid.receiptId);
       return json(200, body, headers);
     }
 
@@ -182,7 +192,7 @@ export function createChatHandler(deps: AssistantDeps): Handler {
       throw error;
     });
     await recordActivity(store, { kind: 'turn_answered', at: clock() });
-    const body: ChatResponse = { type: typeName('agent_economy.assistant_chat.v0'), version: 'v0', tier: 'free', ...answer, receiptId: null };
+    const body = chatBody(answer, null);
     return json(200, body, headers);
   };
 }

@@ -72,6 +72,9 @@ async function spendIn(tx: Queryable, tokenHash: string, questionHash: string, n
   return { ok: false, reason: 'question_mismatch' };
 }
 
+/** The reads of `database` as the reputation queries take them: from the newest committed state, beside any write. */
+const readsOf = (database: Database): Pick<Queryable, 'query'> => ({ query: (sql, params) => database.read(sql, params) });
+
 /** Thrown inside a completion whose token did not spend, to roll the task's completion back. */
 class NotSpent extends Error {
   readonly result: Exclude<SpendTokenResult, { ok: true }>;
@@ -527,27 +530,27 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
 
   async reputationTotals(): Promise<ReputationTotals> {
     const database = await this.ready();
-    return readTotals({ query: (sql, params) => database.read(sql, params) });
+    return readTotals(readsOf(database));
   }
 
   async reputationSubjects(limit: number, after?: SubjectCursor): Promise<SubjectAggregate[]> {
     const database = await this.ready();
-    return readSubjects({ query: (sql, params) => database.read(sql, params) }, clampLimit(limit), after);
+    return readSubjects(readsOf(database), clampLimit(limit), after);
   }
 
   async receiptDays(): Promise<ReceiptDay[]> {
     const database = await this.ready();
-    return readReceiptDays({ query: (sql, params) => database.read(sql, params) });
+    return readReceiptDays(readsOf(database));
   }
 
   async reputationSubject(kind: SubjectKind, subjectId: string): Promise<SubjectAggregate | undefined> {
     const database = await this.ready();
-    return readSubject({ query: (sql, params) => database.read(sql, params) }, kind, subjectId);
+    return readSubject(readsOf(database), kind, subjectId);
   }
 
   async reputationEvidence(kind: SubjectKind, subjectId: string, limit: number, after?: ReputationEvidence): Promise<ReputationEvidence[]> {
     const database = await this.ready();
-    return readEvidence({ query: (sql, params) => database.read(sql, params) }, kind, subjectId, clampLimit(limit), after);
+    return readEvidence(readsOf(database), kind, subjectId, clampLimit(limit), after);
   }
 
   async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
