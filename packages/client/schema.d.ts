@@ -7063,7 +7063,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The receipt store cannot be read (code `receipt_storage_unavailable`): the graph cannot be derived. */
+            /** @description The store cannot be read (`receipt_storage_unavailable`), or a fold catches up (`reputation_catching_up`, both routes). */
             503: {
                 headers: {
                     [name: string]: unknown;

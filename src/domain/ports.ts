@@ -262,6 +262,8 @@ export interface LogEntry {
   index: number;
   receiptId: string;
   bytes: Uint8Array | undefined;
+  /** The receipt as the store holds it, when it has one: the same text always gives the same bytes. */
+  stored?: string;
 }
 
 /**

@@ -19,11 +19,19 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
-  /** Sent as JSON, unless `contentType` is set: then it is the text of the body itself. */
+  /** Sent as JSON (a JsonText as its text), unless `contentType` is set: then it is the text of the body itself. */
   body: unknown;
   headers?: Record<string, string>;
   /** Media type of a body that is not JSON (an SVG picture). */
   contentType?: string;
+}
+
+/** A JSON body serialized once and sent as it is to every request that shares it (an answer kept for seconds). */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 export type Handler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;

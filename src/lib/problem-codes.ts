@@ -46,6 +46,12 @@ const LISTED = [
   { code: 'quote_expired', status: 410, where: `${VERIFY}, GET /api/assistant/quote/{id}`, meaning: 'The quote is past its `expiresAt`; ask for a new quote.' },
   { code: 'receipt_log_pending', status: 409, where: 'GET /api/assistant/receipt/{id}/proof', meaning: 'The receipt is an entry of the receipt log, but no signed checkpoint includes it yet; `Retry-After` says when to ask again.' },
   { code: 'reputation_subject_not_found', status: 404, where: 'GET /api/agents/reputation/evidence', meaning: 'No subject of this kind and id has a counted receipt in the reputation graph.' },
+  {
+    code: 'reputation_catching_up',
+    status: 503,
+    where: 'GET /api/agents/reputation and /evidence',
+    meaning: 'The reputation aggregates are being folded up to the receipt log\'s newest checkpoint (after a migration, say); `folded` and `log_size` say how far, `Retry-After` when to ask again.',
+  },
   { code: 'receipt_not_found', status: 404, where: 'GET /api/assistant/receipt/{id}', meaning: 'No receipt is stored under this receipt id or settlement transaction id.' },
 
   { code: 'payment_required', status: 402, where: CHAT, meaning: 'A premium question (or a free question past the daily allowance) needs a payment token; `quote_url` names the quote endpoint, and the `PAYMENT-REQUIRED` header offers the same payment in x402 v2 terms.' },

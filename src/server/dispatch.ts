@@ -10,7 +10,7 @@ import { allRoutes } from '../routes/table.ts';
 import { logger } from '../services/logger.ts';
 import type { ZodType } from 'zod';
 import type { DynamicRoute } from '../routes/types.ts';
-import type { ApiRequest, ApiResponse } from '../lib/api.ts';
+import { JsonText, type ApiRequest, type ApiResponse } from '../lib/api.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { assertJsonContentType, parseJsonBytes, tooLarge } from '../lib/json-body.ts';
 import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from '../lib/problem-error.ts';
@@ -134,7 +134,7 @@ export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute
       'cache-control': 'no-store',
       ...response.headers,
     },
-    body: JSON.stringify(response.body),
+    body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
   };
 }
 

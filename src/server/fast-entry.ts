@@ -27,7 +27,7 @@ import { routePath } from '../catalogue/lookup.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedDocuments } from '../build/site-documents.ts';
-import { closeRuntime, getReceiptLog, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { startCheckpointer } from '../services/receipt-log.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import type { ReceiptLogStore } from '../domain/ports.ts';
@@ -411,7 +411,8 @@ export async function main(): Promise<void> {
   // Unpaid quotes past their lifetime and a grace period, and past days' free-tier counts, go (docs/deployment.md "What is kept").
   startRetentionSweep(getStore(), loadRetentionConfig());
   // The receipt log's checkpoints: a receipt's proof is there within LOG_CHECKPOINT_INTERVAL_SECONDS (docs/transparency-log.md).
-  startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds);
+  // The reputation aggregates follow each checkpoint, so a request finds them folded (issue 38).
+  startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds, () => getReputationReader().catchUp());
   const keyMismatch = verifierKeyMismatch(distDir);
   if (keyMismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'verifier key mismatch', detail: keyMismatch }) + '\n');
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));

@@ -2,6 +2,7 @@
  * `dist/client` held in memory: each file with its strong ETag and the brotli and gzip variants the
  * build wrote beside it, so a GET is a map lookup and a write, never a disk read or a compression.
  */
+import { acceptedCodings } from '../lib/accept-encoding.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
@@ -109,17 +110,6 @@ export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry
     }
   }
   return files;
-}
-
-/** Codings the client accepts with a non-zero quality (RFC 9110 section 12.5.3). */
-function acceptedCodings(header: string | undefined): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of (header ?? '').toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name && (!q || Number(q.slice(2)) > 0)) accepted.add(name.trim());
-  }
-  return accepted;
 }
 
 /** Picks the smallest variant the client accepts: brotli, then gzip, then identity. */

@@ -4,10 +4,11 @@
  * and answers the read path: the newest checkpoint, tiles, and a receipt's tlog-proof. Every
  * instance signs with the same key and stores what it signs, so all of them serve one history.
  */
-import type { KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptLogConfig } from '../config/receipt-log.ts';
-import type { ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
+import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
 import { formatCheckpoint, formatVerifierKey, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
 import { inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
 import { checkTileResource, encodeEntryBundle, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
@@ -56,6 +57,52 @@ const CHECKPOINT_MEMORY_MS = 1_000;
 /** Hash tile bytes kept in memory; a tile's bytes never change once it exists, so any kept copy is right. */
 const TILE_MEMORY_BYTES = 8 * 1024 * 1024;
 
+/** A map by path of at most TILE_MEMORY_BYTES (as `size` counts them), oldest dropped first. */
+function keptBytes<T>(size: (value: T) => number): { get: (path: string) => T | undefined; set: (path: string, value: T) => void } {
+  const kept = new Map<string, T>();
+  let bytes = 0;
+  return {
+    get: (path) => kept.get(path),
+    set(path, value) {
+      const previous = kept.get(path);
+      if (previous !== undefined) {
+        kept.delete(path);
+        bytes -= size(previous);
+      }
+      kept.set(path, value);
+      bytes += size(value);
+      for (const [oldest, value] of kept) {
+        if (bytes <= TILE_MEMORY_BYTES) break;
+        kept.delete(oldest);
+        bytes -= size(value);
+      }
+    },
+  };
+}
+
+/** Whether the store still has the entry's receipt, asked without making its bytes. */
+const hasReceipt = (entry: LogEntry): boolean => entry.stored !== undefined || entry.bytes !== undefined;
+
+/** Entries whose canonical JSON is made at a time: about 5 ms of a full bundle's 40, then the event loop turns. */
+const CANONICAL_ENTRIES_PER_TURN = 32;
+
+/** The entries' bytes, made a few at a time so a bundle never holds the event loop for long. */
+async function entryBytes(entries: readonly LogEntry[]): Promise<Uint8Array[]> {
+  const bytes: Uint8Array[] = [];
+  for (const [i, entry] of entries.entries()) {
+    if (i > 0 && i % CANONICAL_ENTRIES_PER_TURN === 0) await nextTurn();
+    bytes.push(entry.bytes!);
+  }
+  return bytes;
+}
+
+/** SHA-256 of texts, each with its length, so two lists digest alike only when equal. */
+function digestOf(texts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const text of texts) hash.update(`${text.length}:`).update(text);
+  return hash.digest('hex');
+}
+
 export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, config: Pick<ReceiptLogConfig, 'origin' | 'checkpointIntervalSeconds'>): ReceiptLog {
   const verifierKey = formatVerifierKey(config.origin, rawPublicKey(signingKey));
   // The checkpoint and the hash tiles change only when the log grows, so they are served from memory
@@ -76,17 +123,10 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
       .finally(() => (reading = undefined));
     return reading;
   }
-  const tiles = new Map<string, Uint8Array>();
-  let tileBytes = 0;
-  const keepTile = (path: string, bytes: Uint8Array) => {
-    tiles.set(path, bytes);
-    tileBytes += bytes.length;
-    for (const [oldest, kept] of tiles) {
-      if (tileBytes <= TILE_MEMORY_BYTES) break;
-      tiles.delete(oldest);
-      tileBytes -= kept.length;
-    }
-  };
+  const tiles = keptBytes<Uint8Array>((bytes) => bytes.length);
+  // Entry bundles are the receipts, read each time; one served before is kept with a digest of the
+  // stored texts it came from, so reading the same texts again skips the canonical JSON of each.
+  const bundles = keptBytes<{ digest: string; bytes: Uint8Array }>((kept) => kept.bytes.length);
 
   async function checkpointNow(now = new Date()): Promise<StoredCheckpoint | undefined> {
     const [size, latest] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
@@ -113,7 +153,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const kept = tiles.get(path);
     if (kept) return { ok: true, bytes: kept, full };
     const answer = await readTile(resource, full);
-    if (answer.ok) keepTile(path, answer.bytes);
+    if (answer.ok) tiles.set(path, answer.bytes);
     return answer;
   }
 
@@ -121,15 +161,21 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     if (resource.kind === 'entries') {
       const start = resource.n * TILE_WIDTH;
       const entries = await store.readLogEntries(start, start + resource.width);
-      const missing = entries.filter((entry) => entry.bytes === undefined);
+      const missing = entries.filter((entry) => !hasReceipt(entry));
       if (entries.length !== resource.width || missing.length) {
         // The log has an entry whose receipt the store lost: serving a gap would hide it, so the bundle is withheld and the entries named.
-        const read = new Set(entries.filter((entry) => entry.bytes !== undefined).map((entry) => entry.index));
+        const read = new Set(entries.filter(hasReceipt).map((entry) => entry.index));
         const missingIndexes = Array.from({ length: resource.width }, (_, i) => start + i).filter((index) => !read.has(index));
         logger.error({ missingIndexes }, 'receipt log: entries have no receipt in the store');
         return { ok: false, status: 503, reason: `entries ${missingIndexes.join(', ')} of the log have no receipt in the store`, missingIndexes };
       }
-      return { ok: true, bytes: encodeEntryBundle(entries.map((entry) => entry.bytes!)), full };
+      const digest = entries.every((entry) => entry.stored !== undefined) ? digestOf(entries.map((entry) => entry.stored!)) : undefined;
+      const key = `entries/${resource.n}/${resource.width}`;
+      const kept = digest === undefined ? undefined : bundles.get(key);
+      if (kept && kept.digest === digest) return { ok: true, bytes: kept.bytes, full };
+      const bytes = encodeEntryBundle(await entryBytes(entries));
+      if (digest !== undefined) bundles.set(key, { digest, bytes });
+      return { ok: true, bytes, full };
     }
     return { ok: true, bytes: tileBody(await store.readLogHashes(tileHashIndexes(resource))), full };
   }
@@ -183,11 +229,12 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
 }
 
 /**
- * Signs a checkpoint every `intervalSeconds` when the log grew (a no-op read otherwise), and
- * appends, now and then, receipts a build without the log stored beside this one. The timer does
+ * Signs a checkpoint every `intervalSeconds` when the log grew (a no-op read otherwise), then runs
+ * `afterRound` (the reputation's fold), and appends, now and then, receipts a build without the log
+ * stored beside this one. The timer does
  * not keep the process alive; a failed round is logged and tried again.
  */
-export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number): { stop: () => void } {
+export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number, afterRound?: () => Promise<void>): { stop: () => void } {
   let running = false;
   let rounds = 0;
   const tick = async () => {
@@ -201,6 +248,7 @@ export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore,
       }
       await log().checkpointNow();
       rounds++;
+      await afterRound?.();
     } catch (error) {
       logger.warn({ err: error }, 'receipt log: no checkpoint this round; trying again');
     } finally {

@@ -14,6 +14,7 @@ import { settlementCheck } from '../../src/domain/receipt-proof.ts';
 import { ChainUnavailableError, StoreUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
 import { logger } from '../../src/services/logger.ts';
 import { createProofExplorer } from '../../src/services/proof-explorer.ts';
+import { PROOFS_CACHE_SECONDS } from '../../src/config/limits.ts';
 import { FakeChain, FakeStore, noteBox } from '../helpers/fakes.ts';
 import { memoryReceiptLog } from '../helpers/memory-receipt-log.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
@@ -247,6 +248,36 @@ describe('proof explorer', () => {
     await expect(service.proofs()).rejects.toBeInstanceOf(StoreUnavailableError);
     store.unavailable = false;
     await expect(service.proofs()).resolves.toMatchObject({ ok: true });
+  });
+  it('answers the previous proofs while the next are built, and once a build failed, its failure rather than an older answer', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const store = new FakeStore();
+      const service = explorer(store, new FakeChain(1_100, 'testnet'));
+      const first = await service.proofs();
+      vi.setSystemTime(Date.now() + PROOFS_CACHE_SECONDS * 1000);
+      let release: (() => void) | undefined;
+      const list = store.listReceipts.bind(store);
+      vi.spyOn(store, 'listReceipts').mockImplementationOnce(async (limit) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return list(limit);
+      });
+      // The build is held: the answer before it comes back at once, the same one.
+      expect(await service.proofs()).toBe(first);
+      await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+      release!();
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.waitFor(async () => expect((await service.proofs()).generated_at).not.toBe(first.generated_at));
+
+      vi.setSystemTime(Date.now() + PROOFS_CACHE_SECONDS * 1000);
+      store.unavailable = true;
+      // The request that starts the build still gets the answer before it; once the build has failed, the failure is the answer.
+      const stale = await service.proofs();
+      await vi.waitFor(() => expect(service.proofs()).rejects.toBeInstanceOf(StoreUnavailableError));
+      expect(stale.generated_at).not.toBe(first.generated_at);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

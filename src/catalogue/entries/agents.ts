@@ -74,7 +74,7 @@ export const AGENTS_ENTRIES: readonly Entry[] = [
       responses: {
         200: { description: 'A page of the reputation graph.', schema: reputationSchema },
         400: { description: 'A bad query parameter (code `invalid_request`, naming it).' },
-        503: { description: 'The receipt store cannot be read (code `receipt_storage_unavailable`): the graph cannot be derived.' },
+        503: { description: 'The store cannot be read (`receipt_storage_unavailable`), or a fold catches up (`reputation_catching_up`, both routes).' },
       },
       page: '/reputation/',
     },

@@ -3,7 +3,7 @@ import { liveStatusSchema } from '../../../schemas/live.ts';
 import { SVG_CONTENT_TYPE } from '../../catalogue/entries/live.ts';
 import { PROBE_HISTORY_RUNS } from '../../config/limits.ts';
 import { probeTimelineSvg, receiptTimelineSvg } from '../../descriptors/timelines.ts';
-import { json, text, type ApiRequest } from '../../lib/api.ts';
+import { json, JsonText, text, type ApiRequest } from '../../lib/api.ts';
 import { liveStatus } from '../../services/live-status.ts';
 import { createProofExplorer, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { readReceiptStore } from '../store-read.ts';
@@ -16,12 +16,18 @@ let proofExplorer: ProofExplorerService | undefined;
  * Made on the first request, over the runtime's store and chain client imported then: loading the
  * route table opens nothing, and the explorer's module (which reads the table) has finished loading.
  */
+/** The proofs as sent, by the answer the explorer shares: up to 200 receipts' proofs are serialized once, not per request. */
+const proofsText = new WeakMap<object, JsonText>();
+
 async function proofsHandler(request: ApiRequest) {
   proofExplorer ??= createProofExplorer(async () => {
     const runtime = await runtimeModule();
     return { store: runtime.getStore(), chain: runtime.getChainClient(), receiptLog: runtime.getReceiptLog() };
   });
-  return json(200, await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs(request.requestId)));
+  const proofs = await readReceiptStore('the proofs cannot be listed', () => proofExplorer!.proofs(request.requestId));
+  let sent = proofsText.get(proofs);
+  if (!sent) proofsText.set(proofs, (sent = new JsonText(JSON.stringify(proofs))));
+  return json(200, sent);
 }
 
 /** The live status's own gate order, for the rows of its timeline. */

@@ -34,6 +34,7 @@ import {
   type ReputationStore,
   type StoredA2aTask,
 } from '../../domain/ports.ts';
+import type { Dialect } from './dialect.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
 import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, receiptSummaryColumns, receiptSummaryOf, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
@@ -496,11 +497,7 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
         WHERE e.idx >= $1 AND e.idx < $2 ORDER BY e.idx`,
       [start, end],
     );
-    return rows.map((row) => ({
-      index: Number(row.idx),
-      receiptId: row.receipt_id,
-      bytes: row.bundle === null ? undefined : receiptLogEntry(readBundle(database.dialect, row.bundle)),
-    }));
+    return rows.map((row) => logEntry(Number(row.idx), row.receipt_id, row.bundle, database.dialect));
   }
 
   async logIndexOf(receiptId: string): Promise<number | undefined> {
@@ -565,12 +562,15 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
 
   async appendUnloggedReceipts(): Promise<number> {
     const database = await this.ready();
+    // The tally and the log's size agree unless a build without the log stored receipts: only then is every receipt looked at.
+    const [row] = await database.read<{ stored: number | string; logged: number | string }>('SELECT t.count AS stored, h.size AS logged FROM receipt_tally t, log_head h');
+    if (row && Number(row.stored) <= Number(row.logged)) return 0;
     return database.transaction((tx) => appendUnlogged(tx, database.dialect), DURABLE);
   }
 
   async countReceipts(): Promise<number> {
     const database = await this.ready();
-    const [row] = await database.read<{ count: number | string }>('SELECT COUNT(*) AS count FROM receipts');
+    const [row] = await database.read<{ count: number | string }>('SELECT count FROM receipt_tally WHERE id = 1');
     return Number(row?.count ?? 0);
   }
 
@@ -582,4 +582,22 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
     const database = await opening.catch(() => undefined);
     await database?.close();
   }
+}
+
+/**
+ * A log entry as read, its bytes (the bundle's canonical JSON) made only when asked for: a reader
+ * that already holds them for the same stored text (a full entry bundle served before) skips the
+ * canonicalization, the bulk of reading a tile.
+ */
+function logEntry(index: number, receiptId: string, stored: string | null, dialect: Dialect): LogEntry {
+  if (stored === null) return { index, receiptId, bytes: undefined };
+  let bytes: Uint8Array | undefined;
+  return {
+    index,
+    receiptId,
+    stored,
+    get bytes() {
+      return (bytes ??= receiptLogEntry(readBundle(dialect, stored)));
+    },
+  };
 }
