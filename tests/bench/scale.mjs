@@ -1,0 +1,243 @@
+// `npm run bench:scale`: what the store-derived public routes cost as history grows. For each size
+// (BENCH_SCALE_SIZES, default 1000,100000,1000000) it seeds that many paid turns through the store's
+// own API into a fresh data folder (and into a fresh PostgreSQL schema as well when DATABASE_URL is
+// set), starts the built server on it, and prints for each route p50/p99 latency and body size, then
+// the server's event-loop delay (perf_hooks.monitorEventLoopDelay, read inside the server) and
+// resident memory under a mixed load of every route, store bytes per receipt, seeding time and the
+// time the server took to fold the seeded receipts into the reputation aggregates (what a
+// migration's backfill costs). Figures are printed, never asserted: the machines are shared.
+//
+// The server runs pinned to core 0 and the load generator (wrk, or autocannon's command line) to
+// core 1, as in `npm run bench`; BENCH_SCALE_SECONDS (default 5) per route and BENCH_SCALE_CONNECTIONS
+// (default 4) per route; the mixed load (every route in turn) runs twice as long at as many connections.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { request } from 'undici';
+import { createStore } from '../../src/services/store/index.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
+import { cleanUp, generator, load, pinning, root, rssMiB, sleep, start, stop } from './harness.mjs';
+import { seedReceipts } from '../helpers/receipt-seed.ts';
+
+const entry = `${root}dist/server/fast-entry.mjs`;
+if (!existsSync(entry)) {
+  console.error('bench:scale: no build found; run `npm run build` first.');
+  process.exit(1);
+}
+const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000,1000000').split(',').map(Number);
+const seconds = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 4);
+const MIB = 1024 * 1024;
+
+const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
+const engines = [{ name: 'sqlite' }, ...(process.env.DATABASE_URL ? [{ name: 'postgres', url: process.env.DATABASE_URL }] : [])];
+
+/**
+ * A fresh place for one run's store: a data folder, and a schema of its own on PostgreSQL. With
+ * BENCH_SCALE_KEEP=1 an embedded store is kept in .bench/scale-sqlite-<size> once seeded, and a
+ * later run measures it again without seeding (7.7 GB at a million receipts: delete it after).
+ */
+async function freshStore(engine, size) {
+  if (engine.name === 'sqlite' && process.env.BENCH_SCALE_KEEP === '1') {
+    const dataDir = join(root, '.bench', `scale-sqlite-${size}`);
+    mkdirSync(dataDir, { recursive: true });
+    const seeded = existsSync(join(dataDir, 'seeded'));
+    return { dataDir, seeded, config: { driver: 'sqlite', dataDir }, env: { DATABASE_URL: '' }, bytes: () => folderBytes(dataDir), drop: async () => writeFileSync(join(dataDir, 'seeded'), ''), keep: true };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-scale-${size}-`));
+  if (engine.name === 'sqlite') return { dataDir, config: { driver: 'sqlite', dataDir }, env: { DATABASE_URL: '' }, bytes: () => folderBytes(dataDir), drop: async () => {} };
+  const schema = `bench_scale_${size}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: engine.url });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.end();
+  const keyFile = join(dataDir, 'log-signing-key.pem');
+  return {
+    dataDir,
+    config: { driver: 'postgres', connectionString: engine.url, schema, poolSize: 8 },
+    env: { DATABASE_URL: engine.url, DATABASE_SCHEMA: schema, LOG_SIGNING_KEY_FILE: keyFile, REDIS_URL: '' },
+    keyFile,
+    bytes: async () => {
+      const client = new pg.Client({ connectionString: engine.url });
+      await client.connect();
+      const { rows } = await client.query(
+        "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')",
+        [schema],
+      );
+      await client.end();
+      return Number(rows[0].bytes);
+    },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: engine.url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+function folderBytes(dir) {
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+}
+
+/** The server's event-loop delay since the last reading (the preload answers SIGUSR2 with a file). */
+async function loopDelay(child, file) {
+  rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  for (let waited = 0; waited < 5_000 && !existsSync(file); waited += 20) await sleep(20);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** GETs `url` once: status and body bytes as sent (identity, unless `headers` ask for a coding). */
+async function once(url, headers = { 'accept-encoding': 'identity' }) {
+  const response = await request(url, { headers });
+  const body = Buffer.from(await response.body.arrayBuffer());
+  return { status: response.statusCode, bytes: body.length, body };
+}
+
+/** Waits until `check` returns a value, polling every 200 ms for at most `ms`. */
+async function until(check, ms, what) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`bench:scale: ${what} did not happen within ${ms / 1000} s`);
+    await sleep(200);
+  }
+}
+
+const results = [];
+for (const engine of engines) {
+  for (const size of sizes) {
+    const place = await freshStore(engine, size);
+    if (place.keyFile) {
+      const { generateKeyPairSync } = await import('node:crypto');
+      writeFileSync(place.keyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    }
+    const store = createStore({ ...place.config, statementTimeoutMs: 30_000, connectTimeoutMs: 10_000 });
+    await store.ready();
+    const seedStarted = performance.now();
+    let shown = 0;
+    if (!place.seeded) {
+      await seedReceipts(store, size, {
+        progress: (stored) => {
+          if (stored - shown >= 100_000) process.stderr.write(`bench:scale ${engine.name}: ${(shown = stored)} of ${size} receipts stored\n`);
+        },
+      });
+    }
+    const seedSeconds = place.seeded ? undefined : (performance.now() - seedStarted) / 1000;
+    await store.close();
+    const storeBytes = await place.bytes();
+
+    const delayFile = join(place.dataDir, 'loop-delay.json');
+    const server = await start(entry, {
+      LOG_LEVEL: 'warn',
+      DATA_DIR: place.dataDir,
+      CHAIN_SOURCE: 'sandbox',
+      ERGO_EXPLORER_URL: sandbox.url,
+      ERGO_NODE_URL: '',
+      ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
+      ASSISTANT_RESERVE_BOX_ID: RESERVE,
+      NODE_OPTIONS: `--import=${root}tests/bench/loop-delay.mjs`,
+      BENCH_LOOP_DELAY_FILE: delayFile,
+      ...place.env,
+    });
+    const base = server.url;
+    const startedAt = performance.now();
+    // The server signs a checkpoint of the seeded log, then folds it into the reputation aggregates.
+    await until(async () => {
+      const note = (await once(`${base}/api/transparency/receipts/checkpoint`)).body.toString();
+      return Number(note.split('\n')[1]) >= size ? true : undefined;
+    }, 600_000, 'a checkpoint of the whole log');
+    const first = await until(async () => {
+      const answer = await once(`${base}/api/agents/reputation`);
+      return answer.status === 200 ? JSON.parse(answer.body) : undefined;
+    }, 3_600_000, 'the reputation graph of the seeded receipts');
+    const foldSeconds = (performance.now() - startedAt) / 1000;
+
+    const top = first.subjects[0];
+    const evidence = JSON.parse((await once(`${base}/api/agents/reputation/evidence?kind=${top.kind}&subject_id=${encodeURIComponent(top.subject_id)}&limit=200`)).body);
+    const receiptId = evidence.evidence.at(-1).receipt_id;
+    const logSize = size;
+    const lastFull = Math.floor(logSize / 256) - 1;
+    const tileIndex = (n) => {
+      const digits = String(n).padStart(3 * Math.max(1, Math.ceil(String(n).length / 3)), '0');
+      return digits.match(/.{3}/g).map((part, i, all) => (i < all.length - 1 ? `x${part}` : part)).join('/');
+    };
+    const routes = [
+      ['reputation (first page, 50)', '/api/agents/reputation'],
+      ['reputation (200 a page)', '/api/agents/reputation?limit=200'],
+      ['reputation (next page)', new URL(first.page.next_url ?? `${base}/api/agents/reputation`).pathname + new URL(first.page.next_url ?? `${base}/api/agents/reputation`).search],
+      ['reputation evidence (busiest subject, 200)', `/api/agents/reputation/evidence?kind=${top.kind}&subject_id=${encodeURIComponent(top.subject_id)}&limit=200`],
+      ['reputation evidence (next page)', evidence.page.next_url ? new URL(evidence.page.next_url).pathname + new URL(evidence.page.next_url).search : null],
+      ['proofs (newest 200)', '/api/agent-economy/proofs'],
+      ['proofs timeline SVG', '/api/agent-economy/proofs/timeline.svg'],
+      ['live status', '/api/agent-economy/live'],
+      ['live timeline SVG', '/api/agent-economy/live/timeline.svg'],
+      ['activity feed', '/api/assistant/activity'],
+      ['receipt', `/api/assistant/receipt/${receiptId}`],
+      ['receipt page (HTML)', `/receipt/${receiptId}/`],
+      ['receipt tlog-proof', `/api/assistant/receipt/${receiptId}/proof`],
+      ['log checkpoint', '/api/transparency/receipts/checkpoint'],
+      ['log tile, level 0 (last full)', lastFull >= 0 ? `/api/transparency/receipts/tile/0/${tileIndex(lastFull)}` : null],
+      ['log entries tile (last full)', lastFull >= 0 ? `/api/transparency/receipts/tile/entries/${tileIndex(lastFull)}` : null],
+      ['log entries tile (last full, gzip)', lastFull >= 0 ? `/api/transparency/receipts/tile/entries/${tileIndex(lastFull)}` : null, { 'accept-encoding': 'gzip' }],
+      // A reader walking the log: each request a full bundle not read before (beyond what is kept in memory).
+      ['log entries tiles (100 different, gzip)', lastFull >= 0 ? Array.from({ length: Math.min(100, lastFull + 1) }, (_, i) => `/api/transparency/receipts/tile/entries/${tileIndex(Math.floor((i * (lastFull + 1)) / Math.min(100, lastFull + 1)))}`) : null, { 'accept-encoding': 'gzip' }],
+    ].filter(([, path]) => path);
+
+    const rows = [];
+    for (const [name, path, headers] of routes) {
+      const paths = Array.isArray(path) ? path : [path];
+      const { status, bytes } = await once(base + paths[0], headers);
+      const result = await load({ url: base + paths[0], ...(paths.length > 1 ? { paths } : {}), headers }, { duration: seconds, connections });
+      rows.push({
+        route: name,
+        status,
+        'body bytes': bytes,
+        'req/s': Math.round(result.requests.average),
+        'p50 ms': result.latency.p50,
+        'p99 ms': result.latency.p99,
+        'errors+non2xx': result.errors + result.non2xx,
+      });
+    }
+    await loopDelay(server.child, delayFile);
+    const mixed = await load({ url: base + routes[0][1], paths: routes.flatMap(([, path]) => (Array.isArray(path) ? path.slice(0, 3) : [path])) }, { duration: 2 * seconds, connections });
+    const delay = await loopDelay(server.child, delayFile);
+    const rss = rssMiB(server.child.pid);
+    await stop(server.child);
+    await place.drop();
+    if (!place.keep) rmSync(place.dataDir, { recursive: true, force: true });
+
+    const summary = {
+      engine: engine.name,
+      receipts: size,
+      seedSeconds: seedSeconds === undefined ? null : Number(seedSeconds.toFixed(1)),
+      foldSeconds: Number(foldSeconds.toFixed(1)),
+      storeBytesPerReceipt: Math.round(storeBytes / size),
+      mixed: { 'req/s': Math.round(mixed.requests.average), p50: mixed.latency.p50, p99: mixed.latency.p99, errors: mixed.errors + mixed.non2xx },
+      eventLoopDelayMs: { p50: delay.p50, p99: delay.p99, max: delay.max },
+      memoryMiB: delay.memoryMiB,
+      rssMiB: Number(rss.toFixed(1)),
+      rows,
+    };
+    results.push(summary);
+    const seeding = seedSeconds === undefined ? 'kept from an earlier run' : `seeded in ${summary.seedSeconds} s (${Math.round(size / seedSeconds)} a second)`;
+    console.log(`\n${engine.name}, ${size} receipts: ${seeding}, ${summary.storeBytesPerReceipt} store bytes a receipt; server start to the first reputation answer ${summary.foldSeconds} s`);
+    console.table(rows);
+    const over = rows.filter((row) => row['body bytes'] > MIB || row['p99 ms'] > 50);
+    console.log(
+      `mixed load (every route in turn, ${connections} connections, ${2 * seconds} s): ${summary.mixed['req/s']} req/s, p50 ${summary.mixed.p50} ms, p99 ${summary.mixed.p99} ms; ` +
+        `event-loop delay p50 ${delay.p50} ms, p99 ${delay.p99} ms, max ${delay.max} ms; RSS ${summary.rssMiB} MiB (V8 heap ${delay.memoryMiB.heapUsed} of ${delay.memoryMiB.heapTotal} MiB)` +
+        (over.length ? `; over the goals (p99 50 ms, body 1 MiB): ${over.map((row) => row.route).join(', ')}` : ''),
+    );
+  }
+}
+await sandbox.close();
+cleanUp();
+console.log(`\nbench:scale: load by ${generator}, node ${process.version}, ${pinning ? 'server on core 0, load generator on core 1' : 'no pinning'}, ${seconds} s a route at ${connections} connections`);
+mkdirSync(`${root}.bench`, { recursive: true });
+writeFileSync(`${root}.bench/scale.json`, JSON.stringify({ at: new Date().toISOString(), seconds, connections, generator, pinning, results }, null, 2));
+process.exit(0);
