@@ -87,6 +87,10 @@ const READ_ATTEMPTS = 3;
 async function readServedGraph(base: string): Promise<ReputationGraph> {
   const parsed = async <T>(url: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, what: string): Promise<T> => {
     const answer = await fetchJson(url);
+    const problem = answer?.body as { code?: unknown; folded?: unknown; log_size?: unknown } | undefined;
+    if (answer?.status === 503 && problem?.code === 'reputation_catching_up') {
+      throw new CliError(`${url}: the site is still folding its receipt log into the reputation (${String(problem.folded)} of ${String(problem.log_size)} entries); run this again in a few seconds`);
+    }
     const result = schema.safeParse(answer?.body);
     if (!result.success) throw new CliError(`${url} is not ${what}: ${result.error.issues[0]?.message ?? 'unknown shape'}`);
     return result.data;

@@ -17,6 +17,8 @@ export const PROOF_RECEIPT_LIMIT = 200;
 /** Time all chain reads of one proof-explorer answer share, so the endpoint answers promptly when the chain hangs. */
 export const PROOF_CHAIN_BUDGET_MS = 4000;
 export const PROOFS_CACHE_SECONDS = 5;
+/** How long a page of the reputation graph (or of a subject's receipts) is shared by the requests for it; checkpoints come every 5 s. */
+export const REPUTATION_CACHE_SECONDS = 2;
 
 /** Signer probe results are reused this long, so public readers cannot turn into a flood of probes. */
 export const SIGNER_HEALTH_CACHE_MS = 5000;

@@ -221,7 +221,9 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
       }
       // While a build runs (200 receipts' proofs and the log's health: a hundred milliseconds at a
       // million receipts), the answer before it is served, dated by its own verified_at.
-      return built && built.at !== current.at ? Promise.resolve(built.answer) : current.body;
+      // Only an answer of the interval before: after an idle spell, the request waits for a fresh one.
+      const recent = built && built.at !== current.at && now - built.at < 2 * PROOFS_CACHE_SECONDS * 1000;
+      return recent ? Promise.resolve(built!.answer) : current.body;
     },
   };
 }

@@ -248,7 +248,8 @@ export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore,
       }
       await log().checkpointNow();
       rounds++;
-      await afterRound?.();
+      // Not awaited: a long fold (minutes after a migration) must not hold up the next checkpoints.
+      void afterRound?.();
     } catch (error) {
       logger.warn({ err: error }, 'receipt log: no checkpoint this round; trying again');
     } finally {

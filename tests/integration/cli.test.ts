@@ -214,6 +214,22 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     }
   });
 
+  it('says, when the site is still folding its log into the reputation, how far it is and to run again', async () => {
+    const site = await startFakeServer();
+    try {
+      site.set('/api/agents/reputation', {
+        status: 503,
+        body: JSON.stringify({ code: 'reputation_catching_up', folded: 1200, log_size: 900000 }),
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '5' },
+      });
+      const run = await runCli(['reputation', '--from-log', '--base', site.url, '--explorer', stack.sandbox.url]);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain('the site is still folding its receipt log into the reputation (1200 of 900000 entries); run this again in a few seconds');
+    } finally {
+      await site.close();
+    }
+  });
+
   it('fails the settlement check when the chain source cannot be read', async () => {
     const run = await runCli(['verify-receipt', turn.receiptId, '--base', stack.server.url, '--explorer', `http://127.0.0.1:${await closedPort()}`]);
     expect(run.code).toBe(1);

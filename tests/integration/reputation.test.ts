@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Network } from '@fleet-sdk/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reputationEvidencePageSchema, reputationGraphSchema, type ReputationGraph } from '../../schemas/reputation.ts';
+import { REPUTATION_CACHE_SECONDS } from '../../src/config/limits.ts';
 import { FUNDING_ADDRESS } from '../../src/sandbox/chain.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
@@ -177,6 +178,8 @@ describe('GET /api/agents/reputation', () => {
     } finally {
       database.close();
     }
+    // A page is shared for REPUTATION_CACHE_SECONDS: the next one is read from the changed aggregates.
+    await new Promise((resolve) => setTimeout(resolve, REPUTATION_CACHE_SECONDS * 1000 + 100));
     const differ = await runCli(['reputation', '--from-log', '--base', testnet.url, '--explorer', standIn.url, '--json']);
     expect(differ.code, differ.stdout + differ.stderr).toBe(1);
     const result = JSON.parse(differ.stdout) as { ok: boolean; differences: string[] };

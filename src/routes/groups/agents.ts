@@ -18,7 +18,9 @@ import { REPUTATION_PAGE_DEFAULT, reputationEvidenceQuerySchema, reputationQuery
 import { invalidRequest, ProblemError } from '../../lib/problem-error.ts';
 import { z } from 'zod';
 import { encodeBase64 } from '../../domain/tlog/base64.ts';
-import { json, type ApiRequest, type ApiResponse } from '../../lib/api.ts';
+import { json, JsonText, type ApiRequest, type ApiResponse } from '../../lib/api.ts';
+import { sharedAnswers } from '../../lib/shared-answers.ts';
+import { REPUTATION_CACHE_SECONDS } from '../../config/limits.ts';
 import { readReceiptStore } from '../store-read.ts';
 import { buildMcpRegistryServer } from '../../descriptors/mcp-registry.ts';
 import type { Binding } from '../types.ts';
@@ -63,26 +65,36 @@ function cursorOf<T>(cursor: string | undefined, read: (text: string) => T | und
  * below a signed size never change, so anyone holding the log can recompute exactly this graph
  * (`agent-economy reputation --from-log`).
  */
+/** Pages shared for a moment by the requests that ask for them: a 500 KB page of 200 subjects is made once, not per request. */
+const graphPages = sharedAnswers<JsonText>(REPUTATION_CACHE_SECONDS, 16);
+const evidencePages = sharedAnswers<JsonText>(REPUTATION_CACHE_SECONDS, 64);
+
 async function reputationHandler(request: ApiRequest): Promise<ApiResponse> {
   const query = queryOf(request, reputationQuerySchema);
   const after = cursorOf(query.cursor, readSubjectCursor);
   const limit = query.limit ?? REPUTATION_PAGE_DEFAULT;
-  // One more than asked says whether a next page exists.
-  const { totals, subjects, checkpoint } = await readReceiptStore('the reputation graph cannot be read', async () => (await reputationReader()).subjects(limit + 1, after));
-  const page = subjects.slice(0, limit);
-  const nextCursor = subjects.length > limit ? subjectCursor(page.at(-1)!) : null;
-  return json(200, buildReputationGraph({ totals, subjects: page, limit, nextCursor }, new Date(), await namedCheckpoint(checkpoint)));
+  const page = await graphPages(`${limit} ${query.cursor ?? ''}`, async () => {
+    // One more than asked says whether a next page exists.
+    const { totals, subjects, checkpoint } = await readReceiptStore('the reputation graph cannot be read', async () => (await reputationReader()).subjects(limit + 1, after));
+    const shown = subjects.slice(0, limit);
+    const nextCursor = subjects.length > limit ? subjectCursor(shown.at(-1)!) : null;
+    return new JsonText(JSON.stringify(buildReputationGraph({ totals, subjects: shown, limit, nextCursor }, new Date(), await namedCheckpoint(checkpoint))));
+  });
+  return json(200, page);
 }
 
 async function reputationEvidenceHandler(request: ApiRequest): Promise<ApiResponse> {
   const query = queryOf(request, reputationEvidenceQuerySchema);
   const after = cursorOf(query.cursor, readEvidenceCursor);
   const limit = query.limit ?? REPUTATION_PAGE_DEFAULT;
-  const found = await readReceiptStore('the receipts behind a subject cannot be read', async () => (await reputationReader()).evidence(query.kind, query.subject_id, limit + 1, after));
-  if (!found) throw new ProblemError(404, 'reputation_subject_not_found', 'Subject not found', `No ${query.kind} ${query.subject_id.slice(0, 120)} has a counted receipt in the reputation graph.`);
-  const evidence = found.evidence.slice(0, limit);
-  const nextCursor = found.evidence.length > limit ? evidenceCursor(evidence.at(-1)!) : null;
-  return json(200, buildReputationEvidencePage({ subject: found.subject, evidence, limit, nextCursor }, new Date(), await namedCheckpoint(found.checkpoint)));
+  const page = await evidencePages(JSON.stringify([query.kind, query.subject_id, limit, query.cursor ?? '']), async () => {
+    const found = await readReceiptStore('the receipts behind a subject cannot be read', async () => (await reputationReader()).evidence(query.kind, query.subject_id, limit + 1, after));
+    if (!found) throw new ProblemError(404, 'reputation_subject_not_found', 'Subject not found', `No ${query.kind} ${query.subject_id.slice(0, 120)} has a counted receipt in the reputation graph.`);
+    const evidence = found.evidence.slice(0, limit);
+    const nextCursor = found.evidence.length > limit ? evidenceCursor(evidence.at(-1)!) : null;
+    return new JsonText(JSON.stringify(buildReputationEvidencePage({ subject: found.subject, evidence, limit, nextCursor }, new Date(), await namedCheckpoint(found.checkpoint))));
+  });
+  return json(200, page);
 }
 
 export const agentsBindings: Readonly<Record<string, Binding>> = {

@@ -276,18 +276,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // How many receipts the store holds, moved by triggers on every insert and delete (whoever makes
     // it, an older build beside this one included), so the log's health compares it with the log's
     // size without counting a million rows, and the checkpointer looks for receipts without an entry
-    // only when the two differ. PostgreSQL's TRUNCATE fires no row trigger: a statement trigger zeroes it.
+    // only when the two differ. The triggers come before the count: creating one waits for the
+    // inserts in flight and holds off new ones until this transaction ends, so no receipt is both
+    // uncounted and unseen. PostgreSQL's TRUNCATE fires no row trigger: a statement trigger zeroes
+    // the tally; the function keeps the search_path it was made with, so a session looking at
+    // another schema moves this store's tally, not that schema's.
     sql: ({ name, types, tableOptions }) => `
       CREATE TABLE receipt_tally (
         id    integer         PRIMARY KEY CHECK (id = 1),
         count ${types.bigint} NOT NULL
       )${tableOptions};
-      INSERT INTO receipt_tally (id, count) SELECT 1, count(*) FROM receipts;
       ${
         name === 'sqlite'
           ? `CREATE TRIGGER receipt_tally_in AFTER INSERT ON receipts BEGIN UPDATE receipt_tally SET count = count + 1 WHERE id = 1; END;
              CREATE TRIGGER receipt_tally_out AFTER DELETE ON receipts BEGIN UPDATE receipt_tally SET count = count - 1 WHERE id = 1; END;`
-          : `CREATE FUNCTION receipt_tally_move() RETURNS trigger LANGUAGE plpgsql AS $tally$
+          : `CREATE FUNCTION receipt_tally_move() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $tally$
              BEGIN
                IF TG_OP = 'TRUNCATE' THEN UPDATE receipt_tally SET count = 0 WHERE id = 1;
                ELSE UPDATE receipt_tally SET count = count + CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END WHERE id = 1;
@@ -297,6 +300,7 @@ export const MIGRATIONS: readonly Migration[] = [
              CREATE TRIGGER receipt_tally_rows AFTER INSERT OR DELETE ON receipts FOR EACH ROW EXECUTE FUNCTION receipt_tally_move();
              CREATE TRIGGER receipt_tally_truncate AFTER TRUNCATE ON receipts FOR EACH STATEMENT EXECUTE FUNCTION receipt_tally_move();`
       }
+      INSERT INTO receipt_tally (id, count) SELECT 1, count(*) FROM receipts;
     `,
   },
 ];
