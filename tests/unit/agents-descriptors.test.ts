@@ -4,6 +4,7 @@
  * prescribes; the worked examples of the guides are valid request bodies and meet the checks their
  * guides document; and the well-known paths follow the configured namespace.
  */
+import { serializeApiResponse } from '../../src/server/dispatch.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -251,8 +252,10 @@ describe('reputation graph', () => {
     const request: ApiRequest = { method: 'GET', path: declared.path, params: {}, query: new URLSearchParams(), headers: {}, body: undefined, clientIp: '127.0.0.1' };
     const response = await declared.handler!(request);
     expect(response.status).toBe(200);
-    const graph = reputationGraphSchema.parse(response.body);
-    expectValidAgainstPublished(declared.responses[200]!.schema!, JSON.parse(JSON.stringify(response.body)));
+    // As sent: the page is serialized once and shared (JsonText).
+    const sent = JSON.parse(String(serializeApiResponse(response, declared).body)) as unknown;
+    const graph = reputationGraphSchema.parse(sent);
+    expectValidAgainstPublished(declared.responses[200]!.schema!, sent);
     expect(graph.type).toBe(typeName('agent_economy.agent_reputation.v0'));
     expect(graph.summary.receipt_backed_subjects).toBe(0);
     expect(graph.subjects).toEqual([]);
