@@ -14,7 +14,6 @@
 import type { Queryable } from './database.ts';
 import type { Dialect } from './dialect.ts';
 import { appendUnlogged } from './receipt-log.ts';
-import { foldSigned } from './reputation.ts';
 
 export interface Migration {
   version: number;
@@ -223,8 +222,10 @@ export const MIGRATIONS: readonly Migration[] = [
     // ascending index serves the order and a cursor reads a page as one range of it),
     // and one row per receipt credited to a subject, paged newest first. Amounts are decimal text;
     // ids and instants sort by code unit on both engines; and the receipts settled per UTC day and
-    // chain, which the proofs picture draws ('' for a receipt without a settlement date). The
-    // backfill folds what is already signed.
+    // chain, which the proofs picture draws ('' for a receipt without a settlement date). A store
+    // with history is folded after start, in the background (src/services/reputation.ts): until
+    // 2026-11-29 this migration folded it in its own transaction, minutes at a million receipts
+    // with the server not yet listening; both end in the same aggregates.
     sql: ({ types, tableOptions }) => `
       CREATE TABLE reputation_totals (
         id                 integer         PRIMARY KEY CHECK (id = 1),
@@ -267,7 +268,6 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (day, chain)
       )${tableOptions};
     `,
-    backfill: (tx, dialect) => foldSigned(tx, dialect),
   },
   {
     version: 10,

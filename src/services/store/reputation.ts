@@ -129,16 +129,6 @@ async function readSubjectsByKey(tx: Queryable, receipts: readonly ReceiptSummar
   return found;
 }
 
-/** Folds everything the newest signed checkpoint covers (the migration's backfill of an existing store). */
-export async function foldSigned(tx: Queryable, dialect: Dialect): Promise<number> {
-  const [newest] = await tx.query<{ size: number | string }>('SELECT max(size) AS size FROM log_checkpoints');
-  const target = Number(newest?.size ?? 0);
-  let size = 0;
-  do size = await foldStretch(tx, dialect, target, 10_000);
-  while (size < target);
-  return size;
-}
-
 export async function readTotals(q: Pick<Queryable, 'query'>): Promise<ReputationTotals> {
   const [row] = await q.query<TotalsRow>(`SELECT ${TOTALS_COLUMNS} FROM reputation_totals WHERE id = 1`);
   return totalsOf(row!);
