@@ -18,6 +18,12 @@ export function routeUrl(id: string): string {
 }
 
 /** Path of a route, e.g. `/api/agents`. */
+/** A receipt's URL, by its receipt id or settlement transaction id. */
+export const receiptUrl = (id: string): string => routeUrl('assistant-receipt').replace('{id}', encodeURIComponent(id));
+
+/** The URL of a receipt's tlog-proof. */
+export const receiptProofUrl = (id: string): string => routeUrl('assistant-receipt-proof').replace('{id}', encodeURIComponent(id));
+
 export function routePath(id: string): string {
   return find(id).path;
 }

@@ -8,7 +8,7 @@ import content from '../../content/first-receipt.json' with { type: 'json' };
 import type { FirstReceiptFlow } from '../../schemas/first-receipt.ts';
 import { examplePolicyCheckRequest, examplePolicyVerdict } from '../domain/policy-examples.ts';
 import { SIGNING_BOUNDARY } from '../domain/policy-engine.ts';
-import { pageUrl, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
+import { pageUrl, receiptUrl, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { curlGet, curlPostJson, hostedRouteUrl, shellQuote } from './commands.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 
@@ -21,11 +21,6 @@ function recordedReceiptId(): string | null {
     throw new Error(`content/first-receipt.json: receipt_id must be null or 64 lower-case hex characters, got "${id}"`);
   }
   return id;
-}
-
-/** `/api/assistant/receipt/{id}` with the id filled in. */
-function receiptUrl(id: string): string {
-  return routeUrl('assistant-receipt').replace('{id}', id);
 }
 
 /**

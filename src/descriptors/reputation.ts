@@ -8,7 +8,7 @@ import type { ReputationEvidence } from '../domain/reputation.ts';
 import type { ReputationTotals, SubjectAggregate } from '../domain/reputation-fold.ts';
 import { typeName } from '../config/site.ts';
 import { formatNanoErg } from '../domain/money.ts';
-import { routeUrl } from '../catalogue/lookup.ts';
+import { receiptUrl, routeUrl } from '../catalogue/lookup.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 
 const SUBJECT_TRUST_STATEMENT =
@@ -22,7 +22,6 @@ export interface ReputationPage {
   nextCursor: string | null;
 }
 
-const receiptUrl = (receiptId: string) => routeUrl('assistant-receipt').replace('{id}', encodeURIComponent(receiptId));
 
 const withQuery = (url: string, query: Record<string, string | number>) => `${url}?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`;
 

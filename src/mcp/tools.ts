@@ -34,7 +34,7 @@ import type { AssistantDeps } from '../services/paid-turn/deps.ts';
 import type { X402PaymentRequired, X402SettleResponse } from '../../schemas/x402.ts';
 import { decodeX402Header, encodeX402Header } from '../domain/assistant/x402.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';
-import { routePath, routeUrl } from '../catalogue/lookup.ts';
+import { receiptProofUrl, routePath } from '../catalogue/lookup.ts';
 import { searchDocs } from '../services/docs-index.ts';
 import { logger } from '../services/logger.ts';
 import type { ReceiptLog } from '../services/receipt-log.ts';
@@ -165,7 +165,7 @@ async function checkReceiptInclusion({ id, proof }: z.output<typeof checkReceipt
   const [deps, log] = await Promise.all([context.services.assistant(), context.services.receiptLog()]);
   const bundle = await storeRead(() => deps.store.getReceipt(receiptId));
   if (!bundle || bundle.receiptId !== receiptId) throw new ToolError('receipt_not_found', `id: no stored receipt has id ${receiptId}; get_receipt finds one by settlement transaction id too.`, 'id');
-  const about = { receiptId, verifierKey: log.verifierKey, origin: log.origin, proofUrl: routeUrl('assistant-receipt-proof').replace('{id}', receiptId) };
+  const about = { receiptId, verifierKey: log.verifierKey, origin: log.origin, proofUrl: receiptProofUrl(receiptId) };
   let proofText = proof;
   if (proofText === undefined) {
     const answer = await storeRead(() => log.proofOf(receiptId));

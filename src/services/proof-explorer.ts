@@ -15,7 +15,7 @@ import { schemaConformanceReportSchema, SCHEMA_CONFORMANCE_FILE, type SchemaConf
 import { buildProofExplorer } from '../descriptors/live.ts';
 import { policyConformanceChecks } from '../domain/policy-conformance.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
-import { routeUrl } from '../catalogue/lookup.ts';
+import { receiptProofUrl, receiptUrl, routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
 import type { AssistantStore, ChainClient } from '../domain/ports.ts';
 import { logger } from './logger.ts';
@@ -68,8 +68,6 @@ function conformanceProofs(report: SchemaConformanceReport | undefined, now: Dat
     },
   ];
 }
-
-const receiptUrl = (id: string) => routeUrl('assistant-receipt').replace('{id}', encodeURIComponent(id));
 
 /** Runs `tasks` at most `limit` at a time. */
 async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
@@ -158,7 +156,7 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
       links: {
         receipt: receiptUrl(bundle.receiptId),
         note_box: `${chain.explorerUrl}/api/v1/boxes/${bundle.noteBoxId}`,
-        ...(inclusion.index === null ? {} : { log_proof: routeUrl('assistant-receipt-proof').replace('{id}', encodeURIComponent(bundle.receiptId)) }),
+        ...(inclusion.index === null ? {} : { log_proof: receiptProofUrl(bundle.receiptId) }),
       },
       log_index: inclusion.index,
     };

@@ -25,7 +25,7 @@ import {
 } from '../../../schemas/a2a.ts';
 import { chatRequestSchema, type ChatResponse } from '../../../schemas/assistant.ts';
 import type { X402PaymentPayload, X402PaymentRequired } from '../../../schemas/x402.ts';
-import { routeUrl } from '../../catalogue/lookup.ts';
+import { receiptUrl as receiptUrlOf } from '../../catalogue/lookup.ts';
 import {
   completedRecord,
   failedRecord,
@@ -231,7 +231,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       settled = { noteBoxId, receiptId: settlement.receipt.receiptId };
       const { receipt } = settlement;
       const question = claimed.record.question!;
-      const receiptUrl = routeUrl('assistant-receipt').replace('{id}', receipt.receiptId);
+      const receiptUrl = receiptUrlOf(receipt.receiptId);
       const paid = await answerPaidTurn(deps, settlement.token.tokenHash, { question, messages: [{ role: 'user', content: question }] }, receipt, (model) =>
         store.completeA2aTask({
           taskId,

@@ -9,7 +9,7 @@ import type { VerifyPaymentRequest } from '../../../schemas/assistant.ts';
 import type { VerifyPaymentResponse } from '../../../schemas/receipt.ts';
 import { typeName } from '../../config/site.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
-import { routeUrl } from '../../catalogue/lookup.ts';
+import { receiptProofUrl, receiptUrl } from '../../catalogue/lookup.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { RETRY_KEY_PATTERN, RETRY_KEY_RULE } from '../../domain/assistant/retry-key.ts';
 import { consumeRateLimit, type AssistantDeps } from '../../services/paid-turn/deps.ts';
@@ -23,9 +23,9 @@ function verified({ token, receipt }: Settlement): VerifyPaymentResponse {
     paymentToken: token.token,
     paymentTokenExpiresAt: token.expiresAt.toISOString(),
     receiptId: receipt.receiptId,
-    receiptUrl: routeUrl('assistant-receipt').replace('{id}', receipt.receiptId),
+    receiptUrl: receiptUrl(receipt.receiptId),
     settlementTxId: receipt.settlementTxId,
-    receiptProofUrl: routeUrl('assistant-receipt-proof').replace('{id}', receipt.receiptId),
+    receiptProofUrl: receiptProofUrl(receipt.receiptId),
     receipt,
   };
 }

@@ -20,7 +20,7 @@ import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { hashRetryKey } from '../../domain/assistant/retry-key.ts';
 import { NoteAlreadyUsedError, type SpendTokenResult, type StoredQuote } from '../../domain/ports.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import { routeUrl } from '../../catalogue/lookup.ts';
+import { receiptUrl } from '../../catalogue/lookup.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../model/provider.ts';
 import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
@@ -110,7 +110,7 @@ export async function settleNote({ store, chain, clock, config, receiptStored }:
     const token = issuePaymentToken(clock(), config.tokenLifetimeSeconds);
     const previous = await fromStore(() => store.reissueToken({ noteBoxId, quoteId: stored.quoteId, tokenHash: token.tokenHash, tokenExpiresAt: token.expiresAt, retryKeyHash }));
     if (previous.status === 'reissued') return { token, receipt: previous.receipt, payerAddress: null };
-    const receiptNamed = (receiptId: string) => ({ extra: { receiptId, receiptUrl: routeUrl('assistant-receipt').replace('{id}', receiptId) } });
+    const receiptNamed = (receiptId: string) => ({ extra: { receiptId, receiptUrl: receiptUrl(receiptId) } });
     if (previous.status === 'answered') {
       throw new ProblemError(409, 'payment_already_answered', 'Payment already answered', `Note ${noteBoxId} paid quote ${stored.quoteId}, and its payment token has paid its turn: each payment answers once. The receipt stays available.`, receiptNamed(previous.receiptId));
     }
