@@ -540,6 +540,18 @@ describe('POST /api/assistant/chat', () => {
     expect(error.errors?.[0]?.path).toBe('/messages');
   });
 
+  it('answers an unpaid premium question past the quote limit with a 429 that says why the chat counts against it', async () => {
+    const h = harness();
+    h.deps.limiter.points = 1;
+    await h.quote(post({ question: 'a?' }));
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }] })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect(error.message).toBe(
+      'The quote limit of 1 per client is used up (an unpaid premium question on the chat is offered a quote, and counts against the quote limit as POST /api/assistant/quote does); retry in 42 s.',
+    );
+    expect(h.deps.limiter.counts.get('chat/203.0.113.7')).toBe(1);
+  });
+
   it('answers 429 once the question limit is used up', async () => {
     const h = harness();
     h.deps.limiter.points = 0;

@@ -73,7 +73,7 @@ const chatResource = () => ({ url: routeUrl('assistant-chat'), description: 'One
  */
 async function offerFor(deps: AssistantDeps, clientIp: string, conversation: Conversation, error: string): Promise<Record<string, string>> {
   if (!deps.config.receiverAddress || !deps.config.reserveBoxId) return {};
-  await consumeRateLimit(deps.limiter, 'quote', clientIp, 'quote');
+  await consumeRateLimit(deps.limiter, 'quote', clientIp, 'quote', 'an unpaid premium question on the chat is offered a quote, and counts against the quote limit as POST /api/assistant/quote does');
   const history = conversation.messages.slice(0, -1);
   try {
     const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);

@@ -61,15 +61,16 @@ export async function fromChain<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Counts one request of `bucket` for this client. Refused: 429 with `Retry-After` and `RateLimit`.
+ * Counts one request of `bucket` for this client. Refused: 429 with `Retry-After` and `RateLimit`,
+ * naming the limit (`what`) and, where the route is not the limit's own, why it counts (`why`).
  * Allowed: the `RateLimit` header for the answer, so clients can pace themselves before a 429.
  */
-export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | 'chat' | 'verify', clientIp: string, what: string): Promise<Record<string, string>> {
+export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | 'chat' | 'verify', clientIp: string, what: string, why?: string): Promise<Record<string, string>> {
   const decision = await limiter.consume(bucket, clientIp);
   const rateLimit = `limit=${decision.limit}, remaining=${decision.remaining}, reset=${decision.resetSeconds}`;
   if (!decision.allowed) {
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
-    throw new ProblemError(429, 'rate_limited', 'Too many requests', `The ${what} limit of ${decision.limit} per client is used up; retry in ${retryAfter} s.`, {
+    throw new ProblemError(429, 'rate_limited', 'Too many requests', `The ${what} limit of ${decision.limit} per client is used up${why ? ` (${why})` : ''}; retry in ${retryAfter} s.`, {
       headers: { 'retry-after': String(retryAfter), ratelimit: rateLimit },
       extra: { retry_after_seconds: retryAfter },
     });
