@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { receiptBundleSchema, TASK_HASH_DERIVATION, VERIFICATION_CHECKS, type ReceiptBundle } from '../../schemas/receipt.ts';
 import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
-import type { StoredQuote } from '../../src/domain/ports.ts';
+import type { AssistantStore, StoredQuote } from '../../src/domain/ports.ts';
 import { createStore } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 
@@ -90,6 +90,16 @@ export function makeReceipt(quote: StoredQuote, noteBoxId: string, options: { se
     quote_evidence: { quote: premium, task_hash_derivation: TASK_HASH_DERIVATION },
     issued_at: '2026-01-02T03:10:00.000Z',
   });
+}
+
+/** One paid turn stored as the service stores it (a fresh quote, its receipt, no payer): the receipt. */
+export async function settleTurn(store: AssistantStore): Promise<ReceiptBundle> {
+  const quote = makeQuote();
+  await store.insertQuote(quote);
+  const noteBoxId = hex32();
+  const receipt = makeReceipt(quote, noteBoxId);
+  await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
+  return receipt;
 }
 
 /** The newest migration a store records, in either ledger (migrations.ts says which goes where). */

@@ -60,15 +60,15 @@ function cursorOf<T>(cursor: string | undefined, read: (text: string) => T | und
   return value;
 }
 
+/** Pages shared for a moment by the requests that ask for them: a 500 KB page of 200 subjects is made once, not per request. */
+const graphPages = sharedAnswers<JsonText>(REPUTATION_CACHE_SECONDS, 16);
+const evidencePages = sharedAnswers<JsonText>(REPUTATION_CACHE_SECONDS, 64);
+
 /**
  * A page of the graph, from the aggregates kept per signed checkpoint of the receipt log: entries
  * below a signed size never change, so anyone holding the log can recompute exactly this graph
  * (`agent-economy reputation --from-log`).
  */
-/** Pages shared for a moment by the requests that ask for them: a 500 KB page of 200 subjects is made once, not per request. */
-const graphPages = sharedAnswers<JsonText>(REPUTATION_CACHE_SECONDS, 16);
-const evidencePages = sharedAnswers<JsonText>(REPUTATION_CACHE_SECONDS, 64);
-
 async function reputationHandler(request: ApiRequest): Promise<ApiResponse> {
   const query = queryOf(request, reputationQuerySchema);
   const after = cursorOf(query.cursor, readSubjectCursor);

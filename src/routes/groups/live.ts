@@ -12,13 +12,13 @@ import { runtimeModule } from '../lazy-runtime.ts';
 
 let proofExplorer: ProofExplorerService | undefined;
 
+/** The proofs as sent, by the answer the explorer shares: up to 200 receipts' proofs are serialized once, not per request. */
+const proofsText = new WeakMap<object, JsonText>();
+
 /**
  * Made on the first request, over the runtime's store and chain client imported then: loading the
  * route table opens nothing, and the explorer's module (which reads the table) has finished loading.
  */
-/** The proofs as sent, by the answer the explorer shares: up to 200 receipts' proofs are serialized once, not per request. */
-const proofsText = new WeakMap<object, JsonText>();
-
 async function proofsHandler(request: ApiRequest) {
   proofExplorer ??= createProofExplorer(async () => {
     const runtime = await runtimeModule();
