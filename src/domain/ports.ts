@@ -262,7 +262,7 @@ export interface LogEntry {
   index: number;
   receiptId: string;
   bytes: Uint8Array | undefined;
-  /** The receipt as the store holds it, when it has one: the same text always gives the same bytes. */
+  /** The receipt as the store holds it, when it has one: whether it is there is known without making its bytes. */
   stored?: string;
 }
 
@@ -287,6 +287,11 @@ export interface ReceiptLogStore {
   appendUnloggedReceipts(): Promise<number>;
   /** Receipts in the store, for the live check that the log and the store agree. */
   countReceipts(): Promise<number>;
+  /**
+   * A value that changes whenever a stored receipt or log entry is rewritten or removed (appends leave
+   * it): entries read while it holds are still the store's.
+   */
+  logRevision(): Promise<string>;
 }
 
 /** A box as the chain source reports it; value is exact (may exceed 2^53). */

@@ -4,7 +4,9 @@
  * and answers the read path: the newest checkpoint, tiles, and a receipt's tlog-proof. Every
  * instance signs with the same key and stores what it signs, so all of them serve one history.
  */
-import { createHash, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptLogConfig } from '../config/receipt-log.ts';
@@ -20,7 +22,11 @@ import { rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../domain/tl
 import { logger } from './logger.ts';
 
 export type TileAnswer =
-  | { ok: true; bytes: Uint8Array; full: boolean }
+  /**
+   * `encoding` gzip when the bytes are gzipped (only for a client that accepts it); `negotiated` when
+   * the answer would differ with another Accept-Encoding (a cache must vary on it).
+   */
+  | { ok: true; bytes: Uint8Array; full: boolean; encoding?: 'gzip'; negotiated?: boolean }
   | { ok: false; status: 400 | 404; reason: string }
   /** Entries the log holds whose receipts the store lost: the bundle is withheld, never served with a gap. */
   | { ok: false; status: 503; reason: string; missingIndexes: number[] };
@@ -35,7 +41,8 @@ export interface ReceiptLog {
   checkpoint(): Promise<StoredCheckpoint | undefined>;
   /** Signs and stores a checkpoint of the log as it is now, unless the newest already covers it. */
   checkpointNow(now?: Date): Promise<StoredCheckpoint | undefined>;
-  tile(path: string): Promise<TileAnswer>;
+  /** A tile or an entry bundle; with `gzip`, a large entry bundle comes gzipped. */
+  tile(path: string, accepts?: { gzip: boolean }): Promise<TileAnswer>;
   proofOf(receiptId: string): Promise<ProofAnswer>;
   /** Whether `bundle`, as given (read from the store now), is included in the newest checkpoint. */
   inclusionOf(bundle: ReceiptBundle): Promise<ReturnType<typeof inclusionCheck>>;
@@ -56,9 +63,19 @@ export const HEALTH_NEWEST_ENTRIES = 16;
 const CHECKPOINT_MEMORY_MS = 1_000;
 /** Hash tile bytes kept in memory; a tile's bytes never change once it exists, so any kept copy is right. */
 const TILE_MEMORY_BYTES = 8 * 1024 * 1024;
+/** Entry bundles kept as they are (a full one is 1.3 MB) and gzipped (77 to 91 KB): about 6 and 200 full bundles. */
+const BUNDLE_MEMORY_BYTES = 8 * 1024 * 1024;
+const GZIPPED_BUNDLE_MEMORY_BYTES = 16 * 1024 * 1024;
+/**
+ * A full entry bundle is 256 receipts of about 5 KB, 1.3 MB of JSON, and compresses to a sixteenth:
+ * sent gzipped to a client that accepts it, compressed off the event loop once per bundle kept. Hash
+ * tiles (random bytes, 8 KB at most) are sent as they are.
+ */
+const COMPRESS_FROM_BYTES = 64 * 1024;
+const gzipAsync = promisify(gzip);
 
-/** A map by path of at most TILE_MEMORY_BYTES (as `size` counts them), oldest dropped first. */
-function keptBytes<T>(size: (value: T) => number): { get: (path: string) => T | undefined; set: (path: string, value: T) => void } {
+/** A map by path of at most `limit` bytes (as `size` counts them), oldest dropped first. */
+function keptBytes<T>(size: (value: T) => number, limit = TILE_MEMORY_BYTES): { get: (path: string) => T | undefined; set: (path: string, value: T) => void } {
   const kept = new Map<string, T>();
   let bytes = 0;
   return {
@@ -72,7 +89,7 @@ function keptBytes<T>(size: (value: T) => number): { get: (path: string) => T | 
       kept.set(path, value);
       bytes += size(value);
       for (const [oldest, value] of kept) {
-        if (bytes <= TILE_MEMORY_BYTES) break;
+        if (bytes <= limit) break;
         kept.delete(oldest);
         bytes -= size(value);
       }
@@ -96,13 +113,6 @@ async function entryBytes(entries: readonly LogEntry[]): Promise<Uint8Array[]> {
   return bytes;
 }
 
-/** SHA-256 of texts, each with its length, so two lists digest alike only when equal. */
-function digestOf(texts: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const text of texts) hash.update(`${text.length}:`).update(text);
-  return hash.digest('hex');
-}
-
 export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, config: Pick<ReceiptLogConfig, 'origin' | 'checkpointIntervalSeconds'>): ReceiptLog {
   const verifierKey = formatVerifierKey(config.origin, rawPublicKey(signingKey));
   // The checkpoint and the hash tiles change only when the log grows, so they are served from memory
@@ -124,9 +134,26 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return reading;
   }
   const tiles = keptBytes<Uint8Array>((bytes) => bytes.length);
-  // Entry bundles are the receipts, read each time; one served before is kept with a digest of the
-  // stored texts it came from, so reading the same texts again skips the canonical JSON of each.
-  const bundles = keptBytes<{ digest: string; bytes: Uint8Array }>((kept) => kept.bytes.length);
+  // Entry bundles are the receipts as the store holds them. One served before is kept with the store's
+  // log revision it was read at, and served again while that revision holds: a receipt or entry
+  // rewritten or removed since moves it, and the next request reads the store again.
+  const bundles = keptBytes<{ revision: string; bytes: Uint8Array }>((kept) => kept.bytes.length, BUNDLE_MEMORY_BYTES);
+  const gzippedBundles = keptBytes<{ revision: string; bytes: Uint8Array }>((kept) => kept.bytes.length, GZIPPED_BUNDLE_MEMORY_BYTES);
+  // One compression of a bundle at a time, however many requests ask for it.
+  const compressing = new Map<string, Promise<Uint8Array>>();
+  function gzipOnce(key: string, revision: string, bytes: Uint8Array): Promise<Uint8Array> {
+    const job = `${key}@${revision}`;
+    let compressed = compressing.get(job);
+    if (!compressed) {
+      compressed = gzipAsync(bytes).then((zipped) => {
+        gzippedBundles.set(key, { revision, bytes: zipped });
+        return zipped;
+      });
+      compressing.set(job, compressed);
+      void compressed.catch(() => undefined).finally(() => compressing.delete(job));
+    }
+    return compressed;
+  }
 
   async function checkpointNow(now = new Date()): Promise<StoredCheckpoint | undefined> {
     const [size, latest] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
@@ -138,7 +165,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return remember((await store.latestCheckpoint()) ?? checkpoint);
   }
 
-  async function tile(path: string): Promise<TileAnswer> {
+  async function tile(path: string, accepts = { gzip: false }): Promise<TileAnswer> {
     const checkpoint = await latest();
     // Tiles are served for the tree the newest checkpoint commits to, so a client reads one consistent tree.
     const parsed = parseTilePath(`tile/${path}`);
@@ -147,14 +174,33 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const present = checkTileResource(resource, checkpoint?.size ?? 0);
     if (!present.ok) return { ok: false, status: 404, reason: present.reason };
     const full = resource.width === TILE_WIDTH;
-    // Entry bundles are the receipts themselves, read from the store each time, so a receipt the store
-    // lost or rewrote shows at once; hash tiles are the log's own and are kept.
-    if (resource.kind === 'entries') return readTile(resource, full);
+    // Entry bundles are the receipts themselves, so a receipt the store lost or rewrote shows at once;
+    // hash tiles are the log's own and are kept.
+    if (resource.kind === 'entries') return entryBundle(resource, full, accepts.gzip);
     const kept = tiles.get(path);
     if (kept) return { ok: true, bytes: kept, full };
     const answer = await readTile(resource, full);
     if (answer.ok) tiles.set(path, answer.bytes);
     return answer;
+  }
+
+  async function entryBundle(resource: TileResource, full: boolean, gzip: boolean): Promise<TileAnswer> {
+    const key = `entries/${resource.n}/${resource.width}`;
+    // Read before the entries: a rewrite after this read moves the revision past what is kept.
+    const revision = await store.logRevision();
+    const zipped = gzip ? gzippedBundles.get(key) : undefined;
+    if (zipped?.revision === revision) return { ok: true, bytes: zipped.bytes, full, encoding: 'gzip', negotiated: true };
+    const kept = bundles.get(key);
+    let bytes = kept?.revision === revision ? kept.bytes : undefined;
+    if (!bytes) {
+      const answer = await readTile(resource, full);
+      if (!answer.ok) return answer;
+      bytes = answer.bytes;
+      bundles.set(key, { revision, bytes });
+    }
+    if (bytes.length < COMPRESS_FROM_BYTES) return { ok: true, bytes, full };
+    if (!gzip) return { ok: true, bytes, full, negotiated: true };
+    return { ok: true, bytes: await gzipOnce(key, revision, bytes), full, encoding: 'gzip', negotiated: true };
   }
 
   async function readTile(resource: TileResource, full: boolean): Promise<TileAnswer> {
@@ -169,13 +215,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
         logger.error({ missingIndexes }, 'receipt log: entries have no receipt in the store');
         return { ok: false, status: 503, reason: `entries ${missingIndexes.join(', ')} of the log have no receipt in the store`, missingIndexes };
       }
-      const digest = entries.every((entry) => entry.stored !== undefined) ? digestOf(entries.map((entry) => entry.stored!)) : undefined;
-      const key = `entries/${resource.n}/${resource.width}`;
-      const kept = digest === undefined ? undefined : bundles.get(key);
-      if (kept && kept.digest === digest) return { ok: true, bytes: kept.bytes, full };
-      const bytes = encodeEntryBundle(await entryBytes(entries));
-      if (digest !== undefined) bundles.set(key, { digest, bytes });
-      return { ok: true, bytes, full };
+      return { ok: true, bytes: encodeEntryBundle(await entryBytes(entries)), full };
     }
     return { ok: true, bytes: tileBody(await store.readLogHashes(tileHashIndexes(resource))), full };
   }

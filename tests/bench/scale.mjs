@@ -10,6 +10,7 @@
 // The server runs pinned to core 0 and the load generator (wrk, or autocannon's command line) to
 // core 1, as in `npm run bench`; BENCH_SCALE_SECONDS (default 5) per route and BENCH_SCALE_CONNECTIONS
 // (default 4) per route; the mixed load (every route in turn) runs twice as long at as many connections.
+// BENCH_SCALE_NODE_OPTIONS adds Node flags to the server's (to try a heap size, say).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,7 +141,7 @@ for (const engine of engines) {
       ERGO_NODE_URL: '',
       ASSISTANT_RECEIVER_ADDRESS: RECEIVER,
       ASSISTANT_RESERVE_BOX_ID: RESERVE,
-      NODE_OPTIONS: `--import=${root}tests/bench/loop-delay.mjs`,
+      NODE_OPTIONS: `--import=${root}tests/bench/loop-delay.mjs ${process.env.BENCH_SCALE_NODE_OPTIONS ?? ''}`,
       BENCH_LOOP_DELAY_FILE: delayFile,
       ...place.env,
     });
@@ -201,6 +202,8 @@ for (const engine of engines) {
         'p50 ms': result.latency.p50,
         'p99 ms': result.latency.p99,
         'errors+non2xx': result.errors + result.non2xx,
+        // Resident memory after the route's load, the routes in the order above: which answers grow it.
+        'RSS MiB after': Math.round(rssMiB(server.child.pid)),
       });
     }
     await loopDelay(server.child, delayFile);

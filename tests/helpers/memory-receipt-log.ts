@@ -4,7 +4,7 @@
  * stored hashes kept), and entries are read back from `receipts()`, the receipts as a store holds
  * them now, so a receipt removed or rewritten there shows as it would on a real store.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/domain/ports.ts';
 import { receiptLogEntry } from '../../src/domain/receipt-log-entry.ts';
@@ -44,6 +44,8 @@ export function memoryReceiptLog(receipts: () => readonly ReceiptBundle[], origi
     },
     appendUnloggedReceipts: async () => 0,
     countReceipts: async () => receipts().length,
+    // The receipts as they are now: any rewrite or removal changes it, as the store's triggers do.
+    logRevision: async () => createHash('sha256').update(JSON.stringify(receipts())).digest('hex'),
   };
   const append = (bundle: ReceiptBundle) => {
     const index = ids.length;

@@ -2,7 +2,8 @@
  * Migration 10's receipt tally on PostgreSQL, against an adversarial review: an older build's insert
  * in flight while the migration runs is counted (the triggers come before the count), and the
  * trigger moves the tally of the store whose receipts changed, whatever search_path the session
- * that changed them has (the function keeps its own). Both failed before the fix.
+ * that changed them has (the function keeps its own). Both failed before the fix. Migration 11's log
+ * revision keeps its search_path the same way.
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,7 +94,7 @@ describe.skipIf(!withPostgres)('receipt tally on PostgreSQL', () => {
     expect(await after.appendUnloggedReceipts()).toBe(1);
   }, 30_000);
 
-  it('the trigger moves the tally of the receipts table that fired it, whatever search_path the session has', async () => {
+  it('the triggers move the tally and the log revision of the receipts table that fired them, whatever search_path the session has', async () => {
     const one = schemaName();
     const two = schemaName();
     dropLater(one);
@@ -104,6 +105,7 @@ describe.skipIf(!withPostgres)('receipt tally on PostgreSQL', () => {
     await settleTurn(storeTwo);
     expect(await storeOne.countReceipts()).toBe(1);
     expect(await storeTwo.countReceipts()).toBe(1);
+    const revisions = [await storeOne.logRevision(), await storeTwo.logRevision()];
 
     // An operator's session whose search_path names the other deployment, removing a receipt by its qualified name.
     const operator = await client(two);
@@ -115,5 +117,8 @@ describe.skipIf(!withPostgres)('receipt tally on PostgreSQL', () => {
     expect(await storeTwo.countReceipts()).toBe(1);
     // The removal must show in the first store's count (0 receipts against 1 entry).
     expect(await storeOne.countReceipts()).toBe(0);
+    // And in the first store's log revision (migration 11's triggers), so its kept entry bundle is read again.
+    expect(await storeTwo.logRevision()).toBe(revisions[1]);
+    expect(await storeOne.logRevision()).not.toBe(revisions[0]);
   }, 30_000);
 });

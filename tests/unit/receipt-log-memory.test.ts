@@ -2,10 +2,12 @@
  * The receipt log's read path serves the checkpoint and hash tiles from memory, as the static
  * descriptors are: a tile is read from the store once (its bytes never change), the checkpoint at
  * most once a second however many requests ask, and a checkpoint this instance signs is served at
- * once. Entry bundles are the receipts themselves and are read every time, so a receipt the store
- * lost shows on the next read. A store that counts its reads stands in for the real one.
+ * once. Entry bundles are the receipts themselves: one read before is served again while the store's
+ * log revision holds, and a receipt the store lost (which moves the revision, as the store's triggers
+ * do) shows on the next read. A store that counts its reads stands in for the real one.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { hex } from '@fleet-sdk/crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/domain/ports.ts';
@@ -20,8 +22,13 @@ function memoryLog(entries: string[]) {
     stored.forEach((hash, i) => hashes.set(storedHashIndex(0, index) + i, hash));
   });
   const checkpoints: StoredCheckpoint[] = [];
-  const reads = { checkpoint: 0, hashes: 0, entries: 0 };
+  const reads = { checkpoint: 0, hashes: 0, entries: 0, revision: 0 };
   const lost = new Set<number>();
+  let revision = 0;
+  const lose = (index: number) => {
+    lost.add(index);
+    revision++;
+  };
   const store: ReceiptLogStore = {
     logSize: async () => bytes.length,
     readLogHashes: async (indexes) => {
@@ -39,11 +46,15 @@ function memoryLog(entries: string[]) {
     },
     saveCheckpoint: async (checkpoint) => void checkpoints.push(checkpoint),
     appendUnloggedReceipts: async () => 0,
-    countReceipts: async () => bytes.length,
+    countReceipts: async () => bytes.length - lost.size,
+    logRevision: async () => {
+      reads.revision++;
+      return String(revision);
+    },
   };
   const { privateKey } = generateKeyPairSync('ed25519');
   const log = createReceiptLog(store, privateKey, { origin: 'example.test/receipts', checkpointIntervalSeconds: 5 });
-  return { log, reads, lost };
+  return { log, reads, lose };
 }
 
 afterEach(() => vi.useRealTimers());
@@ -69,14 +80,36 @@ describe('the receipt log read path, from memory', () => {
     expect(reads.checkpoint - before.checkpoint).toBe(1);
   });
 
-  it('reads entry bundles every time, so a receipt the store lost is named on the next read', async () => {
-    const { log, reads, lost } = memoryLog(['a', 'b', 'c']);
+  it('reads an entry bundle again only when the log revision moved, so a receipt the store lost is named on the next read', async () => {
+    const { log, reads, lose } = memoryLog(['a', 'b', 'c']);
     await log.checkpointNow();
-    expect((await log.tile('entries/000.p/3')).ok).toBe(true);
-    lost.add(1);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => log.tile('entries/000.p/3')));
+    expect(answers.every((answer) => answer.ok)).toBe(true);
+    const readsWhileKept = reads.entries;
+    await log.tile('entries/000.p/3');
+    expect(reads.entries).toBe(readsWhileKept);
+    expect(reads.revision).toBe(6);
+    lose(1);
     const answer = await log.tile('entries/000.p/3');
     expect(answer).toMatchObject({ ok: false, status: 503, missingIndexes: [1] });
-    expect(reads.entries).toBe(2);
+    expect(reads.entries).toBe(readsWhileKept + 1);
+  });
+
+  it('gzips a large bundle once for the clients that accept it, keeps it while the revision holds, and withholds it once a receipt is lost', async () => {
+    const { log, reads, lose } = memoryLog(['a', 'b', 'c'].map((letter) => `{"r":"${letter.repeat(40_000)}"}`));
+    await log.checkpointNow();
+    const plain = await log.tile('entries/000.p/3');
+    expect(plain).toMatchObject({ ok: true, negotiated: true });
+    expect(plain).not.toHaveProperty('encoding');
+    const zipped = await Promise.all(Array.from({ length: 4 }, () => log.tile('entries/000.p/3', { gzip: true })));
+    for (const answer of zipped) {
+      expect(answer).toMatchObject({ ok: true, encoding: 'gzip', negotiated: true });
+      expect(hex.encode(gunzipSync((answer as { bytes: Uint8Array }).bytes))).toBe(hex.encode((plain as { bytes: Uint8Array }).bytes));
+      expect((answer as { bytes: Uint8Array }).bytes.length).toBeLessThan((plain as { bytes: Uint8Array }).bytes.length / 10);
+    }
+    expect(reads.entries).toBe(1);
+    lose(2);
+    expect(await log.tile('entries/000.p/3', { gzip: true })).toMatchObject({ ok: false, status: 503, missingIndexes: [2] });
   });
 
   it('does not answer a tile beyond the checkpoint from memory', async () => {

@@ -3,8 +3,6 @@
  * and a receipt's tlog-proof. Each handler only translates the log service's answers to HTTP.
  */
 import { CHECKPOINT_CONTENT_TYPE, TILE_CONTENT_TYPE, TLOG_PROOF_CONTENT_TYPE } from '../../catalogue/entries/receipt-log.ts';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { acceptedCodings } from '../../lib/accept-encoding.ts';
 import { text, type ApiRequest } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
@@ -18,24 +16,6 @@ const log = async () => (await runtimeModule()).getReceiptLog();
 const SHORT_CACHE = 'public, max-age=5';
 const FOREVER = 'public, max-age=31536000, immutable';
 
-/**
- * A full entry bundle is 256 receipts of about 5 KB, 1.3 MB of JSON, and compresses to a quarter:
- * sent gzipped to a client that accepts it, compressed off the event loop once per bundle the log
- * keeps. Hash tiles (random bytes) are sent as they are.
- */
-const COMPRESS_FROM_BYTES = 64 * 1024;
-const gzipped = new WeakMap<Uint8Array, Promise<Buffer>>();
-const gzipAsync = promisify(gzip);
-function gzipOnce(bytes: Uint8Array): Promise<Buffer> {
-  let compressed = gzipped.get(bytes);
-  if (!compressed) {
-    compressed = gzipAsync(bytes);
-    gzipped.set(bytes, compressed);
-    compressed.catch(() => gzipped.delete(bytes));
-  }
-  return compressed;
-}
-
 async function checkpointHandler() {
   const checkpoint = await readReceiptStore('the log\'s checkpoint cannot be read', async () => (await log()).checkpoint());
   if (!checkpoint) throw new ProblemError(404, 'not_found', 'No checkpoint yet', 'The receipt log has not signed a checkpoint yet; ask again in a few seconds.');
@@ -44,7 +24,8 @@ async function checkpointHandler() {
 
 async function tileHandler(request: ApiRequest) {
   const path = request.params.tilePath ?? '';
-  const answer = await readReceiptStore('the tile cannot be read', async () => (await log()).tile(path));
+  const gzip = acceptedCodings(request.headers['accept-encoding']).has('gzip');
+  const answer = await readReceiptStore('the tile cannot be read', async () => (await log()).tile(path, { gzip }));
   if (!answer.ok && answer.status === 503) {
     // Documented as the store being unreadable: to a reader it is, for these entries, and retrying will not mend it.
     throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt log entries missing', `The receipt log cannot serve "tile/${path.slice(0, 80)}": ${answer.reason}. The operator must restore those receipts.`, {
@@ -56,10 +37,11 @@ async function tileHandler(request: ApiRequest) {
       ? new ProblemError(400, 'invalid_url', 'Not a tile path', `"tile/${path.slice(0, 80)}" is not a tile path of c2sp.org/tlog-tiles: ${answer.reason}.`)
       : new ProblemError(404, 'not_found', 'No such tile', `The receipt log has no tile "tile/${path.slice(0, 80)}": ${answer.reason}.`);
   }
-  const headers = { 'cache-control': answer.full ? FOREVER : SHORT_CACHE };
-  if (answer.bytes.length < COMPRESS_FROM_BYTES) return text(200, TILE_CONTENT_TYPE, answer.bytes, headers);
-  if (!acceptedCodings(request.headers['accept-encoding']).has('gzip')) return text(200, TILE_CONTENT_TYPE, answer.bytes, { ...headers, vary: 'accept-encoding' });
-  return text(200, TILE_CONTENT_TYPE, await gzipOnce(answer.bytes), { ...headers, vary: 'accept-encoding', 'content-encoding': 'gzip' });
+  return text(200, TILE_CONTENT_TYPE, answer.bytes, {
+    'cache-control': answer.full ? FOREVER : SHORT_CACHE,
+    ...(answer.negotiated ? { vary: 'accept-encoding' } : {}),
+    ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
+  });
 }
 
 async function receiptProofHandler(request: ApiRequest) {

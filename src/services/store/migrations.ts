@@ -303,6 +303,45 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO receipt_tally (id, count) SELECT 1, count(*) FROM receipts;
     `,
   },
+  {
+    version: 11,
+    name: 'log revision',
+    change: 'expand',
+    // A number that moves whenever a stored receipt or log entry is rewritten or removed: nothing in
+    // any build does either, so it moves only when the store was changed behind the service's back.
+    // A kept entry bundle is served while the number it was read at still holds, instead of reading
+    // 1.3 MB of receipts a request to find them unchanged; a rewrite or a removal shows on the next
+    // read, as it did. Appends do not move it: they never change a full bundle. Same trigger rules
+    // as the tally (migration 10).
+    sql: ({ name, types, tableOptions }) => `
+      CREATE TABLE log_revision (
+        id       integer         PRIMARY KEY CHECK (id = 1),
+        revision ${types.bigint} NOT NULL
+      )${tableOptions};
+      INSERT INTO log_revision (id, revision) VALUES (1, 0);
+      ${
+        name === 'sqlite'
+          ? ['receipts', 'log_entries']
+              .flatMap((table) =>
+                ['UPDATE', 'DELETE'].map(
+                  (event) => `CREATE TRIGGER log_revision_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN UPDATE log_revision SET revision = revision + 1 WHERE id = 1; END;`,
+                ),
+              )
+              .join('\n')
+          : `CREATE FUNCTION log_revision_move() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $revision$
+             BEGIN
+               UPDATE log_revision SET revision = revision + 1 WHERE id = 1;
+               RETURN NULL;
+             END $revision$;
+             ${['receipts', 'log_entries']
+               .map(
+                 (table) => `CREATE TRIGGER log_revision_${table}_rows AFTER UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION log_revision_move();
+             CREATE TRIGGER log_revision_${table}_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION log_revision_move();`,
+               )
+               .join('\n             ')}`
+      }
+    `,
+  },
 ];
 
 /**

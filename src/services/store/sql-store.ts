@@ -574,6 +574,12 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
     return Number(row?.count ?? 0);
   }
 
+  async logRevision(): Promise<string> {
+    const database = await this.ready();
+    const [row] = await database.read<{ revision: number | string }>('SELECT revision FROM log_revision WHERE id = 1');
+    return String(row?.revision ?? 0);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const opening = this.#database;
