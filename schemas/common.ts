@@ -38,7 +38,7 @@ export const nanoErgString = z
   .describe('Amount in nanoERG as an integer string (may exceed 2^53).');
 
 /** The literal `type` of a typed payload, e.g. `svc.dev_services_index.v1` with the configured namespace. */
-export const typeLiteral = (name: string) => z.literal(typeName(name)).describe('Payload type (a constant).');
+export const typeLiteral = (name: string) => z.literal(typeName(name)).describe('Payload type.');
 
 export const okTrue = z.literal(true).describe('Constant true.');
 

@@ -19,6 +19,8 @@ import { routeUrl as siteUrlOf } from '../catalogue/lookup.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const DESCRIPTION_VERSION = '0.2.0';
+/** The project's licence (LICENSE), as OpenAPI 3.1 names it: an SPDX identifier. */
+export const LICENSE = { name: 'MIT', identifier: 'MIT' } as const;
 
 const TAG_DESCRIPTIONS: Record<Tag, string> = {
   Discovery: 'Descriptors, capability manifest, registry, jobs board, reputation and the wallet boundary.',
@@ -189,12 +191,13 @@ export function buildOpenApiDocument() {
       version: DESCRIPTION_VERSION,
       summary: 'Testnet proof surface of an agent economy on Ergo.',
       contact: { name: site.name, url: site.base_url },
+      license: LICENSE,
       description:
         `${site.description}\n\nErrors are RFC 9457 \`application/problem+json\` bodies with a stable \`code\` ` +
         'and `errors[]` naming each offending field (JSON Pointer). The validation results of publish, accept and ' +
-        'quote keep their own documented shapes. Documents answered by GET without a request body are static files: each carries a strong ETag ' +
-        '(304 on a matching `If-None-Match`) and is compressed (brotli, gzip) when the client accepts it. ' +
-        'Short aliases on the agent hub host answer 308 to their canonical URLs.',
+        'quote keep their own documented shapes. Static GET documents carry a strong ETag ' +
+        '(304 on a matching `If-None-Match`) and are compressed (brotli, gzip) when accepted. ' +
+        'Hub aliases answer 308 to their canonical URLs.',
     },
     // The agent hub's short aliases (x-hub-aliases) are redirects to these operations, not operations of their own.
     servers: [{ url: site.base_url, description: 'Canonical site' }],
@@ -284,6 +287,7 @@ export function buildMcpHostOpenApiDocument(limits: Pick<McpConfig, 'maxSessions
       summary: 'The MCP host of the testnet proof surface: its health check and its MCP endpoint.',
       description: 'Nothing here signs, broadcasts or holds a key. The site itself is described at its own `/openapi.json`.',
       contact: { name: site.name, url: site.base_url },
+      license: LICENSE,
     },
     servers: [{ url: site.mcp_url, description: 'MCP host' }],
     tags: [{ name: 'MCP', description: TAG_DESCRIPTIONS.MCP }],
