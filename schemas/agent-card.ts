@@ -4,7 +4,9 @@
  * what this service does. Its A2A endpoint speaks JSON-RPC, A2A 1.0 and 0.3 alike, answered by the
  * assistant's free tier (schemas/a2a.ts); the card names it both ways (0.3: `url` and
  * `preferredTransport`; 1.0: `supportedInterfaces`). Everything else is plain HTTP+JSON described
- * by the OpenAPI document, which the card names through an extension.
+ * by the OpenAPI document, which the card names through an extension. The card carries what the A2A
+ * 1.0 AgentCard requires (`securitySchemes`, `securityRequirements`, `signatures`, extension `params`,
+ * skill `securityRequirements`, interface `tenant`), so @a2a-js/sdk's `AgentCard` type takes it as it is.
  */
 import { z } from 'zod';
 import { absoluteUrl } from './common.ts';
@@ -22,6 +24,7 @@ export const agentSkillSchema = z
     examples: z.array(z.string().min(1)).describe('Example requests: the endpoints to call, method and URL.'),
     inputModes: z.array(mediaType).min(1).describe('Media types the skill accepts.'),
     outputModes: z.array(mediaType).min(1).describe('Media types the skill answers with.'),
+    securityRequirements: z.array(z.never()).max(0).describe('None.'),
   })
   .describe('One skill of the agent card (A2A AgentSkill).');
 
@@ -30,6 +33,7 @@ export const agentExtensionSchema = z
     uri: absoluteUrl.describe('Where the extension is described.'),
     description: z.string().min(1).describe('What a client must know.'),
     required: z.boolean().describe('Whether a client must understand the extension to use the service.'),
+    params: z.record(z.string(), z.unknown()).describe('None.'),
   })
   .describe('A2A AgentExtension.');
 
@@ -46,6 +50,7 @@ export const agentCardSchema = z
           url: absoluteUrl.describe('The A2A endpoint.'),
           protocolBinding: z.literal('JSONRPC').describe('JSON-RPC 2.0 over HTTP.'),
           protocolVersion: z.enum(['1.0', '0.3']).describe('The A2A version spoken there: `SendMessage` for 1.0, `message/send` for 0.3.'),
+          tenant: z.literal('').describe('None.'),
         }),
       )
       .min(1)
@@ -64,6 +69,9 @@ export const agentCardSchema = z
     defaultInputModes: z.array(mediaType).min(1),
     defaultOutputModes: z.array(mediaType).min(1),
     skills: z.array(agentSkillSchema).min(1).describe('One skill per capability of the capability manifest.'),
+    securitySchemes: z.object({}).strict().describe('None: public.'),
+    securityRequirements: z.array(z.never()).max(0).describe('None.'),
+    signatures: z.array(z.never()).max(0).describe('Unsigned.'),
     supportsAuthenticatedExtendedCard: z.literal(false).describe('No extended card: every endpoint is public.'),
   })
   .describe('A2A agent card of the proof surface (testnet only; never signs, broadcasts or holds a key).');

@@ -1210,6 +1210,11 @@ export interface components {
                  * @enum {unknown}
                  */
                 protocolVersion: "1.0" | "0.3";
+                /**
+                 * @description None.
+                 * @constant
+                 */
+                tenant: "";
             }[];
             /** @description Who runs the service. */
             provider: {
@@ -1251,6 +1256,10 @@ export interface components {
                     description: string;
                     /** @description Whether a client must understand the extension to use the service. */
                     required: boolean;
+                    /** @description None. */
+                    params: {
+                        [key: string]: unknown;
+                    };
                 }[];
             };
             defaultInputModes: string[];
@@ -1271,7 +1280,15 @@ export interface components {
                 inputModes: string[];
                 /** @description Media types the skill answers with. */
                 outputModes: string[];
+                /** @description None. */
+                securityRequirements: unknown[];
             }[];
+            /** @description None: public. */
+            securitySchemes: Record<string, never>;
+            /** @description None. */
+            securityRequirements: unknown[];
+            /** @description Unsigned. */
+            signatures: unknown[];
             /**
              * @description No extended card: every endpoint is public.
              * @constant
@@ -1539,7 +1556,7 @@ export interface components {
             /** @constant */
             ok: true;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_capabilities.v0";
@@ -1588,7 +1605,7 @@ export interface components {
          */
         AgentJobAcceptanceGuide: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_job_acceptance_guide.v0";
@@ -1652,7 +1669,7 @@ export interface components {
          */
         AgentJobAcceptanceResult: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_job_acceptance.v0";
@@ -1683,7 +1700,7 @@ export interface components {
          */
         AgentJobQuoteGuide: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_job_quote_guide.v0";
@@ -1759,7 +1776,7 @@ export interface components {
          */
         AgentJobQuoteResult: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_job_quote.v0";
@@ -1877,7 +1894,7 @@ export interface components {
         AgentJobs: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_jobs.v0";
@@ -2004,7 +2021,7 @@ export interface components {
         AgentReputationEvidence: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_reputation_evidence.v0";
@@ -2029,7 +2046,7 @@ export interface components {
         AgentReputation: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_reputation.v0";
@@ -2160,7 +2177,7 @@ export interface components {
         AgentServicePublishGuide: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_service_publish_guide.v0";
@@ -2206,7 +2223,7 @@ export interface components {
          */
         AgentServicePublishResult: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_service_publish.v0";
@@ -2234,7 +2251,7 @@ export interface components {
         AgentServiceRegistry: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.agent_service_registry.v0";
@@ -2320,7 +2337,7 @@ export interface components {
          */
         AssistantActivity: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_activity.v0";
@@ -2358,7 +2375,7 @@ export interface components {
          */
         AssistantChat: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_chat.v0";
@@ -2399,7 +2416,7 @@ export interface components {
          */
         AssistantPremiumQuote: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_quote.v0";
@@ -2446,7 +2463,7 @@ export interface components {
          */
         AssistantQuote: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_quote.v0";
@@ -2614,7 +2631,7 @@ export interface components {
                 /** @description The premium quote exactly as the quote endpoint issued it (quotes issued before `version` existed carry none). */
                 quote: {
                     /**
-                     * @description Payload type (a constant).
+                     * @description Payload type.
                      * @constant
                      */
                     type: "svc.agent_economy.assistant_quote.v0";
@@ -2660,7 +2677,7 @@ export interface components {
          */
         AssistantSignerHealth: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_signer_health.v0";
@@ -2688,7 +2705,7 @@ export interface components {
         AssistantTerms: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_terms.v0";
@@ -2791,7 +2808,7 @@ export interface components {
          */
         AssistantVerifyPayment: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.assistant_payment_verification.v0";
@@ -2823,7 +2840,7 @@ export interface components {
         CurrentRelease: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.current_release.v0";
@@ -2912,7 +2929,7 @@ export interface components {
         DevServicesIndex: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.dev_services_index.v1";
@@ -3335,7 +3352,7 @@ export interface components {
         DevToolsCatalogue: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.dev_tools_catalogue.v0";
@@ -3474,7 +3491,7 @@ export interface components {
         DeveloperLaunchKit: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.developer_launch_kit.v0";
@@ -3924,7 +3941,7 @@ export interface components {
             /** @constant */
             ok: true;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.discovery.v0";
@@ -4032,7 +4049,7 @@ export interface components {
         EconomicMcpTools: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.economic_mcp_tools.v0";
@@ -4233,7 +4250,7 @@ export interface components {
              */
             ok: true;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.faucet_descriptor.v0";
@@ -4371,7 +4388,7 @@ export interface components {
              */
             ok: true;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.faucet_payout.v0";
@@ -4414,7 +4431,7 @@ export interface components {
         FirstReceiptFlow: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.first_receipt_flow.v0";
@@ -4576,7 +4593,7 @@ export interface components {
             /** @description True when every required probe passed. */
             ok: boolean;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.live_status.v0";
@@ -4679,7 +4696,7 @@ export interface components {
              */
             ok: true;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.mainnet_gate.v0";
@@ -4795,7 +4812,7 @@ export interface components {
             /** @constant */
             ok: true;
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.proof_explorer.v0";
@@ -4854,7 +4871,7 @@ export interface components {
         ProviderOnboarding: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.provider_onboarding.v0";
@@ -4944,7 +4961,7 @@ export interface components {
         ReleaseWatchlist: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.release_watchlist.v0";
@@ -5010,7 +5027,7 @@ export interface components {
         ReviewPack: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.review_pack.v0";
@@ -5108,7 +5125,7 @@ export interface components {
         Roadmap: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.roadmap.v0";
@@ -5171,7 +5188,7 @@ export interface components {
         WalletBoundary: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.wallet_boundary.v0";
@@ -5339,7 +5356,7 @@ export interface components {
         WalletAgentPolicyContract: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.wallet_agent_policy_contract.v0";
@@ -5517,7 +5534,7 @@ export interface components {
          */
         WalletAgentPolicyProfile: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.wallet_agent_policy_profile.v0";
@@ -5559,7 +5576,7 @@ export interface components {
          */
         WalletAgentPolicyVerdict: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.wallet_agent_policy_verdict.v0";
@@ -5671,7 +5688,7 @@ export interface components {
         WalletAgentReferenceFlow: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.wallet_agent_reference_flow.v0";
@@ -5767,7 +5784,7 @@ export interface components {
         WalletAgentSpec: {
             ok: components["schemas"]["OkTrue"];
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.wallet_agent.v0";
@@ -6188,7 +6205,7 @@ export interface components {
          */
         DevToolResultCommonBroadcasts: false;
         /**
-         * @description Payload type (a constant).
+         * @description Payload type.
          * @constant
          */
         DevToolResultCommonType: "svc.agent_economy.dev_tool_result.v0";
@@ -6613,7 +6630,7 @@ export interface components {
         /** @description Submit draft: the accepted manifest and the commitments a provider hands to the operator for review. */
         ServiceSubmitDraft: {
             /**
-             * @description Payload type (a constant).
+             * @description Payload type.
              * @constant
              */
             type: "svc.agent_economy.service_submit_draft.v0";

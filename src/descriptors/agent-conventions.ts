@@ -173,8 +173,8 @@ export function buildAgentCard(): AgentCard {
     url: routeUrl('a2a'),
     preferredTransport: 'JSONRPC',
     supportedInterfaces: [
-      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ],
     provider: { organization: site.name, url: site.base_url },
     version: DESCRIPTION_VERSION,
@@ -189,17 +189,20 @@ export function buildAgentCard(): AgentCard {
           description:
             'OpenAPI 3.1 description of every endpoint: the skills other than asking the assistant are called directly with JSON bodies. Premium assistant turns are paid with a testnet Note, never with keys sent here.',
           required: false,
+          params: {},
         },
         {
           uri: A2A_X402_EXTENSION,
           description:
             'a2a-x402 v0.2, standalone flow: activate it (A2A-Extensions or X-A2A-Extensions) and a question beyond the free tier answers a task in input-required whose status metadata carries x402.payment.required (scheme exact on ergo:testnet, a Note); send x402.payment.payload ({ noteBoxId }) on that task and it completes with the premium answer and x402.payment.receipts. Without it the free tier still answers.',
           required: false,
+          params: {},
         },
         {
           uri: routeUrl('discovery-well-known'),
           description: 'Discovery descriptor: posture (testnet only, mainnet gate closed), hosts, surfaces and schemas.',
           required: false,
+          params: {},
         },
       ],
     },
@@ -215,8 +218,12 @@ export function buildAgentCard(): AgentCard {
         examples: routes.map((route) => `${route.method} ${routeAbsoluteUrl(route)}`),
         inputModes: [JSON_MEDIA],
         outputModes: [JSON_MEDIA],
+        securityRequirements: [],
       };
     }),
+    securitySchemes: {},
+    securityRequirements: [],
+    signatures: [],
     supportsAuthenticatedExtendedCard: false,
   };
 }

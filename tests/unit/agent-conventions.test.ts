@@ -3,6 +3,7 @@
  * manifests: they name every surface, say the posture, and the card validates against its schema.
  * The request examples of the API reference are the endpoints' own and pass their request schemas.
  */
+import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { agentCardSchema } from '../../schemas/agent-card.ts';
 import { site } from '../../src/config/site.ts';
@@ -64,6 +65,20 @@ describe('A2A agent card', () => {
     // The A2A endpoint works without the OpenAPI extension, so no extension is required.
     expect(card.capabilities.extensions.map((extension) => [extension.uri, extension.required])).toContainEqual([`${site.base_url}/agent-economy/openapi.v0.json`, false]);
     expect(card.capabilities.extensions.every((extension) => !extension.required)).toBe(true);
+  });
+
+  it('is an AgentCard of @a2a-js/sdk as it is: the type takes it (npm run check), and the SDK reads every field of it back', () => {
+    const typed: SdkAgentCard = card;
+    const json = JSON.parse(JSON.stringify(typed)) as Record<string, unknown>;
+    const read = SdkAgentCard.toJSON(SdkAgentCard.fromJSON(json)) as Record<string, unknown>;
+    // The fields A2A 1.0 defines come back unchanged (empty lists and maps included); the 0.3 ones it does not know are dropped.
+    // Empty strings and lists are proto3 defaults, which the SDK's JSON leaves out.
+    expect(read.supportedInterfaces).toEqual(card.supportedInterfaces.map(({ tenant, ...entry }) => ({ ...entry, ...(tenant ? { tenant } : {}) })));
+    for (const field of ['name', 'description', 'provider', 'version', 'documentationUrl', 'defaultInputModes', 'defaultOutputModes']) expect(read[field], field).toEqual(json[field]);
+    expect(read.skills).toEqual(card.skills.map(({ securityRequirements, ...skill }) => ({ ...skill, ...(securityRequirements.length ? { securityRequirements } : {}) })));
+    expect((read.capabilities as { extensions: unknown[] }).extensions).toEqual(card.capabilities.extensions.map(({ uri, description }) => expect.objectContaining({ uri, description })));
+    expect(read).not.toHaveProperty('signatures');
+    expect(card).toMatchObject({ securitySchemes: {}, securityRequirements: [], signatures: [] });
   });
 });
 
