@@ -1,6 +1,6 @@
 /**
  * The MCP server of one session: every tool of `MCP_TOOLS` (the list the tools manifest is
- * generated from) and every resource, each tool answered with its structured result and that
+ * generated from), every resource and every prompt (src/mcp/prompts.ts), each tool answered with its structured result and that
  * result's JSON text, or with a tool error that names the field.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -9,6 +9,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { site } from '../config/site.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { logger } from '../services/logger.ts';
+import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { MCP_TOOLS, PaymentRequiredToolError, SettledToolResult, ToolError, toolErrorOf, type McpToolDefinition, type ToolContext } from './tools.ts';
 
@@ -50,7 +51,7 @@ export async function callTool(tool: McpToolDefinition, args: unknown, context: 
   }
 }
 
-/** One McpServer with every tool of MCP_TOOLS and every resource, for one session. */
+/** One McpServer with every tool of MCP_TOOLS, every resource and every prompt, for one session. */
 export function createToolServer(context: ToolContext): McpServer {
   const server = new McpServer({ name: MCP_SERVICE_NAME, title: site.name, version: MCP_SERVICE_VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of MCP_TOOLS) {
@@ -66,5 +67,6 @@ export function createToolServer(context: ToolContext): McpServer {
     );
   }
   registerResources(server, context);
+  registerPrompts(server);
   return server;
 }

@@ -187,6 +187,32 @@ describe('MCP host in the site process, against the built site', () => {
     expect(textOf(spent)).toContain('payment_token_used');
   });
 
+  it('offers the paid turn and the policy check as prompts, and refuses a prompt argument that is not the JSON it names, naming it', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['pay_for_premium_answer', 'check_wallet_action']);
+    expect(prompts.find((prompt) => prompt.name === 'check_wallet_action')!.arguments).toEqual([
+      expect.objectContaining({ name: 'proposed_action', required: true }),
+      expect.objectContaining({ name: 'profile', required: false }),
+    ]);
+    const question = 'Which registers must a Note carry?';
+    const paid = await client.getPrompt({ name: 'pay_for_premium_answer', arguments: { question } });
+    const paidText = paid.messages.map((message) => (message.content.type === 'text' ? message.content.text : '')).join('\n');
+    for (const part of [question, '`ask_assistant`', `${site.base_url}/api/assistant/verify-payment`, '`check_receipt_inclusion`']) expect(paidText).toContain(part);
+
+    const { profile, proposed_action: action } = examplePolicyCheckRequest;
+    const checked = await client.getPrompt({ name: 'check_wallet_action', arguments: { proposed_action: JSON.stringify(action), profile: JSON.stringify(profile) } });
+    const checkedText = checked.messages.map((message) => (message.content.type === 'text' ? message.content.text : '')).join('\n');
+    for (const part of ['`policy_check`', action.recipient, profile.allowed_recipients[0]!, 'do not sign']) expect(checkedText).toContain(part);
+    const withoutProfile = await client.getPrompt({ name: 'check_wallet_action', arguments: { proposed_action: JSON.stringify(action) } });
+    expect(JSON.stringify(withoutProfile.messages)).toContain(`${site.base_url}/agent-economy/wallet-agent-policy-profile.template.v0.json`);
+
+    await expect(client.getPrompt({ name: 'check_wallet_action', arguments: { proposed_action: 'send 1 ERG' } })).rejects.toThrow(/proposed_action: not JSON/);
+    await expect(client.getPrompt({ name: 'check_wallet_action', arguments: { proposed_action: JSON.stringify({ ...action, human_confirmed: 'yes' }) } })).rejects.toThrow(/proposed_action\.human_confirmed/);
+    await expect(client.getPrompt({ name: 'pay_for_premium_answer', arguments: {} })).rejects.toThrow(/question/);
+    // The session survives a refused prompt.
+    expect((await client.listPrompts()).prompts).toHaveLength(2);
+  });
+
   it('lists every static document and schema as a resource under its public URL, and reads the bytes the site serves', async () => {
     const listed = (await client.listResources()).resources;
     // The list also holds the jobs the job template lists and the log's checkpoint; the static ones are the manifest's, in order.
