@@ -1,9 +1,14 @@
 /**
  * The MCP host's MCP Registry entry (`server.json`): the documented shape of a remote server
  * (registry schema 2025-12-11), named by the reverse-DNS of the site's host and pointing at the MCP
- * endpoint on SITE_MCP_URL. The registry's own JSON Schema is not vendored here (see the README);
- * the zod schema states the rules its documentation gives.
+ * endpoint on SITE_MCP_URL. It validates against the registry's own published JSON Schema, read in
+ * place from ../shared/vendor (never copied here) with its sha256 pinned, so a changed file fails
+ * loudly; the zod schema that builds it states the same rules.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 import { MCP_REGISTRY_SCHEMA_URL, mcpRegistryServerSchema } from '../../schemas/mcp-registry.ts';
@@ -11,8 +16,26 @@ import { site } from '../../src/config/site.ts';
 import { buildMcpRegistryServer, registryNamespaceOf } from '../../src/descriptors/mcp-registry.ts';
 import { routeById } from '../../src/routes/table.ts';
 
+const REGISTRY_SCHEMA_FILE = new URL('../../../shared/vendor/mcp-registry/2025-12-11/server.schema.json', import.meta.url);
+const REGISTRY_SCHEMA_SHA256 = '3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0';
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
 describe('server.json', () => {
   const entry = buildMcpRegistryServer();
+
+  it('validates against the MCP Registry\'s own schema (2025-12-11, sha256 pinned), which refuses what it should', () => {
+    const bytes = readFileSync(REGISTRY_SCHEMA_FILE);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(REGISTRY_SCHEMA_SHA256);
+    const schema = JSON.parse(bytes.toString('utf8')) as { $id: string };
+    expect(schema.$id).toBe(MCP_REGISTRY_SCHEMA_URL);
+    const validate = addFormats(new Ajv({ strict: false, allErrors: true })).compile(schema);
+    expect(validate(entry), JSON.stringify(validate.errors)).toBe(true);
+    // The check can fail: a name without its namespace, a remote that is not a URL, a missing version.
+    const { version: _version, ...unversioned } = entry;
+    for (const wrong of [{ ...entry, name: 'agent-economy' }, { ...entry, remotes: [{ type: 'streamable-http', url: 'not a url' }] }, unversioned]) {
+      expect(validate(wrong), JSON.stringify(wrong).slice(0, 120)).toBe(false);
+    }
+  });
 
   it('follows the registry\'s documented shape for a remote server', () => {
     expect(mcpRegistryServerSchema.parse(entry)).toEqual(entry);
