@@ -3,7 +3,7 @@
  * through these, so a path is written once (in the catalogue) and every link follows it.
  */
 import { hubUrl, schemaUrl, siteUrl } from '../config/site.ts';
-import { entryById } from './index.ts';
+import { catalogue, entryById } from './index.ts';
 import type { Entry, PublishedSchema } from './types.ts';
 
 function find(id: string): Entry {
@@ -17,13 +17,13 @@ export function routeUrl(id: string): string {
   return siteUrl(find(id).path);
 }
 
-/** Path of a route, e.g. `/api/agents`. */
 /** A receipt's URL, by its receipt id or settlement transaction id. */
 export const receiptUrl = (id: string): string => routeUrl('assistant-receipt').replace('{id}', encodeURIComponent(id));
 
 /** The URL of a receipt's tlog-proof. */
 export const receiptProofUrl = (id: string): string => routeUrl('assistant-receipt-proof').replace('{id}', encodeURIComponent(id));
 
+/** Path of a route, e.g. `/api/agents`. */
 export function routePath(id: string): string {
   return find(id).path;
 }
@@ -54,4 +54,16 @@ export function bodySchemaOf(route: Entry): PublishedSchema | undefined {
 export function answersJson(route: Entry): boolean {
   const contentType = route.kind === 'static' ? route.contentType : route.responses[200]?.contentType;
   return contentType === undefined || contentType.includes('json');
+}
+
+/** The section of the API reference page that documents a route. */
+export const referenceHref = (id: string): string => `/api-reference/#op-${id}`;
+
+/**
+ * Where a page links a path of this site: the path itself, unless only POST answers there (a browser
+ * following the link would get a 405 in JSON), in which case the route's API reference section.
+ */
+export function pageLinkOf(path: string): string {
+  const routes = catalogue().filter((route) => route.path === path);
+  return routes.length > 0 && routes.every((route) => route.method !== 'GET') ? referenceHref(routes[0]!.id) : path;
 }

@@ -1,0 +1,48 @@
+/**
+ * No page of the build links a path that only POST answers as if it were a page (a browser following
+ * it would get a JSON 405): descriptors rendered as pages show such a path and link its section of
+ * the API reference instead, a section that exists.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allRoutes } from '../../src/routes/table.ts';
+import { DIST_DIR } from '../helpers/built-server.ts';
+
+const CLIENT = join(DIST_DIR, 'client');
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? htmlFiles(path) : entry.name.endsWith('.html') ? [path] : [];
+  });
+}
+
+const postOnly = new Map(
+  [...new Set(allRoutes().map((route) => route.path))]
+    .filter((path) => !path.includes('{') && allRoutes().every((route) => route.path !== path || route.method !== 'GET'))
+    .map((path) => [path, allRoutes().find((route) => route.path === path)!.id]),
+);
+
+describe('links on the pages', () => {
+  const pages = htmlFiles(CLIENT).map((file) => ({ file: file.slice(CLIENT.length), html: readFileSync(file, 'utf8') }));
+
+  it('never point at a path only POST answers; such a path links its API reference section, which exists', () => {
+    expect(postOnly.get('/a2a')).toBe('a2a');
+    expect(pages.length).toBeGreaterThan(10);
+    const reference = readFileSync(join(CLIENT, 'api-reference/index.html'), 'utf8');
+    let shown = 0;
+    for (const { file, html } of pages) {
+      for (const [, href, text] of html.matchAll(/<a [^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/g)) {
+        const path = href!.split(/[?#]/)[0]!;
+        expect(postOnly.has(path), `${file} links ${href}`).toBe(false);
+        if (postOnly.has(text!)) {
+          expect(href, `${file}: ${text}`).toBe(`/api-reference/#op-${postOnly.get(text!)}`);
+          shown++;
+        }
+      }
+    }
+    expect(shown, 'the descriptor pages show POST-only paths as links to their reference').toBeGreaterThan(0);
+    for (const id of postOnly.values()) expect(reference, id).toContain(`id="op-${id}"`);
+  });
+});
