@@ -75,3 +75,17 @@ export function humanPage(path: string): HumanPage {
   if (!page) throw new Error(`human pages: the route table has no page ${path}`);
   return page;
 }
+
+/** The page that also names the routes of a tag that have no page of their own. */
+const PAGE_OF_TAG: Readonly<Record<string, string>> = { Assistant: '/assistant/' };
+
+/**
+ * The routes a page's machine-readable box names: its own, then, on the page of a tag, every route of
+ * that tag with no page of its own (the assistant's chat, verify-payment, receipts and A2A endpoint),
+ * so a reader finds each of them from the page about them. The page's text (and the assistant's
+ * corpus, built from the page's own routes) stays as it was.
+ */
+export function machineRoutes(page: HumanPage): PageRoute[] {
+  const pageless = allRoutes().filter((route) => !route.page && route.host !== 'mcp' && PAGE_OF_TAG[route.tag] === page.path);
+  return [...page.routes, ...pageless.map(pageRoute)];
+}

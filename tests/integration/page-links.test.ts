@@ -1,7 +1,8 @@
 /**
  * No page of the build links a path that only POST answers as if it were a page (a browser following
  * it would get a JSON 405): descriptors rendered as pages show such a path and link its section of
- * the API reference instead, a section that exists.
+ * the API reference instead, a section that exists. The assistant page names every route of the
+ * assistant in its machine-readable box.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,5 +45,16 @@ describe('links on the pages', () => {
     }
     expect(shown, 'the descriptor pages show POST-only paths as links to their reference').toBeGreaterThan(0);
     for (const id of postOnly.values()) expect(reference, id).toContain(`id="op-${id}"`);
+  });
+
+  it('the assistant page names every assistant route in its machine-readable box, each with its reference', () => {
+    const html = readFileSync(join(CLIENT, 'assistant/index.html'), 'utf8');
+    const box = html.slice(html.indexOf('aria-label="Machine-readable"'));
+    const assistant = allRoutes().filter((route) => route.tag === 'Assistant');
+    expect(assistant.map((route) => route.id)).toEqual(expect.arrayContaining(['a2a', 'assistant-chat', 'assistant-verify-payment', 'assistant-receipt', 'assistant-receipt-proof']));
+    for (const route of assistant) {
+      expect(box, route.id).toContain(`<code>${route.method} ${route.path}</code>`);
+      expect(box, route.id).toContain(`href="/api-reference/#op-${route.id}"`);
+    }
   });
 });
