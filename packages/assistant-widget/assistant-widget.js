@@ -40,7 +40,7 @@ const STYLE = `
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; vertical-align: top; padding: .25rem .4rem; border-bottom: 1px solid var(--line, #c8c8d0); overflow-wrap: normal; }
   /* Words in a cell stay whole (the page's own wrapping rule is inherited otherwise); a table wider than the element scrolls in its own box. */
-  .scroll { overflow-x: auto; }
+  .scroll { overflow-x: auto; background: linear-gradient(to left, var(--bg, #fff) 40%, transparent) right center / 2rem 100% no-repeat local, radial-gradient(farthest-side at 100% 50%, rgb(0 0 0 / .3), transparent) right center / .9rem 100% no-repeat scroll; }
   /* A type name (Coll[Byte]) is short and read whole; only the long hex values break anywhere. */
   code.whole { white-space: nowrap; overflow-wrap: normal; }
   .muted { color: var(--muted, #4a4a55); }

@@ -2,7 +2,8 @@
  * Tables read on any screen: at 390 px and at 1280 px, on every built page, no table cell's text is
  * cut (a cell narrower than its content, or a table wider than a box that does not scroll), no word
  * in a cell breaks across lines (long code such as hex may: it is not a word), and no page scrolls
- * sideways. A table too wide for its column scrolls in its own box. Besides every built page: the
+ * sideways. A table too wide for its column scrolls in its own box, which shows that it scrolls (an
+ * edge shadow); the timelines' text is drawn at 11 px or more, the picture scrolling in its box. Besides every built page: the
  * receipt page with a full bundle ("How the Note was checked") and the assistant's premium quote
  * (the Note's register table, inside the element's shadow root).
  */
@@ -25,6 +26,16 @@ async function tableProblems(page: Page): Promise<string[]> {
     }
     // Tables inside open shadow roots (the assistant element) count too.
     const roots: Array<Document | ShadowRoot> = [document, ...Array.from(document.querySelectorAll('*')).flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
+    // A box that scrolls sideways shows that it does: the edge shadow of Base.astro's `.scroll`, a gradient fixed to
+    // the box under a covering strip that travels with the content.
+    for (const box of roots.flatMap((root) => Array.from(root.querySelectorAll<HTMLElement>('.scroll')))) {
+      if (box.scrollWidth <= box.clientWidth + 1) continue;
+      const style = getComputedStyle(box);
+      const layers = style.backgroundImage.split(/,\s*(?=(?:linear|radial)-gradient)/);
+      if (layers.length < 2 || !layers.every((layer) => layer.includes('gradient')) || !/local/.test(style.backgroundAttachment) || !/scroll/.test(style.backgroundAttachment)) {
+        problems.push(`a box that scrolls sideways with no cue that it does: ${label(box)}`);
+      }
+    }
     for (const table of roots.flatMap((root) => Array.from(root.querySelectorAll('table')))) {
       const box = table.parentElement!;
       const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
@@ -51,6 +62,22 @@ async function tableProblems(page: Page): Promise<string[]> {
   }, LONG_CODE);
 }
 
+/** The timelines' text as rendered: the smallest font size in each SVG, scaled by the picture's width on the page. */
+async function timelineProblems(page: Page): Promise<string[]> {
+  return page.evaluate(async (MIN_PX) => {
+    const problems: string[] = [];
+    for (const image of Array.from(document.querySelectorAll<HTMLImageElement>('figure.timeline img'))) {
+      const path = image.closest<HTMLElement>('figure')!.dataset.path!;
+      const svg = await (await fetch(path)).text();
+      const viewBoxWidth = Number(/viewBox="[\d.]+ [\d.]+ ([\d.]+)/.exec(svg)?.[1]);
+      const smallest = Math.min(...Array.from(svg.matchAll(/font-size="([\d.]+)"/g), (match) => Number(match[1])));
+      const rendered = (smallest * image.getBoundingClientRect().width) / viewBoxWidth;
+      if (!(rendered >= MIN_PX)) problems.push(`${path}: text drawn at ${rendered.toFixed(1)} px (${smallest} px in a ${viewBoxWidth} px wide picture shown ${image.getBoundingClientRect().width.toFixed(0)} px wide)`);
+    }
+    return problems;
+  }, 11);
+}
+
 for (const width of [390, 1280]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: width === 390 ? 844 : 800 } });
@@ -61,7 +88,7 @@ for (const width of [390, 1280]) {
       for (const path of builtPages()) {
         await page.goto(path);
         await page.waitForLoadState('networkidle');
-        for (const problem of await tableProblems(page)) found.push(`${path}: ${problem}`);
+        for (const problem of [...(await tableProblems(page)), ...(await timelineProblems(page))]) found.push(`${path}: ${problem}`);
       }
       expect(found).toEqual([]);
     });
