@@ -139,6 +139,18 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
   // rewritten or removed since moves it, and the next request reads the store again.
   const bundles = keptBytes<{ revision: string; bytes: Uint8Array }>((kept) => kept.bytes.length, BUNDLE_MEMORY_BYTES);
   const gzippedBundles = keptBytes<{ revision: string; bytes: Uint8Array }>((kept) => kept.bytes.length, GZIPPED_BUNDLE_MEMORY_BYTES);
+  // One read of a bundle not kept at a time, however many requests ask for it at once (monitors
+  // meeting a new full tile together): each costs the canonical JSON of 256 receipts.
+  const bundleReads = new Map<string, Promise<TileAnswer>>();
+  function readOnce(key: string, revision: string, read: () => Promise<TileAnswer>): Promise<TileAnswer> {
+    const job = `${key}@${revision}`;
+    let answer = bundleReads.get(job);
+    if (!answer) {
+      answer = read().finally(() => bundleReads.delete(job));
+      bundleReads.set(job, answer);
+    }
+    return answer;
+  }
   // One compression of a bundle at a time, however many requests ask for it.
   const compressing = new Map<string, Promise<Uint8Array>>();
   function gzipOnce(key: string, revision: string, bytes: Uint8Array): Promise<Uint8Array> {
@@ -193,7 +205,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const kept = bundles.get(key);
     let bytes = kept?.revision === revision ? kept.bytes : undefined;
     if (!bytes) {
-      const answer = await readTile(resource, full);
+      const answer = await readOnce(key, revision, () => readTile(resource, full));
       if (!answer.ok) return answer;
       bytes = answer.bytes;
       bundles.set(key, { revision, bytes });

@@ -85,6 +85,8 @@ describe('the receipt log read path, from memory', () => {
     await log.checkpointNow();
     const answers = await Promise.all(Array.from({ length: 5 }, () => log.tile('entries/000.p/3')));
     expect(answers.every((answer) => answer.ok)).toBe(true);
+    // Five requests at once for a bundle not kept: one read of the store.
+    expect(reads.entries).toBe(1);
     const readsWhileKept = reads.entries;
     await log.tile('entries/000.p/3');
     expect(reads.entries).toBe(readsWhileKept);
