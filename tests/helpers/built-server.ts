@@ -89,7 +89,10 @@ export async function startBuiltProcess(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const urls: Record<string, string> = {};
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not print ${messages.join(', ')} within 30 s: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not print ${messages.join(', ')} within 30 s: ${stderr}`));
+    }, 30_000);
     let buffered = '';
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString();

@@ -87,17 +87,20 @@ export async function startStack(options: { withMcp?: boolean; env?: Record<stri
   } else {
     server = await startBuiltServer(env);
   }
-  return {
+  const stack: Stack = {
     sandbox,
     server,
     dataDir,
     ...(mcpUrl ? { mcpUrl } : {}),
+    // The server running now: a test may restart it on the same data (tests/integration/monitor.test.ts),
+    // and the one it started last must not outlive the suite.
     stop: async () => {
-      await server.stop();
+      await stack.server.stop();
       await sandbox.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return stack;
 }
 
 /** Quote, pay on the sandbox, verify: a stored receipt and an unspent payment token. */
