@@ -19,6 +19,7 @@ import { receiptLogEntry } from '../domain/receipt-log-entry.ts';
 import { inclusionCheck, judgeLogHealth, type LogHealth } from '../domain/tlog/audit.ts';
 import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
 import { rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../domain/tlog/tree.ts';
+import { sharedWhileRunning } from '../lib/in-flight.ts';
 import { logger } from './logger.ts';
 
 export type TileAnswer =
@@ -139,33 +140,11 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
   // rewritten or removed since moves it, and the next request reads the store again.
   const bundles = keptBytes<{ revision: string; bytes: Uint8Array }>((kept) => kept.bytes.length, BUNDLE_MEMORY_BYTES);
   const gzippedBundles = keptBytes<{ revision: string; bytes: Uint8Array }>((kept) => kept.bytes.length, GZIPPED_BUNDLE_MEMORY_BYTES);
-  // One read of a bundle not kept at a time, however many requests ask for it at once (monitors
-  // meeting a new full tile together): each costs the canonical JSON of 256 receipts.
-  const bundleReads = new Map<string, Promise<TileAnswer>>();
-  function readOnce(key: string, revision: string, read: () => Promise<TileAnswer>): Promise<TileAnswer> {
-    const job = `${key}@${revision}`;
-    let answer = bundleReads.get(job);
-    if (!answer) {
-      answer = read().finally(() => bundleReads.delete(job));
-      bundleReads.set(job, answer);
-    }
-    return answer;
-  }
-  // One compression of a bundle at a time, however many requests ask for it.
-  const compressing = new Map<string, Promise<Uint8Array>>();
-  function gzipOnce(key: string, revision: string, bytes: Uint8Array): Promise<Uint8Array> {
-    const job = `${key}@${revision}`;
-    let compressed = compressing.get(job);
-    if (!compressed) {
-      compressed = gzipAsync(bytes).then((zipped) => {
-        gzippedBundles.set(key, { revision, bytes: zipped });
-        return zipped;
-      });
-      compressing.set(job, compressed);
-      void compressed.catch(() => undefined).finally(() => compressing.delete(job));
-    }
-    return compressed;
-  }
+  // One read of a bundle not kept, and one compression of a bundle, at a time, however many requests
+  // ask for it at once (monitors meeting a new full tile together): a read costs the canonical JSON of
+  // 256 receipts. Keyed by bundle and revision.
+  const readOnce = sharedWhileRunning<TileAnswer>();
+  const gzipOnce = sharedWhileRunning<Uint8Array>();
 
   async function checkpointNow(now = new Date()): Promise<StoredCheckpoint | undefined> {
     const [size, latest] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
@@ -205,14 +184,19 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const kept = bundles.get(key);
     let bytes = kept?.revision === revision ? kept.bytes : undefined;
     if (!bytes) {
-      const answer = await readOnce(key, revision, () => readTile(resource, full));
+      const answer = await readOnce(`${key}@${revision}`, () => readTile(resource, full));
       if (!answer.ok) return answer;
       bytes = answer.bytes;
       bundles.set(key, { revision, bytes });
     }
     if (bytes.length < COMPRESS_FROM_BYTES) return { ok: true, bytes, full };
     if (!gzip) return { ok: true, bytes, full, negotiated: true };
-    return { ok: true, bytes: await gzipOnce(key, revision, bytes), full, encoding: 'gzip', negotiated: true };
+    const compressed = await gzipOnce(`${key}@${revision}`, async () => {
+      const made = await gzipAsync(bytes);
+      gzippedBundles.set(key, { revision, bytes: made });
+      return made;
+    });
+    return { ok: true, bytes: compressed, full, encoding: 'gzip', negotiated: true };
   }
 
   async function readTile(resource: TileResource, full: boolean): Promise<TileAnswer> {

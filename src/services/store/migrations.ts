@@ -321,24 +321,19 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO log_revision (id, revision) VALUES (1, 0);
       ${
         name === 'sqlite'
-          ? ['receipts', 'log_entries']
-              .flatMap((table) =>
-                ['UPDATE', 'DELETE'].map(
-                  (event) => `CREATE TRIGGER log_revision_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN UPDATE log_revision SET revision = revision + 1 WHERE id = 1; END;`,
-                ),
-              )
-              .join('\n')
+          ? `CREATE TRIGGER log_revision_receipts_update AFTER UPDATE ON receipts BEGIN UPDATE log_revision SET revision = revision + 1 WHERE id = 1; END;
+             CREATE TRIGGER log_revision_receipts_delete AFTER DELETE ON receipts BEGIN UPDATE log_revision SET revision = revision + 1 WHERE id = 1; END;
+             CREATE TRIGGER log_revision_log_entries_update AFTER UPDATE ON log_entries BEGIN UPDATE log_revision SET revision = revision + 1 WHERE id = 1; END;
+             CREATE TRIGGER log_revision_log_entries_delete AFTER DELETE ON log_entries BEGIN UPDATE log_revision SET revision = revision + 1 WHERE id = 1; END;`
           : `CREATE FUNCTION log_revision_move() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $revision$
              BEGIN
                UPDATE log_revision SET revision = revision + 1 WHERE id = 1;
                RETURN NULL;
              END $revision$;
-             ${['receipts', 'log_entries']
-               .map(
-                 (table) => `CREATE TRIGGER log_revision_${table}_rows AFTER UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION log_revision_move();
-             CREATE TRIGGER log_revision_${table}_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION log_revision_move();`,
-               )
-               .join('\n             ')}`
+             CREATE TRIGGER log_revision_receipts_rows AFTER UPDATE OR DELETE ON receipts FOR EACH ROW EXECUTE FUNCTION log_revision_move();
+             CREATE TRIGGER log_revision_receipts_truncate AFTER TRUNCATE ON receipts FOR EACH STATEMENT EXECUTE FUNCTION log_revision_move();
+             CREATE TRIGGER log_revision_log_entries_rows AFTER UPDATE OR DELETE ON log_entries FOR EACH ROW EXECUTE FUNCTION log_revision_move();
+             CREATE TRIGGER log_revision_log_entries_truncate AFTER TRUNCATE ON log_entries FOR EACH STATEMENT EXECUTE FUNCTION log_revision_move();`
       }
     `,
   },
