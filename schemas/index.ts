@@ -18,6 +18,7 @@ export * as discovery from './discovery.ts';
 export * as ergoJson from './ergo-json.ts';
 export * as faucet from './faucet.ts';
 export * as firstReceipt from './first-receipt.ts';
+export * as glossary from './glossary.ts';
 export * as jobGuides from './job-guides.ts';
 export * as jobValidations from './job-validations.ts';
 export * as jobs from './jobs.ts';

@@ -2,7 +2,9 @@
  * x402 version 2 over an Ergo testnet Note (docs/x402-ergo.md): the payment requirements this
  * service offers for a premium answer, the payload a client sends back once its Note is on chain,
  * the settlement answer, and the facilitator's bodies. Shapes follow @x402/core's types; the Ergo
- * parts are the `exact` scheme on `ergo:testnet`, paid upfront (the client pays, then proves it).
+ * parts are the `exact` scheme on `ergo:testnet`, paid upfront (the client pays, then proves it); a
+ * server reading the local sandbox chain says `ergo:sandbox`, so that no sandbox payment passes for a
+ * testnet one.
  */
 import { z } from 'zod';
 import { digestHex, ergoAddress, quoteId } from './assistant.ts';
@@ -10,7 +12,12 @@ import { absoluteUrl, hex64, nanoErgString } from './common.ts';
 
 export const X402_VERSION = 2;
 export const X402_SCHEME = 'exact';
-export const X402_NETWORK = 'ergo:testnet';
+/** The network of each chain source (the receipts' `chain`), as x402 names it. */
+export const X402_NETWORKS = { testnet: 'ergo:testnet', sandbox: 'ergo:sandbox' } as const;
+export const x402NetworkSchema = z
+  .enum([X402_NETWORKS.testnet, X402_NETWORKS.sandbox])
+  .describe('CAIP-2 id: `ergo:testnet`; `ergo:sandbox` on a server reading the local sandbox chain.');
+export type X402Network = z.infer<typeof x402NetworkSchema>;
 /** The asset of an Ergo requirement: the chain's own coin, amounts in nanoERG. */
 export const X402_ASSET = 'ERG';
 
@@ -33,7 +40,7 @@ export const ergoNoteExtraSchema = z
 export const x402RequirementsSchema = z
   .object({
     scheme: z.literal(X402_SCHEME),
-    network: z.literal(X402_NETWORK).describe('CAIP-2 id of the Ergo testnet as x402 writes it.'),
+    network: x402NetworkSchema,
     asset: z.literal(X402_ASSET).describe('ERG; `amount` is in nanoERG.'),
     amount: nanoErgString.describe('The price in nanoERG, a decimal string.'),
     payTo: ergoAddress.describe('The receiver of the Note.'),
@@ -81,7 +88,7 @@ export const x402SettleResponseSchema = z
     errorMessage: z.string().optional(),
     payer: ergoAddress.optional().describe('Address of the Note transaction\'s first input, when the chain says.'),
     transaction: z.string().describe('Id of the transaction that created the Note; empty when nothing settled.'),
-    network: z.literal(X402_NETWORK),
+    network: x402NetworkSchema,
   })
   .describe('x402 v2 SettlementResponse (PAYMENT-RESPONSE header, facilitator settle).');
 export type X402SettleResponse = z.infer<typeof x402SettleResponseSchema>;
@@ -111,7 +118,7 @@ export type X402FacilitatorRequest = z.infer<typeof x402FacilitatorRequestSchema
 
 export const x402SupportedSchema = z
   .object({
-    kinds: z.array(z.object({ x402Version: z.literal(X402_VERSION), scheme: z.literal(X402_SCHEME), network: z.literal(X402_NETWORK) })),
+    kinds: z.array(z.object({ x402Version: z.literal(X402_VERSION), scheme: z.literal(X402_SCHEME), network: x402NetworkSchema })),
     extensions: z.array(z.string()),
     signers: z.record(z.string(), z.array(z.string())),
   })

@@ -19,6 +19,8 @@ export interface EvalQuestion {
 export interface EvalResult {
   question: EvalQuestion;
   answer: string;
+  /** Whether a premium quote would be issued for it (the provider judged it answerable). */
+  quoted: boolean;
   missing: string[];
   passed: boolean;
 }
@@ -40,9 +42,12 @@ export async function evaluate(questions: readonly EvalQuestion[] = loadQuestion
   const results: EvalResult[] = [];
   for (const question of questions) {
     const { answer } = await provider.answer({ question: question.question, messages: [{ role: 'user', content: question.question }] });
+    const quoted = await provider.answers(question.question);
     const text = answer.toLowerCase();
-    const missing = question.unanswerable ? (NO_ANSWER.test(answer) ? [] : ['(says the site does not answer)']) : question.facts.filter((fact) => !text.includes(fact.toLowerCase()));
-    results.push({ question, answer, missing, passed: missing.length === 0 && (question.unanswerable === true || !NO_ANSWER.test(answer)) });
+    const missing = question.unanswerable
+      ? [...(NO_ANSWER.test(answer) ? [] : ['(says the site does not answer)']), ...(quoted ? ['(refused at quote time)'] : [])]
+      : [...question.facts.filter((fact) => !text.includes(fact.toLowerCase())), ...(quoted ? [] : ['(a quote: it was refused as unanswerable)'])];
+    results.push({ question, answer, quoted, missing, passed: missing.length === 0 && (question.unanswerable === true || !NO_ANSWER.test(answer)) });
   }
   return results;
 }
@@ -57,6 +62,6 @@ if (import.meta.main) {
     const passed = results.filter((result) => result.passed).length;
     const unanswerable = results.filter((result) => result.question.unanswerable);
     console.log(`  answered with their facts: ${passed} of ${results.length} (${((100 * passed) / results.length).toFixed(1)}%)`);
-    console.log(`  of which unanswerable, said so: ${unanswerable.filter((result) => result.passed).length} of ${unanswerable.length}`);
+    console.log(`  of which unanswerable, said so and refused at quote time: ${unanswerable.filter((result) => result.passed).length} of ${unanswerable.length}`);
   }
 }

@@ -936,7 +936,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a free or paid turn
-         * @description Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, which is single-use, bound to the quoted question and spent only when the answer is delivered. Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG); pay its Note and send the same request with a `PAYMENT-SIGNATURE` header, base64 JSON `{x402Version: 2, accepted, payload: {noteBoxId}}`. The Note is settled as verify-payment settles it, and the answer carries `PAYMENT-RESPONSE`.
+         * @description Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, which is single-use, bound to the quoted question and spent only when the answer is delivered. Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, or `ergo:sandbox` on a server reading the sandbox chain; asset ERG in nanoERG); pay its Note and send the same request with a `PAYMENT-SIGNATURE` header, base64 JSON `{x402Version: 2, accepted, payload: {noteBoxId}}`. The Note is settled as verify-payment settles it, and the answer carries `PAYMENT-RESPONSE`.
          */
         post: operations["assistantChat"];
         delete?: never;
@@ -974,7 +974,7 @@ export interface paths {
         };
         /**
          * x402 facilitator: what it settles
-         * @description The x402 v2 kinds this facilitator verifies and settles: scheme `exact` on `ergo:testnet`, for quotes issued by this service.
+         * @description The x402 v2 kinds this facilitator verifies and settles: scheme `exact` on `ergo:testnet` (`ergo:sandbox` on a server reading the sandbox chain), for quotes issued by this service.
          */
         get: operations["x402Supported"];
         put?: never;
@@ -5987,8 +5987,7 @@ export interface components {
             payer?: string;
             /** @description Id of the transaction that created the Note; empty when nothing settled. */
             transaction: string;
-            /** @constant */
-            network: "ergo:testnet";
+            network: components["schemas"]["X402Network"];
         };
         /**
          * x402 facilitator kinds
@@ -6000,8 +5999,7 @@ export interface components {
                 x402Version: 2;
                 /** @constant */
                 scheme: "exact";
-                /** @constant */
-                network: "ergo:testnet";
+                network: components["schemas"]["X402Network"];
             }[];
             extensions: string[];
             signers: {
@@ -6762,6 +6760,11 @@ export interface components {
          * @constant
          */
         VersionV0: "v0";
+        /**
+         * @description CAIP-2 id: `ergo:testnet`; `ergo:sandbox` on a server reading the local sandbox chain.
+         * @enum {unknown}
+         */
+        X402Network: "ergo:testnet" | "ergo:sandbox";
     };
     responses: {
         /** @description A problem (RFC 9457) this operation does not list by status, such as 405 for a method the path does not allow. */
@@ -8214,6 +8217,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing on this site answers the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Quote rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
             429: {
                 headers: {
@@ -8225,7 +8237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Payment configuration or wallet address unavailable: `payment_unconfigured` when the receiver address or reserve box id is not configured, `chain_unavailable` when the chain height cannot be read within its timeout, `receipt_storage_unavailable` when the quote cannot be stored (a premium quote is stored before it is shown, since verify-payment trusts only its own copy). */
+            /** @description Payment configuration or wallet address unavailable: `payment_unconfigured` when the receiver address or reserve box id is not configured, `model_provider_not_configured` when no model could answer, `chain_unavailable` when the chain height cannot be read within its timeout, `receipt_storage_unavailable` when the quote cannot be stored (a premium quote is stored before it is shown, since verify-payment trusts only its own copy). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8345,6 +8357,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description An unpaid premium question: Nothing on this site answers the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Question rate limit exceeded (code `rate_limited`); `retry_after_seconds` and the `Retry-After` header say when to retry. Limits are per client. */
             429: {
                 headers: {

@@ -2,10 +2,15 @@ import type { PaymentPayload, PaymentRequirements, SchemeNetworkClient, SchemeNe
 
 export declare const SCHEME: 'exact';
 export declare const NETWORK: 'ergo:testnet';
+/** The proof surface's local sandbox chain: its Notes are worth nothing and pay nothing elsewhere. */
+export declare const SANDBOX_NETWORK: 'ergo:sandbox';
+export type ErgoNetwork = typeof NETWORK | typeof SANDBOX_NETWORK;
 export declare const ASSET: 'ERG';
 
 /** What a wallet must put on chain to pay one requirement. */
 export interface NoteTerms {
+  /** The network the requirement names, whose chain the Note goes on. */
+  network: ErgoNetwork;
   quoteId: string | undefined;
   /** The price: the Note holds at least this many nanoERG. */
   amountNanoErg: bigint;
@@ -25,7 +30,7 @@ export type PayNote = (terms: NoteTerms) => Promise<{ noteBoxId: string; transac
 
 export declare function noteTerms(requirements: PaymentRequirements): NoteTerms;
 
-/** Client part, for @x402/core's x402Client (register it on `ergo:testnet`). */
+/** Client part, for @x402/core's x402Client (register it on `ergo:testnet`, or `ergo:sandbox` with `sandboxWallet`). */
 export declare class ExactErgoScheme implements SchemeNetworkClient {
   readonly scheme: 'exact';
   constructor(options: { payNote: PayNote });
@@ -54,14 +59,16 @@ export declare function sandboxWallet(sandboxUrl: string): PayNote;
 /** Server part: the requirements that pay a premium quote. */
 export declare function ergoNoteRequirements(
   quote: { quoteId: string; priceNanoErg: string | bigint; receiverAddress: string; taskHash: string; reserveBoxId: string; noteExpiryMinHeight: number; minConfirmations: number },
-  options: { maxTimeoutSeconds: number },
+  options: { maxTimeoutSeconds: number; network?: ErgoNetwork },
 ): PaymentRequirements;
 
 /** Facilitator part: verifies through the Explorer API v1 and claims each Note once. */
 export declare class ExactErgoFacilitator implements SchemeNetworkFacilitator {
   readonly scheme: 'exact';
   readonly caipFamily: 'ergo:*';
-  constructor(options: { explorerUrl: string; claimNote?: (replayKey: string) => Promise<boolean> });
+  readonly network: ErgoNetwork;
+  /** `network` is the one whose explorer `explorerUrl` is (`ergo:testnet` unless told). */
+  constructor(options: { explorerUrl: string; network?: ErgoNetwork; claimNote?: (replayKey: string) => Promise<boolean> });
   getExtra(): undefined;
   getSigners(): string[];
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;

@@ -1,5 +1,6 @@
 /**
- * x402 v2 on the Ergo testnet: scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG, paid
+ * x402 v2 on the Ergo testnet: scheme `exact`, network `ergo:testnet` (`ergo:sandbox` for the proof
+ * surface's local sandbox chain, never a testnet payment), asset ERG in nanoERG, paid
  * upfront with a Note whose registers bind it to one quote (R4 reserve box id, R5 expiry height,
  * R6 task hash). The specification is docs/x402-ergo.md of the Agent Economy proof surface.
  *
@@ -16,6 +17,9 @@ import { decode, SByteType, SCollType, SIntType } from '@fleet-sdk/serializer';
 
 export const SCHEME = 'exact';
 export const NETWORK = 'ergo:testnet';
+/** The local sandbox chain (`npm run sandbox`): its Notes are worth nothing and pay nothing elsewhere. */
+export const SANDBOX_NETWORK = 'ergo:sandbox';
+const NETWORKS = [NETWORK, SANDBOX_NETWORK];
 export const ASSET = 'ERG';
 const HEX64 = /^[0-9a-f]{64}$/;
 const PAYMENT_IDENTIFIER = 'payment-identifier';
@@ -28,7 +32,7 @@ function newPaymentId() {
 
 /** The Note binding of a requirement, read strictly: what `payNote` must put on chain. */
 export function noteTerms(requirements) {
-  if (requirements.scheme !== SCHEME || requirements.network !== NETWORK || requirements.asset !== ASSET) {
+  if (requirements.scheme !== SCHEME || !NETWORKS.includes(requirements.network) || requirements.asset !== ASSET) {
     throw new Error(`not an Ergo Note requirement: scheme ${requirements.scheme}, network ${requirements.network}, asset ${requirements.asset}`);
   }
   const extra = requirements.extra ?? {};
@@ -36,6 +40,7 @@ export function noteTerms(requirements) {
   for (const key of ['taskHash', 'reserveBoxId']) if (!HEX64.test(String(extra[key]))) throw new Error(`extra.${key} must be 64 lower-case hex`);
   for (const key of ['noteExpiryMinHeight', 'minConfirmations']) if (!Number.isInteger(extra[key]) || extra[key] < 1) throw new Error(`extra.${key} must be a positive integer`);
   return {
+    network: requirements.network,
     quoteId: extra.quoteId,
     amountNanoErg: BigInt(requirements.amount),
     payTo: requirements.payTo,
@@ -73,35 +78,39 @@ export const A2A_X402_EXTENSION = 'https://github.com/google-agentic-commerce/a2
 
 /**
  * A2A (a2a-x402 v0.2, standalone flow): given the status metadata of a task waiting for payment,
- * pays the Note its `exact` / `ergo:testnet` offer asks for through `payNote` and returns the
+ * pays the Note its `exact` offer on an Ergo network asks for through `payNote` and returns the
  * metadata of the message to send on that task (`taskId`). Throws when the task asks for no
  * payment this scheme makes.
  */
 export async function a2aPaymentMetadata(taskMetadata, { payNote }) {
   const required = taskMetadata?.['x402.payment.required'];
-  const accepted = required?.accepts?.find((offer) => offer?.scheme === SCHEME && offer?.network === NETWORK);
+  const accepted = required?.accepts?.find((offer) => offer?.scheme === SCHEME && NETWORKS.includes(offer?.network));
   if (taskMetadata?.['x402.payment.status'] !== 'payment-required' || !accepted) {
-    throw new Error(`the task asks for no ${SCHEME} payment on ${NETWORK} (x402.payment.status ${JSON.stringify(taskMetadata?.['x402.payment.status'])})`);
+    throw new Error(`the task asks for no ${SCHEME} payment on ${NETWORKS.join(' or ')} (x402.payment.status ${JSON.stringify(taskMetadata?.['x402.payment.status'])})`);
   }
   const { payload } = await new ExactErgoScheme({ payNote }).createPaymentPayload(required.x402Version ?? 2, accepted);
   return { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': { x402Version: required.x402Version ?? 2, accepted, payload } };
 }
 
+/** Header every answer of the proof surface's sandbox chain carries, so it is never read as the testnet. */
+const SANDBOX_MARKER_HEADER = 'x-ergo-sandbox';
+
 async function getJson(url, init) {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 200)}`);
-  return { json: JSON.parse(text), text };
+  return { json: JSON.parse(text), text, sandbox: response.headers.has(SANDBOX_MARKER_HEADER) };
 }
 
 /**
  * A `payNote` for the local sandbox chain (`npm run sandbox` of the proof surface): mints the Note
- * with R5 far enough above the tip to be verified, and waits for its confirmations. Testnet and
- * sandbox coins only; a real wallet takes its place for the Ergo testnet.
+ * with R5 far enough above the tip to be verified, and waits for its confirmations. It pays only
+ * `ergo:sandbox` requirements; a real wallet takes its place for the Ergo testnet.
  */
 export function sandboxWallet(sandboxUrl) {
   const base = sandboxUrl.replace(/\/+$/, '');
   return async (terms) => {
+    if (terms.network !== SANDBOX_NETWORK) throw new Error(`the sandbox wallet pays ${SANDBOX_NETWORK} requirements only, not ${terms.network}`);
     const { json: state } = await getJson(`${base}/api/v1/networkState`);
     const expiryHeight = Math.max(terms.noteExpiryMinHeight, state.height + terms.minConfirmations + 30);
     const { json: minted } = await getJson(`${base}/sandbox/notes`, {
@@ -120,11 +129,15 @@ export function sandboxWallet(sandboxUrl) {
   };
 }
 
-/** Server part: the one way to pay a premium quote (as POST /api/assistant/quote answers it). */
-export function ergoNoteRequirements(quote, { maxTimeoutSeconds }) {
+/**
+ * Server part: the one way to pay a premium quote (as POST /api/assistant/quote answers it), on the
+ * network whose chain the server reads (`ergo:sandbox` for the sandbox chain).
+ */
+export function ergoNoteRequirements(quote, { maxTimeoutSeconds, network = NETWORK }) {
+  if (!NETWORKS.includes(network)) throw new Error(`network must be ${NETWORKS.join(' or ')}, not ${network}`);
   return {
     scheme: SCHEME,
-    network: NETWORK,
+    network,
     asset: ASSET,
     amount: String(quote.priceNanoErg),
     payTo: quote.receiverAddress,
@@ -167,14 +180,19 @@ function memoryClaims() {
 /**
  * Facilitator part: verifies a Note against the requirements through the Explorer API v1 (the
  * box's value, receiver, R4/R5/R6, confirmations and expiry) and, on settle, claims it once under
- * the replay key `ergo:testnet:<noteBoxId>`. Failure reasons are the proof surface's codes.
+ * the replay key `<network>:<noteBoxId>`. It settles on the one network whose explorer it reads
+ * (`network`, `ergo:testnet` unless told `ergo:sandbox`): a Note read from a sandbox explorer (its
+ * answers carry `x-ergo-sandbox`) never settles a testnet requirement (`network_mismatch`). Other
+ * failure reasons are the proof surface's codes.
  */
 export class ExactErgoFacilitator {
   scheme = SCHEME;
   caipFamily = 'ergo:*';
 
-  constructor({ explorerUrl, claimNote = memoryClaims() }) {
+  constructor({ explorerUrl, network = NETWORK, claimNote = memoryClaims() }) {
+    if (!NETWORKS.includes(network)) throw new Error(`network must be ${NETWORKS.join(' or ')}, not ${network}`);
     this.explorerUrl = explorerUrl.replace(/\/+$/, '');
+    this.network = network;
     this.claimNote = claimNote;
   }
 
@@ -193,9 +211,12 @@ export class ExactErgoFacilitator {
     } catch (error) {
       return { reason: 'unsupported_scheme', message: error.message };
     }
+    if (terms.network !== this.network) {
+      return { reason: 'unsupported_scheme', message: `this facilitator reads ${this.network}, and the requirements are on ${terms.network}` };
+    }
     const noteBoxId = String(payload?.payload?.noteBoxId ?? '').toLowerCase();
     if (!HEX64.test(noteBoxId)) return { reason: 'invalid_payload', message: 'payload.noteBoxId must be 64 hexadecimal characters' };
-    const [{ json: state }, box] = await Promise.all([
+    const [{ json: state, sandbox }, box] = await Promise.all([
       getJson(`${this.explorerUrl}/api/v1/networkState`),
       fetch(`${this.explorerUrl}/api/v1/boxes/${noteBoxId}`, { signal: AbortSignal.timeout(10_000) }).then(async (response) => {
         if (response.status === 404) return undefined;
@@ -206,6 +227,9 @@ export class ExactErgoFacilitator {
         return { ...JSON.parse(text), exactValue: value === undefined ? undefined : BigInt(value) };
       }),
     ]);
+    if (sandbox !== (this.network === SANDBOX_NETWORK)) {
+      return { reason: 'network_mismatch', message: `the explorer at ${this.explorerUrl} is ${sandbox ? 'the sandbox chain' : 'not the sandbox chain'}, and this facilitator settles ${this.network}` };
+    }
     if (!box) return { reason: 'note_not_found', message: `the explorer knows no box ${noteBoxId}` };
     const confirmations = state.height - box.settlementHeight + 1;
     const registers = box.additionalRegisters ?? {};
@@ -230,10 +254,11 @@ export class ExactErgoFacilitator {
 
   async settle(payload, requirements) {
     const checked = await this.#check(payload, requirements);
-    if (checked.reason) return { success: false, errorReason: checked.reason, errorMessage: checked.message, transaction: '', network: NETWORK };
-    if (!(await this.claimNote(`${NETWORK}:${checked.noteBoxId}`))) {
-      return { success: false, errorReason: 'note_already_used', errorMessage: `Note ${checked.noteBoxId} has already paid`, transaction: '', network: NETWORK };
+    const network = this.network;
+    if (checked.reason) return { success: false, errorReason: checked.reason, errorMessage: checked.message, transaction: '', network };
+    if (!(await this.claimNote(`${network}:${checked.noteBoxId}`))) {
+      return { success: false, errorReason: 'note_already_used', errorMessage: `Note ${checked.noteBoxId} has already paid`, transaction: '', network };
     }
-    return { success: true, transaction: checked.transactionId, network: NETWORK };
+    return { success: true, transaction: checked.transactionId, network };
   }
 }

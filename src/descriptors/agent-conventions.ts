@@ -105,6 +105,7 @@ export function buildLlmsTxt(): string {
     '',
     `- [Human API reference](${pageUrl('openapi')}): the OpenAPI document as a page, with a curl command per endpoint.`,
     `- [Error codes](${siteUrl('/problems/')}): every problem \`code\` and its meaning.`,
+    `- [Glossary](${siteUrl('/glossary/')}): every term of the economy (Note, quote, task hash, receipt bundle, checkpoint...), one definition each.`,
     '',
   ];
   return lines.join('\n');

@@ -7,6 +7,7 @@
  */
 import { buildPremiumQuote } from '../domain/assistant/pricing.ts';
 import { x402RequirementsOf } from '../domain/assistant/x402.ts';
+import { X402_NETWORKS } from '../../schemas/x402.ts';
 import { examplePolicyCheckRequest } from '../domain/policy-examples.ts';
 import { entryById } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
@@ -58,7 +59,7 @@ function x402FacilitatorExample(): unknown {
     height: 1_200_000,
     now: new Date('2026-11-23T12:00:00.000Z'),
   });
-  const requirements = x402RequirementsOf(quote, 900);
+  const requirements = x402RequirementsOf(quote, 900, X402_NETWORKS.testnet);
   return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: { noteBoxId: '7c'.repeat(32) } }, paymentRequirements: requirements };
 }
 

@@ -31,6 +31,12 @@ const LISTED = [
   { code: 'invalid_input', status: 400, where: 'POST /api/dev/tools', meaning: 'The tool cannot read its `input` (not the encoding or the kind of value the action takes).' },
 
   { code: 'payment_unconfigured', status: 503, where: QUOTE, meaning: 'Premium answers are not offered: the operator has not configured the receiver address or the reserve box id.' },
+  {
+    code: 'question_unanswerable',
+    status: 422,
+    where: `${QUOTE}, ${CHAT}`,
+    meaning: 'Nothing on this site answers the question, so no premium quote is issued and nothing is to be paid; `search_url` names the site search.',
+  },
   { code: 'chain_unavailable', status: 503, where: `${QUOTE}, ${VERIFY}`, meaning: 'The chain source did not answer, or answered garbage, within its timeout; nothing was written. Retry shortly.' },
   { code: 'receipt_storage_unavailable', status: 503, where: ASSISTANT, meaning: 'The store of quotes, tokens and receipts cannot be reached; nothing was written. Retry shortly.' },
   { code: 'quote_not_found', status: 400, where: `${VERIFY} (404 on GET /api/assistant/quote/{id})`, meaning: 'No quote was issued with this `quoteId`.' },

@@ -18,7 +18,7 @@ import { x402PaymentRequiredSchema, type X402Requirements } from '../../schemas/
 import { a2aPaymentMetadata, sandboxWallet } from '../../packages/x402-ergo/index.js';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
-import { PREMIUM_QUESTION, sandboxServerEnv, startStack, type Stack } from '../helpers/paid-turn.ts';
+import { sandboxServerEnv, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -28,7 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const question = (tag: string) => `${PREMIUM_QUESTION} (${tag} ${Math.random().toString(36).slice(2)})`;
 const onServer = (url: string) => `${stack.server.url}${new URL(url).pathname}`;
 
 type Rpc = { result?: any; error?: { code: number; message: string; data?: any } };
@@ -53,7 +52,7 @@ const send = (taskId: string, metadata: Record<string, unknown>) =>
 const getTask = async (id: string) => (await rpc('tasks/get', { id })).result;
 
 /** A premium question as an A2A 0.3 task waiting for payment, with the requirements it offers. */
-async function openTask(text = question('a2a')): Promise<{ task: any; requirements: X402Requirements }> {
+async function openTask(text = uniquePremiumQuestion()): Promise<{ task: any; requirements: X402Requirements }> {
   const { result } = await ask(text);
   expect(result).toMatchObject({ kind: 'task', status: { state: 'input-required', message: { metadata: { 'x402.payment.status': 'payment-required' } } } });
   const offer = x402PaymentRequiredSchema.parse(result.status.message.metadata['x402.payment.required']);
@@ -81,7 +80,7 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     const card = { ...resolved, supportedInterfaces: resolved.supportedInterfaces.map((entry) => ({ ...entry, url: onServer(entry.url) })) };
     const client = await new ClientFactory().createFromAgentCard(card);
     const options = { serviceParameters: ServiceParameters.create(withA2AExtensions(A2A_X402_EXTENSION)) };
-    const text = question('sdk');
+    const text = uniquePremiumQuestion();
 
     const opened = (await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] } } as never, options as never)) as any;
     expect(opened.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -89,7 +88,7 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     const metadata = opened.status.message.metadata;
     expect(metadata['x402.payment.status']).toBe('payment-required');
     const [requirements] = x402PaymentRequiredSchema.parse(metadata['x402.payment.required']).accepts;
-    expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG' });
+    expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:sandbox', asset: 'ERG' });
     // The offer is a stored quote, as the chat's PAYMENT-REQUIRED is.
     expect((await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).status).toBe(200);
 
@@ -112,7 +111,7 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     expect(done.status.state).toBe(3); // TASK_STATE_COMPLETED
     expect(done.status.message.metadata['x402.payment.status']).toBe('payment-completed');
     const [receipt] = done.status.message.metadata['x402.payment.receipts'];
-    expect(receipt).toMatchObject({ success: true, network: 'ergo:testnet', extra: { receiptId: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(receipt).toMatchObject({ success: true, network: 'ergo:sandbox', extra: { receiptId: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     const [answer] = done.artifacts;
     expect(answer.parts[1].content).toMatchObject({ $case: 'data', value: { tier: 'premium', receiptId: receipt.extra.receiptId } });
 
@@ -121,7 +120,7 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     expect(read.status.state).toBe(3);
     expect(read.status.message.metadata['x402.payment.receipts']).toEqual([receipt]);
     // The package pays only a task that asks for its scheme: never a completed one again.
-    await expect(a2aPaymentMetadata(read.status.message.metadata, { payNote: sandboxWallet(stack.sandbox.url) })).rejects.toThrow(/asks for no exact payment on ergo:testnet/);
+    await expect(a2aPaymentMetadata(read.status.message.metadata, { payNote: sandboxWallet(stack.sandbox.url) })).rejects.toThrow(/asks for no exact payment on ergo:testnet or ergo:sandbox/);
 
     // The receipt is the service's own, settled by this Note, and verifies with the command line.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/receipt/${receipt.extra.receiptId}`)).json();
@@ -136,7 +135,7 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
 
 describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
   it('without the extension, a premium question keeps the payment_required error; with it, the answer names the extension', async () => {
-    const text = question('no extension');
+    const text = uniquePremiumQuestion();
     const plain = await ask(text, false);
     expect(plain.error).toMatchObject({ code: A2A_ERROR_CODES.assistant_refused, data: { code: 'payment_required' } });
     const activated = await ask(text);
@@ -208,7 +207,7 @@ describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
   });
 
   it('one Note sent on two tasks at once completes exactly one of them', async () => {
-    const text = question('race');
+    const text = uniquePremiumQuestion();
     const first = await openTask(text);
     const second = await openTask(text);
     const noteBoxId = await payNote(first.requirements);
@@ -243,7 +242,7 @@ describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
     expect((await send('x'.repeat(10_000), {})).error).toMatchObject({ code: A2A_ERROR_CODES.task_not_found });
     expect((await send('\u0000', {})).error).toMatchObject({ code: A2A_ERROR_CODES.task_not_found });
     // A conversation id the store could not keep (U+0000) is refused naming the field, before any quote.
-    const nul = await rpc('message/send', { message: { kind: 'message', messageId: 'm', contextId: 'a\u0000b', role: 'user', parts: [{ kind: 'text', text: question('nul') }] } });
+    const nul = await rpc('message/send', { message: { kind: 'message', messageId: 'm', contextId: 'a\u0000b', role: 'user', parts: [{ kind: 'text', text: uniquePremiumQuestion() }] } });
     expect(nul.error).toMatchObject({ code: A2A_ERROR_CODES.invalid_params, data: [{ path: '/params/message/contextId' }] });
   });
 });

@@ -294,6 +294,12 @@ export class FakeModel implements ModelProvider {
   readonly name = 'docs' as const;
   failure: 'not_configured' | 'unavailable' | 'bad_response' | undefined;
   readonly requests: ModelRequest[] = [];
+  /** Questions this model says nothing answers. */
+  readonly unanswerable = new Set<string>();
+  async answers(question: string): Promise<boolean> {
+    if (this.failure === 'not_configured') throw new ModelNotConfiguredError('fake model: none configured');
+    return !this.unanswerable.has(question);
+  }
   async answer(request: ModelRequest): Promise<ModelAnswer> {
     this.requests.push(request);
     if (this.failure === 'not_configured') throw new ModelNotConfiguredError('fake model: none configured');

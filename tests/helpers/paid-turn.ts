@@ -5,6 +5,7 @@
  * bundle is stored. Also the standalone built MCP host (`dist/server/mcp.mjs`).
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,12 @@ export const RECEIVER = '3WwbzW6u8hKWBcL1W7kNVMr25s2UHfSBnYtwSHvrRQt7DdPuoXrt';
 export const RESERVE = '5a'.repeat(32);
 /** Longer than the free tier's 200 characters, so the quote is premium. */
 export const PREMIUM_QUESTION = 'How is a receipt bundle of a paid turn verified, hash by hash, and what does the Note binding prove? '.repeat(3);
+/**
+ * A premium question of its own (its own task hash) that the site answers: a test's label or a long
+ * random tag would be words the site does not know, and a quote is refused for a question the site
+ * does not answer (question_unanswerable) once they outweigh the rest.
+ */
+export const uniquePremiumQuestion = (): string => `${PREMIUM_QUESTION}Turn ${randomBytes(6).toString('hex')}.`;
 
 export interface PaidTurn {
   quote: Record<string, unknown>;

@@ -17,7 +17,7 @@ import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
 import { startTestnetStandIn } from '../helpers/testnet-stand-in.ts';
 import { verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
-import { payForTurn, PREMIUM_QUESTION, postJson, RECEIVER, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
+import { type PaidTurn, payForTurn, postJson, RECEIVER, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import { closedPort } from '../helpers/services.ts';
 import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
@@ -133,7 +133,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
 
   it('verifies the log proof offline from the bundle, the proof and the key alone, and names why a tampered proof, another key or another receipt fails', async () => {
     // A second receipt, so the first one's inclusion path has a hash to tamper with.
-    const second = await payForTurn(stack, `${PREMIUM_QUESTION} (log proof ${Math.random()})`);
+    const second = await payForTurn(stack, uniquePremiumQuestion());
     await proofOf(second.receiptId);
     const proof = await proofOf(turn.receiptId);
     const key = (await (await fetch(`${stack.server.url}/api/transparency/receipts/key`)).text()).trim();
@@ -315,7 +315,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
   });
 
   it('pays a premium quote by its id on the sandbox and prints the Note box id for verify-payment', async () => {
-    const question = `${PREMIUM_QUESTION} (second turn)`;
+    const question = uniquePremiumQuestion();
     const quote = await postJson(`${stack.server.url}/api/assistant/quote`, { question });
     const quoteId = String(quote.body.quoteId);
     const paid = await runCli(['sandbox', 'pay', quoteId, '--base', stack.server.url, '--sandbox-url', stack.sandbox.url]);

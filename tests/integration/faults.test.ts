@@ -33,7 +33,7 @@ import {
 } from '../helpers/disposable-services.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
 import { closedPort } from '../helpers/services.ts';
-import { sandboxServerEnv } from '../helpers/paid-turn.ts';
+import { sandboxServerEnv, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 150_000 });
 
@@ -139,7 +139,6 @@ async function warnedFor(log: () => LogLine[], requestId: string): Promise<LogLi
   return lines;
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const premiumQuestion = (label: string) => `${label}: which registers must a Note carry, and how does verify-payment check each of them before it stores a receipt? `.repeat(2);
 
 async function premiumQuote(base: string, question: string): Promise<PremiumQuote> {
   const answer = await call(base, '/api/assistant/quote', { question });
@@ -162,7 +161,7 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
     const base = running.url;
     const payments: Array<{ quote: PremiumQuote; question: string; noteBoxId: string; transactionId: string }> = [];
     for (let index = 0; index < 60; index++) {
-      const question = premiumQuestion(`stream ${index}`);
+      const question = uniquePremiumQuestion();
       const quote = await premiumQuote(base, question);
       const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
       payments.push({ quote, question, noteBoxId: paid.noteBoxId, transactionId: paid.transactionId });
@@ -202,7 +201,7 @@ describe.skipIf(!postgresBinariesAvailable())('PostgreSQL stopped and started du
     // While it is down: the live status says so, and a quote (which stores itself first) is refused too.
     const status = await eventually(() => live(base), (body) => body.probes.receipt_storage.ok === false);
     expect(status.ok).toBe(false);
-    expectProblem(await call(base, '/api/assistant/quote', { question: premiumQuestion('while down') }), 503, 'receipt_storage_unavailable');
+    expectProblem(await call(base, '/api/assistant/quote', { question: uniquePremiumQuestion() }), 503, 'receipt_storage_unavailable');
     const upAt = performance.now();
     await db.start();
     await stream;
@@ -346,7 +345,7 @@ describe('the chain source hanging and answering garbage', () => {
     // Quotes read the chain for every request here (no held height), so each fault reaches them too;
     // the held height's own bounds are tested in tests/unit/recent-height.test.ts.
     const base = (await server({ ERGO_EXPLORER_URL: explorer.url, CHAIN_TIMEOUT_MS: '800', CHAIN_RETRIES: '1', CHAIN_HEIGHT_MAX_AGE_MS: '0' })).url;
-    const question = premiumQuestion('chain faults');
+    const question = uniquePremiumQuestion();
     const quote = await premiumQuote(base, question);
     const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
     const verify = () => call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId }, PAYER_KEY);
@@ -356,7 +355,7 @@ describe('the chain source hanging and answering garbage', () => {
       const refused = await verify();
       expectProblem(refused, 503, 'chain_unavailable');
       expect(refused.headers.get('retry-after')).toBe('5');
-      expectProblem(await call(base, '/api/assistant/quote', { question: premiumQuestion(`quote while ${fault}`) }), 503, 'chain_unavailable');
+      expectProblem(await call(base, '/api/assistant/quote', { question: uniquePremiumQuestion() }), 503, 'chain_unavailable');
     }
     const status = await eventually(() => live(base), (body) => body.probes.chain.ok === false);
     expect(status.ok).toBe(false);
@@ -377,7 +376,7 @@ describe('the chain source gone (its port closed)', () => {
     const log = logOf(running);
     const base = running.url;
     // A settled receipt first, so the proofs re-read a settlement from the chain source that is gone.
-    const question = premiumQuestion('chain gone');
+    const question = uniquePremiumQuestion();
     const quote = await premiumQuote(base, question);
     const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
     const verified = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });
@@ -391,7 +390,7 @@ describe('the chain source gone (its port closed)', () => {
     const leaked = (text: string) => [host, `:${port}`, 'ECONNREFUSED'].filter((piece) => text.includes(piece));
     const wordsLeaked = (words: string[]) => [...leaked(words.join('\n')), ...(words.join('\n').includes('127.0.0.1') ? ['127.0.0.1'] : [])];
 
-    const refused = await call(base, '/api/assistant/quote', { question: premiumQuestion('quote while gone') }, {}, 'chain-gone-quote');
+    const refused = await call(base, '/api/assistant/quote', { question: uniquePremiumQuestion() }, {}, 'chain-gone-quote');
     expectProblem(refused, 503, 'chain_unavailable');
     expect(leaked(JSON.stringify(refused.body)), JSON.stringify(refused.body)).toEqual([]);
     expect(JSON.stringify(refused.body)).not.toContain(port);
@@ -442,7 +441,7 @@ describe('the store refusing writes', () => {
 
     // A free chat turn is counted in the store once answered; a premium quote stores itself first.
     expectProblem(await call(running.url, '/api/assistant/chat', { messages: [{ role: 'user', content: 'What is a Note?' }] }, {}, 'read-only-chat'), 503, 'receipt_storage_unavailable');
-    expectProblem(await call(running.url, '/api/assistant/quote', { question: premiumQuestion('read-only') }, {}, 'read-only-quote'), 503, 'receipt_storage_unavailable');
+    expectProblem(await call(running.url, '/api/assistant/quote', { question: uniquePremiumQuestion() }, {}, 'read-only-quote'), 503, 'receipt_storage_unavailable');
     for (const requestId of ['read-only-chat', 'read-only-quote']) {
       const [line] = await warnedFor(log, requestId);
       expect(line!.code, JSON.stringify(line)).toBe('receipt_storage_unavailable');
@@ -476,7 +475,7 @@ describe('the model provider hanging, failing and answering garbage', () => {
     const completion = { choices: [{ message: { role: 'assistant', content: 'A Note carries R4, R5 and R6.' } }] };
 
     // A premium turn paid before the provider fails: its token must survive every failure.
-    const question = premiumQuestion('model faults');
+    const question = uniquePremiumQuestion();
     const quote = await premiumQuote(base, question);
     const paid = await payQuote(quote, { sandboxUrl: sandbox.url });
     const verified = await call(base, '/api/assistant/verify-payment', { quote: { quoteId: quote.quoteId }, question, noteBoxId: paid.noteBoxId });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
-import { payForTurn, PREMIUM_QUESTION, RECEIVER, RESERVE, startStack, type PaidTurn, type Stack } from '../helpers/paid-turn.ts';
+import { type PaidTurn, payForTurn, RECEIVER, RESERVE, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import type { MonitorState } from '../../src/cli/monitor.ts';
 import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
@@ -66,7 +66,7 @@ async function checkpointOf(size: number): Promise<void> {
 }
 
 async function pay(count: number): Promise<void> {
-  for (let i = 0; i < count; i++) turns.push(await payForTurn(stack, `${PREMIUM_QUESTION} (monitor ${turns.length} ${Math.random()})`));
+  for (let i = 0; i < count; i++) turns.push(await payForTurn(stack, uniquePremiumQuestion()));
   await checkpointOf(turns.length);
 }
 

@@ -24,7 +24,7 @@ import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
-import { sandboxServerEnv } from '../helpers/paid-turn.ts';
+import { sandboxServerEnv, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 
 const withPostgres = await postgresAvailable();
@@ -82,7 +82,6 @@ async function call<T = Record<string, any>>(base: string, path: string, body?: 
 }
 
 /** A question too long for the free tier, unique per call so each quote has its own task hash. */
-const premiumQuestion = (label: string) => `${label} ${randomBytes(6).toString('hex')}: how does verify-payment decide that a Note pays a quote, and what does the receipt bundle record about it? `.repeat(2);
 
 async function quote(base: string, question: string): Promise<PremiumQuote> {
   const answer = await call(base, '/api/assistant/quote', { question });
@@ -136,7 +135,7 @@ describe('the paid turn on one server', () => {
 
   it('quote, pay on the sandbox, verify, chat, receipt: the whole turn', async () => {
     const drawnBefore = await sandboxReceiptsDrawn();
-    const question = premiumQuestion('full turn');
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     expect(paid).toMatchObject({ receiverAddress: RECEIVER, reserveBoxId: RESERVE, minConfirmations: MIN_CONFIRMATIONS, issuedHeight: sandbox.chain.height });
 
@@ -182,8 +181,18 @@ describe('the paid turn on one server', () => {
     expect(chatResponseSchema.parse(chat.body)).toMatchObject({ tier: 'free', receiptId: null });
   });
 
+  it('quotes nothing for a premium question nothing on the site answers: 422 question_unanswerable linking search, on the quote and on the unpaid chat', async () => {
+    const question = 'Where can I buy a used car near the harbour, and what would insuring it cost me each month if I drove it to work every day, parked it outside overnight in the rain and lent it to my younger brother for his long trips at weekends?';
+    const refused = await call(base, '/api/assistant/quote', { question });
+    expectProblem(refused, 422, 'question_unanswerable');
+    expect(refused.body.search_url).toMatch(/^http.*\/search\/$/);
+    expectProblem(await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }] }), 422, 'question_unanswerable');
+    // A premium question the site answers is quoted.
+    await quote(base, uniquePremiumQuestion());
+  });
+
   it('refuses a premium question without a token, a reused token and a token for another question', async () => {
-    const question = premiumQuestion('token rules');
+    const question = uniquePremiumQuestion();
     const noToken = await call(base, '/api/assistant/chat', { messages: [{ role: 'user', content: question }] });
     expectProblem(noToken, 402, 'payment_required');
     expect(noToken.body.quote_url).toMatch(/\/api\/assistant\/quote$/);
@@ -210,7 +219,7 @@ describe('the paid turn on one server', () => {
   ];
 
   it.each(failures)('answers 402 %s for a Note minted to break that rule, and writes nothing', async (code, variant) => {
-    const question = premiumQuestion(code);
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     const note = await mint(variant(paid));
     const refused = await verify(base, paid, question, note.boxId);
@@ -223,7 +232,7 @@ describe('the paid turn on one server', () => {
   });
 
   it('gives a retried verification the same receipt and a fresh token that replaces the first, 409 once answered, and refuses the Note for a second quote', async () => {
-    const question = premiumQuestion('reuse');
+    const question = uniquePremiumQuestion();
     const first = await quote(base, question);
     // R5 high enough for any later quote too, so only the binding to the first quote can refuse it.
     const note = await mint({ ...payingNote(first), expiryHeight: sandbox.chain.height + 5_000 });
@@ -251,7 +260,7 @@ describe('the paid turn on one server', () => {
   });
 
   it('hands a settled, unspent turn to no one but its payer: a retry built from the published receipt is 409 with no token, and the payer keeps its turn', async () => {
-    const question = premiumQuestion('takeover');
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     const note = await mint(payingNote(paid));
     const settled = await verify(base, paid, question, note.boxId);
@@ -270,7 +279,7 @@ describe('the paid turn on one server', () => {
   });
 
   it('settles a Note verified by concurrent requests once: every answer names that receipt, and exactly one token works', async () => {
-    const question = premiumQuestion('race');
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     const note = await mint(payingNote(paid));
     const answers = await Promise.all(Array.from({ length: 6 }, () => verify(base, paid, question, note.boxId)));
@@ -283,7 +292,7 @@ describe('the paid turn on one server', () => {
 
   it('a retry racing the chat that spends the token: either the chat answers and the retry is 409, or the retry rotates the token and the chat is refused', async () => {
     for (let round = 0; round < 4; round++) {
-      const question = premiumQuestion(`retry race ${round}`);
+      const question = uniquePremiumQuestion();
       const paid = await quote(base, question);
       const note = await mint(payingNote(paid));
       const settled = await verify(base, paid, question, note.boxId);
@@ -309,7 +318,7 @@ describe('the paid turn on one server', () => {
     expect(badNote.body.errors[0].path).toBe('/noteBoxId');
     expectProblem(await call(base, '/api/assistant/chat', { messages: [] }), 400, 'invalid_request');
 
-    const question = premiumQuestion('mismatch');
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     const note = await mint(payingNote(paid));
     expectProblem(await verify(base, { ...paid, quoteId: 'q_never_issued' }, question, note.boxId), 400, 'quote_not_found');
@@ -320,7 +329,7 @@ describe('the paid turn on one server', () => {
 describe('node fallback', () => {
   it('verifies a Note the explorer does not know through the Ergo node, and the receipt says so', async () => {
     const base = (await server({ ERGO_NODE_URL: sandbox.url })).url;
-    const question = premiumQuestion('node fallback');
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     const note = await mint({ ...payingNote(paid), hiddenFromExplorer: true });
     const verified = await verify(base, paid, question, note.boxId);
@@ -332,7 +341,7 @@ describe('node fallback', () => {
 describe('quote expiry', () => {
   it('answers 410 once the quote lifetime has passed, even for a Note that pays it', async () => {
     const base = (await server({ ASSISTANT_QUOTE_LIFETIME_SECONDS: '1' })).url;
-    const question = premiumQuestion('expiry');
+    const question = uniquePremiumQuestion();
     const paid = await quote(base, question);
     const note = await mint(payingNote(paid));
     const wait = new Date(paid.expiresAt).getTime() - Date.now() + 50;
@@ -346,8 +355,8 @@ describe('quote expiry', () => {
 describe('retention', () => {
   it('deletes unpaid quotes once expired past the grace period, and keeps the paid quote, its receipt and its Note', async () => {
     const base = (await server({ ASSISTANT_QUOTE_LIFETIME_SECONDS: '2', QUOTE_RETENTION_GRACE_SECONDS: '0', RETENTION_SWEEP_INTERVAL_SECONDS: '1' })).url;
-    const question = premiumQuestion('retention');
-    const unpaid = await quote(base, premiumQuestion('retention unpaid'));
+    const question = uniquePremiumQuestion();
+    const unpaid = await quote(base, uniquePremiumQuestion());
     const paid = await quote(base, question);
     const verified = await verify(base, paid, question, (await mint(payingNote(paid))).boxId);
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
@@ -370,7 +379,7 @@ describe('outside failures', () => {
   it('answers 503 receipt_storage_unavailable when the store cannot be reached, and nothing is written', async () => {
     const port = await closedPort();
     const base = (await server({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`, STORE_CONNECT_TIMEOUT_MS: '500' })).url;
-    const question = premiumQuestion('store down');
+    const question = uniquePremiumQuestion();
     const started = performance.now();
     expectProblem(await call(base, '/api/assistant/quote', { question }), 503, 'receipt_storage_unavailable');
     const note = await mint({ value: '10000000', receiver: RECEIVER, reserveBoxId: RESERVE, expiryHeight: sandbox.chain.height + 800, taskHash: 'd4'.repeat(32), confirmations: 2 });
@@ -386,7 +395,7 @@ describe('outside failures', () => {
       // The first request pays for opening the store and loading the handlers; time a later one.
       await call(base, '/api/assistant/activity');
       const started = performance.now();
-      const answer = await call(base, '/api/assistant/quote', { question: premiumQuestion('chain slow') });
+      const answer = await call(base, '/api/assistant/quote', { question: uniquePremiumQuestion() });
       const elapsed = performance.now() - started;
       expectProblem(answer, 503, 'chain_unavailable');
       expect(elapsed).toBeGreaterThanOrEqual(380);
@@ -400,7 +409,7 @@ describe('outside failures', () => {
 
   it('answers 503 payment_unconfigured for a premium question while no receiver is configured', async () => {
     const base = (await server({ ASSISTANT_RECEIVER_ADDRESS: '' })).url;
-    const answer = await call(base, '/api/assistant/quote', { question: premiumQuestion('unconfigured') });
+    const answer = await call(base, '/api/assistant/quote', { question: uniquePremiumQuestion() });
     expectProblem(answer, 503, 'payment_unconfigured');
     expect(answer.body.detail).toContain('ASSISTANT_RECEIVER_ADDRESS');
   });
@@ -437,7 +446,7 @@ describe('two instances sharing one store', () => {
       expect((await call(first.url, '/api/assistant/activity')).status).toBe(200);
       const second = await server(shared);
       for (let round = 0; round < 3; round++) {
-        const question = premiumQuestion(`two instances ${round}`);
+        const question = uniquePremiumQuestion();
         const paid = await quote(round % 2 ? second.url : first.url, question);
         const note = await mint(payingNote(paid));
         const answers = await Promise.all([first, second, first, second, first, second].map((instance) => verify(instance.url, paid, question, note.boxId)));
@@ -470,7 +479,7 @@ describe('the free tier under parallel requests', () => {
       const first = await server(env);
       const second = env.DATABASE_URL ? await server(env) : first;
       const asked = await Promise.all(
-        Array.from({ length: 20 }, (_, index) => call((index % 2 ? second : first).url, '/api/assistant/chat', { messages: [{ role: 'user', content: `What is a Note? (${index})` }] })),
+        Array.from({ length: 20 }, (_, index) => call((index % 2 ? second : first).url, '/api/assistant/chat', { messages: [{ role: 'user', content: `Which registers must a Note carry, question ${index}?` }] })),
       );
       expect(asked.filter((answer) => answer.status === 200)).toHaveLength(5);
       expect(asked.filter((answer) => answer.status === 402 && answer.body.code === 'payment_required')).toHaveLength(15);
@@ -486,7 +495,7 @@ describe('crash safety', () => {
     const killed = await startBuiltServer(env);
     const payments: Array<{ paid: PremiumQuote; question: string; note: { boxId: string; transactionId: string } }> = [];
     for (let index = 0; index < 24; index++) {
-      const question = premiumQuestion(`crash ${index}`);
+      const question = uniquePremiumQuestion();
       const paid = await quote(killed.url, question);
       payments.push({ paid, question, note: await mint(payingNote(paid)) });
     }
@@ -500,7 +509,7 @@ describe('crash safety', () => {
     const quoter = async (label: string) => {
       for (let index = 0; killedAt === -1; index++) {
         try {
-          const answer = await call(killed.url, '/api/assistant/quote', { question: premiumQuestion(`crash quote ${label} ${index}`) });
+          const answer = await call(killed.url, '/api/assistant/quote', { question: uniquePremiumQuestion() });
           if (answer.status === 200) quoted.set(answer.body.quoteId as string, JSON.stringify(answer.body));
         } catch {
           return;

@@ -14,7 +14,7 @@ import { leafHash, nodeHash } from '../../src/domain/tlog/tree.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
-import { PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
+import { RECEIVER, RESERVE, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import { POSTGRES_URL, postgresAvailable } from '../helpers/services.ts';
 
 const withPostgres = await postgresAvailable();
@@ -74,7 +74,7 @@ describe('the receipt log on two instances sharing PostgreSQL', () => {
     // Quotes and Notes first, then every verification at once, alternating instances.
     const paid = [];
     for (let i = 0; i < RECEIPTS; i++) {
-      const question = `${PREMIUM_QUESTION} (${i} ${randomBytes(4).toString('hex')})`;
+      const question = uniquePremiumQuestion();
       const quote = await post(`${servers[i % 2]!.url}/api/assistant/quote`, { question });
       expect(quote.status).toBe(200);
       paid.push({ quote: quote.body, question, noteBoxId: (await payQuote(quote.body as never, { sandboxUrl: sandbox.url })).noteBoxId });

@@ -12,7 +12,7 @@ import { verifyTlogProof } from '../../src/domain/tlog/tlog-proof.ts';
 import { leafHash, nodeHash } from '../../src/domain/tlog/tree.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
-import { payForTurn, PREMIUM_QUESTION, startStack, type Stack } from '../helpers/paid-turn.ts';
+import { payForTurn, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -57,7 +57,7 @@ async function checkpointOf(size: number, base = stack.server.url) {
 describe('the receipt log', () => {
   it('logs every receipt: the tiles hold the receipts as served, their hashes make the signed root, and each proof verifies offline', async () => {
     const turns = [];
-    for (let i = 0; i < 3; i++) turns.push(await payForTurn(stack, `${PREMIUM_QUESTION} (log ${i} ${Math.random()})`));
+    for (let i = 0; i < 3; i++) turns.push(await payForTurn(stack, uniquePremiumQuestion()));
     const { checkpoint, key, origin, response } = await checkpointOf(3);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('public, max-age=5');
@@ -104,7 +104,7 @@ describe('the receipt log', () => {
   });
 
   it('names the proof URL in verify-payment\'s answer, and the proof is there within seconds', async () => {
-    const question = `${PREMIUM_QUESTION} (proof url ${Math.random()})`;
+    const question = uniquePremiumQuestion();
     const quote = await (await fetch(`${stack.server.url}/api/assistant/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) })).json();
     const payment = await payQuote(quote, { sandboxUrl: stack.sandbox.url });
     const verified = await (
@@ -138,7 +138,7 @@ describe('the receipt log', () => {
   it('answers a proof not yet in a checkpoint 409 with Retry-After, and an unknown receipt 404', async () => {
     const slow = await startBuiltServer({ ...sandboxEnv(), LOG_CHECKPOINT_INTERVAL_SECONDS: '3600' });
     servers.push(slow);
-    const turn = await payForTurn({ server: slow, sandbox: stack.sandbox }, `${PREMIUM_QUESTION} (pending ${Math.random()})`);
+    const turn = await payForTurn({ server: slow, sandbox: stack.sandbox }, uniquePremiumQuestion());
     const pending = await get(`/api/assistant/receipt/${turn.receiptId}/proof`, slow.url);
     expect(pending.status).toBe(409);
     expect(pending.headers.get('retry-after')).toBe('3600');

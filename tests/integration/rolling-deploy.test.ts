@@ -17,7 +17,7 @@ import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { MIGRATIONS } from '../../src/services/store/index.ts';
 import { DIST_DIR, startBuiltProcess } from '../helpers/built-server.ts';
-import { sandboxServerEnv } from '../helpers/paid-turn.ts';
+import { sandboxServerEnv, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import { buildPreviousRelease, type BuiltRelease } from '../helpers/previous-release.ts';
 import { POSTGRES_URL, postgresAvailable } from '../helpers/services.ts';
 
@@ -120,7 +120,7 @@ describe.skipIf(!withPostgres)('a rolling deploy from the previous release, on o
 
   /** One paid turn as a payer does it, its verification mostly sent twice at once (a retry racing the first attempt). */
   async function paidTurn(index: number): Promise<Settled> {
-    const question = `rolling deploy turn ${index} ${randomBytes(4).toString('hex')}: how does verify-payment decide that a Note pays a quote, and what does the receipt bundle record? `.repeat(2);
+    const question = uniquePremiumQuestion();
     const quote = await call(pick(), '/api/assistant/quote', { question });
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);
     expect(quote.body.tier).toBe('premium');

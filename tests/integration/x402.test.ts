@@ -14,7 +14,7 @@ import { chatResponseSchema } from '../../schemas/assistant.ts';
 import { problemSchema } from '../../schemas/problem.ts';
 import { x402PaymentRequiredSchema, x402SettleResponseSchema, x402SupportedSchema, x402VerifyResponseSchema } from '../../schemas/x402.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
-import { PREMIUM_QUESTION, startStack, type Stack } from '../helpers/paid-turn.ts';
+import { type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -25,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const question = (tag: string) => `${PREMIUM_QUESTION} (${tag} ${Math.random().toString(36).slice(2)})`;
 const chatBody = (text: string) => JSON.stringify({ messages: [{ role: 'user', content: text }] });
 const chat = (text: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.server.url}/api/assistant/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: chatBody(text) });
@@ -53,8 +52,8 @@ function sandboxScheme(paid: Array<{ noteBoxId: string; transactionId: string }>
 function x402(paid: Array<{ noteBoxId: string; transactionId: string }> = [], paymentId?: string) {
   // ERG is no default asset of @x402/core's spend controls: a wallet allows it, up to a cap, as here.
   const wallet = x402Client.fromConfig({
-    schemes: [{ network: 'ergo:testnet', client: sandboxScheme(paid) }],
-    spendControls: { allowedAssets: [{ network: 'ergo:testnet', asset: 'ERG', maxAmountPerPayment: '100000000' }] },
+    schemes: [{ network: 'ergo:sandbox', client: sandboxScheme(paid) }],
+    spendControls: { allowedAssets: [{ network: 'ergo:sandbox', asset: 'ERG', maxAmountPerPayment: '100000000' }] },
   });
   if (paymentId) wallet.onBeforePaymentCreation(async ({ paymentRequired }) => void appendPaymentIdentifierToExtensions((paymentRequired.extensions ??= {}), paymentId));
   return new x402HTTPClient(wallet);
@@ -69,7 +68,7 @@ async function signatureFromReceipt(receiptId: string): Promise<Record<string, s
   const quote = await (await fetch(`${stack.server.url}/api/assistant/quote/${receipt.agreement.quoteId}`)).json();
   const accepted = {
     scheme: 'exact',
-    network: 'ergo:testnet',
+    network: 'ergo:sandbox',
     asset: 'ERG',
     amount: quote.priceNanoErg,
     payTo: quote.receiverAddress,
@@ -100,7 +99,7 @@ const headerOf = (response: Response) => (name: string) => response.headers.get(
 
 describe('x402 over HTTP on the chat', () => {
   it('offers a stored quote in PAYMENT-REQUIRED, takes the paid retry and answers with PAYMENT-RESPONSE', async () => {
-    const text = question('x402 turn');
+    const text = uniquePremiumQuestion();
     const unpaid = await chat(text);
     expect(unpaid.status).toBe(402);
     const problem = problemSchema.parse(await unpaid.json());
@@ -111,7 +110,7 @@ describe('x402 over HTTP on the chat', () => {
     const offer = x402PaymentRequiredSchema.parse(required);
     expect(offer).toMatchObject({ x402Version: 2, error: 'payment_required', resource: { url: expect.stringMatching(/\/api\/assistant\/chat$/), mimeType: 'application/json' } });
     const [requirements] = offer.accepts;
-    expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG', extra: { paymentFlow: 'upfront' } });
+    expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:sandbox', asset: 'ERG', extra: { paymentFlow: 'upfront' } });
     // Bazaar discovery info for facilitator catalogues, valid by x402's own validator; the header stays small.
     expect(validateDiscoveryExtension(offer.extensions!.bazaar as Parameters<typeof validateDiscoveryExtension>[0])).toEqual({ valid: true });
     expect(unpaid.headers.get('payment-required')!.length).toBeLessThan(8 * 1024);
@@ -129,7 +128,7 @@ describe('x402 over HTTP on the chat', () => {
     const body = chatResponseSchema.parse(await answered.json());
     expect(body).toMatchObject({ tier: 'premium', model: { provider: 'docs' } });
     const settled = x402SettleResponseSchema.parse(client.getPaymentSettleResponse(headerOf(answered)));
-    expect(settled).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:testnet' });
+    expect(settled).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:sandbox' });
     const receipt = await (await fetch(`${stack.server.url}/api/assistant/receipt/${body.receiptId}`)).json();
     expect(receipt).toMatchObject({ noteBoxId: paid[0]!.noteBoxId, settlementTxId: paid[0]!.transactionId, quote_evidence: { quote: { quoteId: requirements!.extra.quoteId } } });
 
@@ -143,7 +142,7 @@ describe('x402 over HTTP on the chat', () => {
   });
 
   it('hands a settled, unspent turn to no one but its payer: a PAYMENT-SIGNATURE built from the published receipt is refused, the payer\'s own payment-identifier recovers it', async () => {
-    const text = question('x402 takeover');
+    const text = uniquePremiumQuestion();
     const payerKey = generatePaymentId();
     const settled = await settledUnspent(text, payerKey);
     const taken = await chat(text, await signatureFromReceipt(settled.receiptId));
@@ -158,7 +157,7 @@ describe('x402 over HTTP on the chat', () => {
   });
 
   it('lets the payer recover its own turn over x402 after the answer was lost, with its payment-identifier', async () => {
-    const text = question('x402 lost answer');
+    const text = uniquePremiumQuestion();
     const paymentId = generatePaymentId();
     const client = x402([], paymentId);
     const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
@@ -181,7 +180,7 @@ describe('x402 over HTTP on the chat', () => {
 
   it('refuses a payment-identifier that breaks x402\'s rule with a 400 naming it', async () => {
     const client = x402();
-    const text = question('bad id');
+    const text = uniquePremiumQuestion();
     const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
     const payload = { x402Version: 2, accepted: required.accepts[0], payload: { noteBoxId: 'ab'.repeat(32) }, extensions: { 'payment-identifier': { info: { required: false, id: 'short' } } } };
     const refused = await chat(text, { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payload)).toString('base64') });
@@ -192,11 +191,11 @@ describe('x402 over HTTP on the chat', () => {
   it('refuses a Note paid for another question, an unknown quote and an unreadable header by name', async () => {
     const paid: Array<{ noteBoxId: string; transactionId: string }> = [];
     const client = x402(paid);
-    const first = question('bound');
+    const first = uniquePremiumQuestion();
     const required = client.getPaymentRequiredResponse(headerOf(await chat(first)));
     const signature = client.encodePaymentSignatureHeader(await client.createPaymentPayload(required));
 
-    const other = await chat(question('another'), signature);
+    const other = await chat(uniquePremiumQuestion(), signature);
     expect(other.status).toBe(402);
     expect(await other.json()).toMatchObject({ code: 'x402_payment_refused', payment_error: 'question_mismatch' });
 
@@ -227,12 +226,12 @@ describe('the x402 facilitator', () => {
     fetch(`${stack.server.url}/api/x402/facilitator/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('says what it settles', async () => {
-    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:testnet' }], extensions: [], signers: {} });
+    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: [], signers: {} });
   });
 
   it('verifies without claiming, settles a Note once under concurrent settles, and the payer then gets the answer', async () => {
     const client = x402([], generatePaymentId());
-    const text = question('facilitator');
+    const text = uniquePremiumQuestion();
     const required = client.getPaymentRequiredResponse(headerOf(await chat(text)));
     const payload = await client.createPaymentPayload(required);
     const request = { x402Version: 2, paymentPayload: payload, paymentRequirements: required.accepts[0] };
@@ -250,7 +249,7 @@ describe('the x402 facilitator', () => {
 
   it('refuses requirements other than the issued ones (a price x100) on verify and settle, claiming nothing, then settles the issued ones', async () => {
     const client = x402();
-    const required = client.getPaymentRequiredResponse(headerOf(await chat(question('dearer'))));
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(uniquePremiumQuestion())));
     const payload = await client.createPaymentPayload(required);
     const issued = required.accepts[0]!;
     // A resource server selling for 100 times the price, its client agreeing: the Note paid the quote's price.
@@ -264,7 +263,7 @@ describe('the x402 facilitator', () => {
 
     const honest = { x402Version: 2, paymentPayload: payload, paymentRequirements: issued };
     expect(await (await facilitator('verify', honest)).json()).toMatchObject({ isValid: true });
-    expect(await (await facilitator('settle', honest)).json()).toMatchObject({ success: true, network: 'ergo:testnet' });
+    expect(await (await facilitator('settle', honest)).json()).toMatchObject({ success: true, network: 'ergo:sandbox' });
   });
 
   it('answers a malformed body with a 400 problem naming the field, and a Note that does not exist with its code', async () => {
@@ -272,7 +271,7 @@ describe('the x402 facilitator', () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ code: 'invalid_request' });
     const client = x402();
-    const required = client.getPaymentRequiredResponse(headerOf(await chat(question('missing note'))));
+    const required = client.getPaymentRequiredResponse(headerOf(await chat(uniquePremiumQuestion())));
     const paymentPayload = { x402Version: 2, accepted: required.accepts[0], payload: { noteBoxId: 'ab'.repeat(32) } };
     expect(await (await facilitator('verify', { x402Version: 2, paymentPayload, paymentRequirements: required.accepts[0] })).json()).toMatchObject({ isValid: false, invalidReason: 'note_not_found' });
     expect(await (await facilitator('settle', { x402Version: 2, paymentPayload, paymentRequirements: required.accepts[0] })).json()).toMatchObject({ success: false, errorReason: 'note_not_found', transaction: '' });
@@ -284,19 +283,19 @@ describe('x402 over MCP (ask_assistant)', () => {
     const mcp = new Client({ name: 'x402-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.mcpUrl}/mcp`)));
     try {
-      const text = question('mcp');
+      const text = uniquePremiumQuestion();
       const unpaid = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text } });
       expect(unpaid.isError).toBe(true);
       const required = x402PaymentRequiredSchema.parse(unpaid.structuredContent);
       expect(JSON.parse((unpaid.content as Array<{ text: string }>)[0]!.text)).toEqual(unpaid.structuredContent);
-      expect(required).toMatchObject({ error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:testnet' }] });
+      expect(required).toMatchObject({ error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:sandbox' }] });
 
       const paid: Array<{ noteBoxId: string; transactionId: string }> = [];
       const payload = await x402(paid).createPaymentPayload(required);
       const answered = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
       expect(answered.isError, JSON.stringify(answered.content)).toBeFalsy();
       expect(chatResponseSchema.parse(answered.structuredContent)).toMatchObject({ tier: 'premium' });
-      expect(x402SettleResponseSchema.parse(answered._meta?.['x402/payment-response'])).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:testnet' });
+      expect(x402SettleResponseSchema.parse(answered._meta?.['x402/payment-response'])).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:sandbox' });
 
       // The same payment again: refused, with a new PaymentRequired naming why.
       const replay = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
@@ -311,7 +310,7 @@ describe('x402 over MCP (ask_assistant)', () => {
     const mcp = new Client({ name: 'x402-takeover', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.mcpUrl}/mcp`)));
     try {
-      const text = question('mcp takeover');
+      const text = uniquePremiumQuestion();
       const payerKey = generatePaymentId();
       const settled = await settledUnspent(text, payerKey);
       const forged = JSON.parse(Buffer.from((await signatureFromReceipt(settled.receiptId))['PAYMENT-SIGNATURE']!, 'base64').toString());

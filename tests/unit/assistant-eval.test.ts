@@ -23,7 +23,7 @@ describe('assistant evaluation set', () => {
 
   it('says the site does not answer what it does not, and answers at least as many as before with their facts', async () => {
     const results = await evaluate(questions);
-    for (const result of results.filter((entry) => entry.question.unanswerable)) expect(result.answer, result.question.question).toMatch(/^Nothing on this site answers/);
+    for (const result of results.filter((entry) => entry.question.unanswerable)) expect({ answer: result.answer.slice(0, 29), quoted: result.quoted }, result.question.question).toEqual({ answer: 'Nothing on this site answers ', quoted: false });
     expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(FLOOR);
   });
 
@@ -32,7 +32,7 @@ describe('assistant evaluation set', () => {
     expect(questions.filter((question) => question.unanswerable).length).toBeGreaterThan(0);
     for (const question of questions.filter((entry) => !entry.unanswerable)) expect(question.facts.length, question.question).toBeGreaterThan(0);
     const results = await evaluate(questions);
-    for (const result of results.filter((entry) => entry.question.unanswerable)) expect(result.answer, result.question.question).toMatch(/^Nothing on this site answers/);
+    for (const result of results.filter((entry) => entry.question.unanswerable)) expect({ answer: result.answer.slice(0, 29), quoted: result.quoted }, result.question.question).toEqual({ answer: 'Nothing on this site answers ', quoted: false });
     expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(HELD_OUT_FLOOR);
   });
 });

@@ -130,6 +130,24 @@ describe('POST /api/assistant/quote', () => {
     expect((await h.quote(post({ question: 'Short?' }, '198.51.100.1'))).body).toMatchObject({ tier: 'free' });
   });
 
+  it('refuses 422 question_unanswerable, linking search, a premium question nothing answers: no quote stored, no chain read, nothing to pay', async () => {
+    const h = harness();
+    h.deps.model.unanswerable.add(LONG_QUESTION);
+    const error = await problem(h.quote(post({ question: LONG_QUESTION })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 422, code: 'question_unanswerable' });
+    expect(error.extra.search_url).toMatch(/\/search\/$/);
+    expect(error.message).toContain(error.extra.search_url as string);
+    expect({ quotes: h.deps.store.quotes.size, activity: h.deps.store.activity, chainReads: h.deps.chain.reads }).toEqual({ quotes: 0, activity: [], chainReads: 0 });
+  });
+
+  it('answers 503 model_provider_not_configured for a premium question when no model could answer it, storing nothing', async () => {
+    const h = harness();
+    h.deps.model.failure = 'not_configured';
+    const error = await problem(h.quote(post({ question: LONG_QUESTION })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 503, code: 'model_provider_not_configured' });
+    expect(h.deps.store.quotes.size).toBe(0);
+  });
+
   it('answers 503 payment_unconfigured naming the missing variable, without reading the chain', async () => {
     const h = harness({ config: { receiverAddress: null } });
     const error = await problem(h.quote(post({ question: LONG_QUESTION })));
@@ -462,6 +480,14 @@ describe('POST /api/assistant/chat', () => {
     expect({ status: error.status, code: error.code }).toEqual({ status: 402, code: 'payment_required' });
     expect(error.extra.quote_url).toMatch(/\/api\/assistant\/quote$/);
     expect(h.deps.model.requests).toEqual([]);
+  });
+
+  it('answers 422 question_unanswerable, offering nothing to pay, for an unpaid premium question nothing answers', async () => {
+    const h = harness();
+    h.deps.model.unanswerable.add(LONG_QUESTION);
+    const error = await problem(h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }] })));
+    expect({ status: error.status, code: error.code, offer: error.headers?.['payment-required'] }).toEqual({ status: 422, code: 'question_unanswerable', offer: undefined });
+    expect(h.deps.store.quotes.size).toBe(0);
   });
 
   it('answers a paid turn once, with its receipt id; the token cannot be used again', async () => {

@@ -327,8 +327,8 @@ describe('activity', () => {
 
 describe('route table', () => {
   const expected: Record<string, { method: string; path: string; statuses: number[]; handler: boolean }> = {
-    'assistant-quote': { method: 'POST', path: '/api/assistant/quote', statuses: [200, 400, 429, 503], handler: true },
-    'assistant-chat': { method: 'POST', path: '/api/assistant/chat', statuses: [200, 400, 402, 429, 502, 503], handler: true },
+    'assistant-quote': { method: 'POST', path: '/api/assistant/quote', statuses: [200, 400, 422, 429, 503], handler: true },
+    'assistant-chat': { method: 'POST', path: '/api/assistant/chat', statuses: [200, 400, 402, 422, 429, 502, 503], handler: true },
     'assistant-verify-payment': { method: 'POST', path: '/api/assistant/verify-payment', statuses: [200, 400, 402, 409, 410, 429, 503], handler: true },
     'assistant-activity': { method: 'GET', path: '/api/assistant/activity', statuses: [200, 503], handler: true },
     'assistant-signer-health': { method: 'GET', path: '/api/assistant/signer-health', statuses: [200, 503], handler: true },

@@ -21,16 +21,21 @@ const terms = premiumQuoteTerms({
   now: issuedAt,
 });
 const stored: StoredQuote = { ...terms, questionHash: 'cd'.repeat(32), issuedAt };
-const issued = issuedRequirementsOf(stored);
+const TESTNET = 'ergo:testnet' as const;
+const issued = issuedRequirementsOf(stored, TESTNET);
 
 const copy = (): X402Requirements => structuredClone(issued);
 const request = (paymentRequirements: unknown, accepted: unknown = paymentRequirements) => ({ paymentRequirements, accepted });
 
 describe('issuedRequirementsOf', () => {
   it('is the requirements the chat offers for the quote, with the lifetime the quote was issued with', () => {
-    expect(issued).toEqual(x402RequirementsOf(premiumQuoteBody(stored), 600));
+    expect(issued).toEqual(x402RequirementsOf(premiumQuoteBody(stored), 600, TESTNET));
     expect(issued).toMatchObject({ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG', amount: '10000000', payTo: TEST_RECEIVER_ADDRESS, maxTimeoutSeconds: 600 });
     expect(issued.extra).toEqual({ paymentFlow: 'upfront', quoteId: stored.quoteId, taskHash: stored.taskHash, reserveBoxId: TEST_RESERVE_BOX_ID, noteExpiryMinHeight: 1_030, minConfirmations: 2 });
+  });
+
+  it('names the sandbox network on a server reading the sandbox chain, never the testnet', () => {
+    expect(issuedRequirementsOf(stored, 'ergo:sandbox')).toEqual({ ...issued, network: 'ergo:sandbox' });
   });
 });
 
@@ -79,20 +84,25 @@ describe('requirementsMismatch', () => {
 
 describe('unsupportedRequirements', () => {
   it('accepts the scheme and network this facilitator settles', () => {
-    expect(unsupportedRequirements(request(copy()))).toBeUndefined();
+    expect(unsupportedRequirements(request(copy()), TESTNET)).toBeUndefined();
   });
 
   it('refuses another scheme or network by the field that names it', () => {
-    expect(unsupportedRequirements(request({ ...copy(), scheme: 'upto' }, copy()))).toEqual({
+    expect(unsupportedRequirements(request({ ...copy(), scheme: 'upto' }, copy()), TESTNET)).toEqual({
       reason: 'unsupported_scheme',
       fields: ['paymentRequirements.scheme'],
       message: 'This facilitator settles scheme "exact" on "ergo:testnet" only: paymentRequirements.scheme is "upto".',
     });
-    expect(unsupportedRequirements(request({ ...copy(), network: 'ergo:mainnet' }))?.fields).toEqual(['paymentRequirements.network', 'paymentPayload.accepted.network']);
+    expect(unsupportedRequirements(request({ ...copy(), network: 'ergo:mainnet' }), TESTNET)?.fields).toEqual(['paymentRequirements.network', 'paymentPayload.accepted.network']);
+  });
+
+  it('refuses requirements of the testnet on a sandbox server, and of the sandbox on a testnet one', () => {
+    expect(unsupportedRequirements(request(copy()), 'ergo:sandbox')).toMatchObject({ fields: ['paymentRequirements.network', 'paymentPayload.accepted.network'] });
+    expect(unsupportedRequirements(request({ ...copy(), network: 'ergo:sandbox' }), TESTNET)?.message).toContain('on "ergo:testnet" only: paymentRequirements.network is "ergo:sandbox"');
   });
 
   it('leaves a missing or non-string scheme to the comparison', () => {
     const { scheme: _, ...schemeless } = copy();
-    expect(unsupportedRequirements(request(schemeless, { ...copy(), network: 7 }))).toBeUndefined();
+    expect(unsupportedRequirements(request(schemeless, { ...copy(), network: 7 }), TESTNET)).toBeUndefined();
   });
 });

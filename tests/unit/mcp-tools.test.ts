@@ -165,7 +165,7 @@ describe('tools run their domain functions in process', () => {
     const premium = await run('ask_assistant', { question: 'why '.repeat(100) }, context(deps));
     expect(premium.isError).toBe(true);
     const required = x402PaymentRequiredSchema.parse(premium.structuredContent);
-    expect(required).toMatchObject({ x402Version: 2, error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:testnet', asset: 'ERG' }] });
+    expect(required).toMatchObject({ x402Version: 2, error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:sandbox', asset: 'ERG' }] });
     expect(JSON.parse((premium.content as Array<{ text: string }>)[0]!.text)).toEqual(premium.structuredContent);
     expect(deps.store.quotes.size).toBe(1);
     expect(deps.store.quotes.has(required.accepts[0]!.extra.quoteId)).toBe(true);

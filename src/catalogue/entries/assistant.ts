@@ -12,6 +12,9 @@ import { ACTIVITY_LIMIT, SIGNER_HEALTH_CACHE_MS } from '../../config/limits.ts';
 import { publish } from '../published.ts';
 import type { Entry, ResponseDoc } from '../types.ts';
 
+const UNANSWERABLE =
+  'Nothing on this site answers the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer.';
+
 const quoteRequest = publish('assistant-quote-request.schema.v0.json', 'AssistantQuoteRequest', 'Assistant quote request', quoteRequestSchema, 'input');
 const quoteResponse = publish('assistant-quote.schema.v0.json', 'AssistantQuote', 'Assistant quote or free-tier decision', quoteResponseSchema);
 const storedQuote = publish('assistant-premium-quote.schema.v0.json', 'AssistantPremiumQuote', 'Assistant premium quote as issued', premiumQuoteSchema);
@@ -97,10 +100,12 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         400: {
           description: `Invalid, missing or too-long question (code \`invalid_request\`; \`errors[]\` names each field): \`question\` must be 1 to ${QUESTION_MAX_CHARACTERS} characters, \`history\` items exactly {role, content}, no other keys.`,
         },
+        422: { description: UNANSWERABLE },
         429: rateLimited('Quote'),
         503: {
           description:
             'Payment configuration or wallet address unavailable: `payment_unconfigured` when the receiver address or reserve box id is not configured, ' +
+            '`model_provider_not_configured` when no model could answer, ' +
             '`chain_unavailable` when the chain height cannot be read within its timeout, `receipt_storage_unavailable` when the quote cannot be stored ' +
             '(a premium quote is stored before it is shown, since verify-payment trusts only its own copy).',
         },
@@ -136,7 +141,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       description:
         'Step 3 of the paid turn. A free-tier question needs no token; a premium question needs the `paymentToken` from verify-payment, ' +
         'which is single-use, bound to the quoted question and spent only when the answer is delivered. ' +
-        'Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, asset ERG in nanoERG); ' +
+        'Or pay with x402 v2 (docs/x402-ergo.md): the 402 carries a `PAYMENT-REQUIRED` header offering a stored quote (scheme `exact`, network `ergo:testnet`, or `ergo:sandbox` on a server reading the sandbox chain; asset ERG in nanoERG); ' +
         'pay its Note and send the same request with a `PAYMENT-SIGNATURE` header, base64 JSON `{x402Version: 2, accepted, payload: {noteBoxId}}`. The Note is settled as verify-payment settles it, and the answer carries `PAYMENT-RESPONSE`.',
       request: chatRequest,
       requestHeaders: {
@@ -165,6 +170,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
             'Retry-After': 'On an `x402_payment_refused` that clears by itself (`note_not_found`, `note_unconfirmed`, `payment_in_progress`): send the same payment again after this many seconds.',
           },
         },
+        422: { description: `An unpaid premium question: ${UNANSWERABLE}` },
         429: rateLimited('Question'),
         502: {
           description: 'The model provider answered, but with an error status or a body that is not an answer (code `model_provider_bad_response`). No token is spent.',
@@ -226,7 +232,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       tag: 'Assistant',
       summary: 'x402 facilitator: what it settles',
       page: '/assistant/',
-      description: 'The x402 v2 kinds this facilitator verifies and settles: scheme `exact` on `ergo:testnet`, for quotes issued by this service.',
+      description: 'The x402 v2 kinds this facilitator verifies and settles: scheme `exact` on `ergo:testnet` (`ergo:sandbox` on a server reading the sandbox chain), for quotes issued by this service.',
       responses: { 200: { description: 'The supported kinds.', schema: x402Supported } },
     },
     {

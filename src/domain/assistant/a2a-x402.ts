@@ -5,7 +5,7 @@
  * the store, this says what the task shows.
  */
 import type { ChatResponse } from '../../../schemas/assistant.ts';
-import { X402_NETWORK, x402PaymentPayloadSchema, type X402PaymentPayload, type X402PaymentRequired, type X402SettleResponse } from '../../../schemas/x402.ts';
+import { x402PaymentPayloadSchema, type X402Network, type X402PaymentPayload, type X402PaymentRequired, type X402SettleResponse } from '../../../schemas/x402.ts';
 import type { A2aTaskRecord, A2aTaskState } from '../ports.ts';
 
 /** Where the extension's values live in a message's metadata. */
@@ -52,8 +52,8 @@ export function completedRecord(answer: ChatResponse, receipt: A2aReceipt): A2aT
 }
 
 /** The record of a task whose payment failed for good, with the code verify-payment would answer. */
-export function failedRecord(code: string, message: string): A2aTaskRecord {
-  const receipt: A2aReceipt = { success: false, errorReason: code, errorMessage: message, transaction: '', network: X402_NETWORK };
+export function failedRecord(code: string, message: string, network: X402Network): A2aTaskRecord {
+  const receipt: A2aReceipt = { success: false, errorReason: code, errorMessage: message, transaction: '', network };
   return {
     status: {
       text: `Payment failed (${code}): ${message}`,

@@ -5,7 +5,7 @@
  * stored quote; a resource server acts on the verdict for the requirements it sent. A verdict given
  * for requirements that differ (a higher price, another payee) would let it sell for the quote's price.
  */
-import { X402_NETWORK, X402_SCHEME, type X402Requirements } from '../../../schemas/x402.ts';
+import { X402_SCHEME, type X402Network, type X402Requirements } from '../../../schemas/x402.ts';
 import type { StoredQuote } from '../ports.ts';
 import { premiumQuoteBody } from './pricing.ts';
 import { x402RequirementsOf } from './x402.ts';
@@ -29,24 +29,25 @@ const NAMED_FIELDS = 12;
 
 /**
  * The requirements the chat's PAYMENT-REQUIRED offered for `stored`. Its `maxTimeoutSeconds` is the
- * lifetime the quote was issued with (both instants are stored), not today's configuration.
+ * lifetime the quote was issued with (both instants are stored), not today's configuration; its
+ * network the one of the chain this server reads.
  */
-export function issuedRequirementsOf(stored: StoredQuote): X402Requirements {
-  return x402RequirementsOf(premiumQuoteBody(stored), Math.round((stored.expiresAt.getTime() - stored.issuedAt.getTime()) / 1000));
+export function issuedRequirementsOf(stored: StoredQuote, network: X402Network): X402Requirements {
+  return x402RequirementsOf(premiumQuoteBody(stored), Math.round((stored.expiresAt.getTime() - stored.issuedAt.getTime()) / 1000), network);
 }
 
 /**
  * The refusal of requirements of a scheme or network this facilitator does not settle, or
  * undefined. Read before the quote is looked up: such a request names no quote of ours.
  */
-export function unsupportedRequirements(terms: FacilitatorTerms): RequirementsRefusal | undefined {
+export function unsupportedRequirements(terms: FacilitatorTerms, network: X402Network): RequirementsRefusal | undefined {
   const named: Array<[string, string]> = [];
   const sent = [
     ['paymentRequirements', terms.paymentRequirements],
     ['paymentPayload.accepted', terms.accepted],
   ] as const;
   for (const [path, requirements] of sent) {
-    for (const [key, supported] of [['scheme', X402_SCHEME], ['network', X402_NETWORK]] as const) {
+    for (const [key, supported] of [['scheme', X402_SCHEME], ['network', network]] as const) {
       const value = isRecord(requirements) ? requirements[key] : undefined;
       // A missing or non-string value is no other scheme, only a difference: the comparison names it.
       if (typeof value === 'string' && value !== supported) named.push([`${path}.${key}`, value]);
@@ -57,7 +58,7 @@ export function unsupportedRequirements(terms: FacilitatorTerms): RequirementsRe
   return {
     reason: 'unsupported_scheme',
     fields: named.map(([field]) => field),
-    message: `This facilitator settles scheme "${X402_SCHEME}" on "${X402_NETWORK}" only: ${said}.`,
+    message: `This facilitator settles scheme "${X402_SCHEME}" on "${network}" only: ${said}.`,
   };
 }
 

@@ -7,12 +7,13 @@ import type { z } from 'zod';
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { ergoNoteRequirements } from '../../../packages/x402-ergo/index.js';
 import {
-  X402_NETWORK,
+  X402_NETWORKS,
   X402_SCHEME,
   X402_VERSION,
   x402PaymentPayloadSchema,
   x402RequirementsSchema,
   type X402PaymentPayload,
+  type X402Network,
   type X402PaymentRequired,
   type X402Requirements,
   type X402SettleResponse,
@@ -23,9 +24,12 @@ import {
  * Built by the scheme package's server part (packages/x402-ergo), so the service offers exactly what
  * that package's clients and facilitator read.
  */
-export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: number): X402Requirements {
-  return x402RequirementsSchema.parse(ergoNoteRequirements(quote, { maxTimeoutSeconds: lifetimeSeconds }));
+export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: number, network: X402Network): X402Requirements {
+  return x402RequirementsSchema.parse(ergoNoteRequirements(quote, { maxTimeoutSeconds: lifetimeSeconds, network }));
 }
+
+/** The network a server's payments are on: the one its chain source is (a sandbox Note never claims the testnet). */
+export const x402NetworkOf = (source: keyof typeof X402_NETWORKS): X402Network => X402_NETWORKS[source];
 
 export function x402PaymentRequired(
   error: string,
@@ -75,14 +79,14 @@ export const encodeX402Header = (value: unknown): string => Buffer.from(JSON.str
 export const decodeX402Header = <T>(value: string): T => JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as T;
 
 /** The SettlementResponse of a Note settled by `transaction` (its id), naming the payer when the chain said. */
-export function x402Settled(transaction: string, payer: string | null): X402SettleResponse {
-  return { success: true, transaction, network: X402_NETWORK, ...(payer ? { payer } : {}) };
+export function x402Settled(transaction: string, payer: string | null, network: X402Network): X402SettleResponse {
+  return { success: true, transaction, network, ...(payer ? { payer } : {}) };
 }
 
-/** Why requirements a payment accepted are not the kind this service settles, or undefined when they are. */
-export function unsupportedKind(accepted: { scheme: string; network: string }): string | undefined {
-  if (accepted.scheme === X402_SCHEME && accepted.network === X402_NETWORK) return undefined;
-  return `this service is paid with scheme "${X402_SCHEME}" on "${X402_NETWORK}", not "${accepted.scheme}" on "${accepted.network}".`;
+/** Why requirements a payment accepted are not the kind this service settles on `network`, or undefined when they are. */
+export function unsupportedKind(accepted: { scheme: string; network: string }, network: X402Network): string | undefined {
+  if (accepted.scheme === X402_SCHEME && accepted.network === network) return undefined;
+  return `this service is paid with scheme "${X402_SCHEME}" on "${network}", not "${accepted.scheme}" on "${accepted.network}".`;
 }
 
 /** A PAYMENT-SIGNATURE header read, or why it cannot be. */

@@ -24,7 +24,7 @@ import {
   type A2aResponse,
 } from '../../../schemas/a2a.ts';
 import { chatRequestSchema, type ChatResponse } from '../../../schemas/assistant.ts';
-import type { X402PaymentPayload, X402PaymentRequired } from '../../../schemas/x402.ts';
+import type { X402Network, X402PaymentPayload, X402PaymentRequired } from '../../../schemas/x402.ts';
 import { receiptUrl as receiptUrlOf } from '../../catalogue/lookup.ts';
 import {
   completedRecord,
@@ -39,7 +39,7 @@ import {
   type TaskView,
 } from '../../domain/assistant/a2a-x402.ts';
 import { issuedRequirementsOf, requirementsMismatch } from '../../domain/assistant/facilitator-requirements.ts';
-import { decodeX402Header, unsupportedKind, x402Settled } from '../../domain/assistant/x402.ts';
+import { decodeX402Header, unsupportedKind, x402NetworkOf, x402Settled } from '../../domain/assistant/x402.ts';
 import type { A2aTaskRecord, StoredA2aTask, StoredQuote } from '../../domain/ports.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
@@ -124,18 +124,19 @@ const requiredOf = (task: StoredA2aTask): X402PaymentRequired => task.record.sta
  * Why a payload cannot pay this task, before any Note is read: another scheme or network, the
  * task's quote gone, or requirements other than the ones the task offered (field by field).
  */
-function offerRefusal(task: StoredA2aTask, stored: StoredQuote | undefined, payload: X402PaymentPayload): { code: string; message: string } | undefined {
-  const unsupported = unsupportedKind(payload.accepted);
+function offerRefusal(task: StoredA2aTask, stored: StoredQuote | undefined, payload: X402PaymentPayload, network: X402Network): { code: string; message: string } | undefined {
+  const unsupported = unsupportedKind(payload.accepted, network);
   if (unsupported) return { code: 'unsupported_scheme', message: unsupported };
   if (!stored) return { code: 'quote_expired', message: `Quote ${task.quoteId} expired and is gone; ask the question again for a new task.` };
   const names = { requirements: 'x402.payment.payload.accepted', accepted: 'x402.payment.payload.accepted' };
-  const mismatch = requirementsMismatch(issuedRequirementsOf(stored), { paymentRequirements: payload.accepted, accepted: payload.accepted }, names);
+  const mismatch = requirementsMismatch(issuedRequirementsOf(stored, network), { paymentRequirements: payload.accepted, accepted: payload.accepted }, names);
   return mismatch && { code: mismatch.reason, message: mismatch.message };
 }
 
 export function createA2aHandler(deps: AssistantDeps): Handler {
   const chat = createChatHandler(deps);
   const { store, clock } = deps;
+  const network = x402NetworkOf(deps.chain.source);
 
   /** A new question: the free tier answers it, or, with the extension, a task waits for its payment. */
   async function ask(request: ApiRequest, id: Id, version: Version, message: { contextId?: string | undefined }, question: string): Promise<ApiResponse> {
@@ -215,8 +216,8 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     try {
       const stored = await fromStore(() => store.getQuote(claimed.quoteId));
       if (payload) {
-        const refusal = offerRefusal(claimed, stored, payload);
-        if (refusal) return release('failed', failedRecord(refusal.code, refusal.message));
+        const refusal = offerRefusal(claimed, stored, payload, network);
+        if (refusal) return release('failed', failedRecord(refusal.code, refusal.message, network));
       }
       // Settled before: its own Note; otherwise the payload's (read above, as `reply` is one when unsettled).
       const noteBoxId = settled?.noteBoxId ?? payload!.payload.noteBoxId.toLowerCase();
@@ -226,7 +227,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       } catch (error) {
         if (!(error instanceof ProblemError) || ![400, 402, 409, 410].includes(error.status)) throw error;
         if (CLEARS_BY_ITSELF.has(error.code)) return release('input-required', paymentRequiredRecord(claimed.record.question!, requiredOf(claimed), { code: error.code, message: error.message }));
-        return release('failed', failedRecord(error.code, error.message));
+        return release('failed', failedRecord(error.code, error.message, network));
       }
       settled = { noteBoxId, receiptId: settlement.receipt.receiptId };
       const { receipt } = settlement;
@@ -241,14 +242,14 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
           now: clock(),
           record: completedRecord(
             chatBody(model, receipt.receiptId),
-            { ...x402Settled(receipt.settlementTxId, settlement.payerAddress), extra: { receiptId: receipt.receiptId, receiptUrl } },
+            { ...x402Settled(receipt.settlementTxId, settlement.payerAddress, network), extra: { receiptId: receipt.receiptId, receiptUrl } },
           ),
         }),
       );
       if (paid.ok) return current();
       // Lost the claim to a request that took the task over: it finishes the turn; the client reads where it stands.
       if (paid.reason === 'claim_lost') return current();
-      if (paid.reason === 'used') return release('failed', failedRecord('payment_already_answered', 'This payment already answered its turn: each payment answers once.'));
+      if (paid.reason === 'used') return release('failed', failedRecord('payment_already_answered', 'This payment already answered its turn: each payment answers once.', network));
       // The token lapsed while the model answered, or changed under this request: the same message again finishes it.
       return release('input-required', settledRecord(claimed.record, settled, 'payment_in_progress'));
     } catch (error) {

@@ -18,7 +18,7 @@ import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from 
 import { takeFreeTurn } from './free-tier.ts';
 import { answerPaidTurn, askModel, CLEARS_BY_ITSELF, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
-import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
+import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402NetworkOf, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
 
 /** The chat's answer body: premium with the receipt that paid it, free without one. */
 export const chatBody = (answer: ModelAnswer, receiptId: string | null): ChatResponse => ({
@@ -77,7 +77,7 @@ async function offerFor(deps: AssistantDeps, clientIp: string, conversation: Con
   const history = conversation.messages.slice(0, -1);
   try {
     const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
-    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds), chatExtensionsOnce())) };
+    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds, x402NetworkOf(deps.chain.source)), chatExtensionsOnce())) };
   } catch (failure) {
     if (failure instanceof ProblemError && failure.status === 503) return {};
     throw failure;
@@ -120,7 +120,8 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
       extra: { payment_error: code },
     });
   };
-  const unsupported = unsupportedKind(accepted);
+  const network = x402NetworkOf(deps.chain.source);
+  const unsupported = unsupportedKind(accepted, network);
   if (unsupported) return refused('unsupported_scheme', unsupported);
   await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
   let settlement: Settlement;
@@ -140,7 +141,7 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
       ? refused('payment_already_answered', 'another request with this payment was answered first: each payment answers once.')
       : refused('payment_in_progress', 'another request with this payment is being answered.');
   }
-  const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress);
+  const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress, network);
   const body = chatBody(paid.answer, receipt.receiptId);
   return json(200, body, { ...headers, 'payment-response': encodeX402Header(settled) });
 }

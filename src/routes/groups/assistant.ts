@@ -15,7 +15,7 @@ import type { AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { createQuoteHandler } from '../assistant/quote.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../assistant/records.ts';
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
-import { createX402SettleHandler, createX402VerifyHandler, x402SupportedHandler } from '../assistant/x402-facilitator.ts';
+import { createX402SettleHandler, createX402SupportedHandler, createX402VerifyHandler } from '../assistant/x402-facilitator.ts';
 import type { Binding } from '../types.ts';
 import { modelModule, runtimeModule } from '../lazy-runtime.ts';
 
@@ -72,7 +72,7 @@ export const assistantBindings: Readonly<Record<string, Binding>> = {
   'assistant-chat': { handler: withRuntime(createChatHandler) },
   a2a: { handler: withRuntime(createA2aHandler) },
   'assistant-verify-payment': { handler: withRuntime(createVerifyPaymentHandler) },
-  'x402-supported': { handler: x402SupportedHandler },
+  'x402-supported': { handler: withRuntime(createX402SupportedHandler) },
   'x402-verify': { handler: withRuntime(createX402VerifyHandler) },
   'x402-settle': { handler: withRuntime(createX402SettleHandler) },
   'assistant-terms': { handler: () => json(200, buildAssistantTerms(paidTurnConfig, new Date())) },

@@ -11,9 +11,14 @@
  * answer quotes the one to three sentences that cover the question best, each with the page it
  * comes from and none a near-copy of another, then links to read more. When no sentence covers more
  * than half of the question, it says the site does not answer it instead of quoting something unrelated.
+ * A question asking only what a term of the glossary is ("What is a Note?") is answered with its one
+ * definition there.
  * `npm run eval:assistant` measures it.
  */
+import type { GlossaryTerm } from '../../../schemas/glossary.ts';
 import { questionConcepts } from '../../domain/assistant/question-terms.ts';
+import { termAsked } from '../../domain/assistant/term-asked.ts';
+import { GLOSSARY } from '../../descriptors/glossary.ts';
 import { catalogue } from '../../catalogue/index.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { siteUrl } from '../../config/site.ts';
@@ -217,12 +222,25 @@ export type PassageSearch = (query: string, limit: number) => DocsHit[];
 
 const link = ({ title, url }: { title: string; url: string }) => `[${title}](${url})`;
 
-/** `sentences` and `search` are the shared site index; tests may hand in others. */
-export function createDocsProvider(sentences: () => SentenceIndex = sentenceIndex, search: PassageSearch = searchPassages): ModelProvider {
+/** `sentences` and `search` are the shared site index, `glossary` the glossary's terms; tests may hand in others. */
+export function createDocsProvider(sentences: () => SentenceIndex = sentenceIndex, search: PassageSearch = searchPassages, glossary: readonly GlossaryTerm[] = GLOSSARY.terms): ModelProvider {
+  /** "What is X" for a term of the glossary: its one definition, and the page that says more. */
+  function define(term: GlossaryTerm): ModelAnswer {
+    const glossaryPage = { title: 'Glossary', url: siteUrl(`/glossary/#${term.id}`) };
+    const readMore = [glossaryPage, { title: `More on ${term.term}`, url: siteUrl(term.page) }];
+    return {
+      answer: `> ${term.definition} (${link(glossaryPage)})\n\nRead more: ${readMore.map(link).join(' · ')}`,
+      citations: readMore,
+      model: { provider: 'docs', name: DOCS_INDEX_NAME },
+    };
+  }
+  const choose = (question: string, concepts = questionConcepts(question)) => chooseSentences(rankSentences(concepts, question.toLowerCase(), sentences()));
   async function answer({ question }: ModelRequest): Promise<ModelAnswer> {
+    const term = termAsked(question, glossary);
+    if (term) return define(term);
     const model = { provider: 'docs' as const, name: DOCS_INDEX_NAME };
     const concepts = questionConcepts(question);
-    const chosen = chooseSentences(rankSentences(concepts, question.toLowerCase(), sentences()));
+    const chosen = choose(question, concepts);
     if (chosen.length === 0) {
       return {
         answer:
@@ -245,5 +263,7 @@ export function createDocsProvider(sentences: () => SentenceIndex = sentenceInde
       model,
     };
   }
-  return { name: 'docs', answer };
+  // The same choice as `answer` makes: a question judged answerable at quote time is answered when paid.
+  const answers = async (question: string) => termAsked(question, glossary) !== undefined || choose(question).length > 0;
+  return { name: 'docs', answer, answers };
 }

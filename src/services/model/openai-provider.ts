@@ -84,5 +84,6 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     };
   }
 
-  return { name: 'openai', answer };
+  // A general model answers any question in its own words; only the docs provider can tell beforehand.
+  return { name: 'openai', answer, answers: async () => true };
 }

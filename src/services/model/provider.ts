@@ -17,6 +17,12 @@ export type ModelAnswer = Pick<ChatResponse, 'answer' | 'citations' | 'model'>;
 export interface ModelProvider {
   readonly name: 'docs' | 'openai' | 'none';
   answer(request: ModelRequest): Promise<ModelAnswer>;
+  /**
+   * Whether `answer` would answer this question with something other than "nothing on this site
+   * answers": asked before a premium quote is issued, so that no one pays for no answer. Throws as
+   * `answer` throws when the provider cannot answer at all.
+   */
+  answers(question: string): Promise<boolean>;
 }
 
 /** `ASSISTANT_MODEL_PROVIDER=none`: chat answers 503. */
@@ -43,10 +49,15 @@ export class ModelBadResponseError extends Error {
   }
 }
 
+const NOT_CONFIGURED = 'No model provider is configured on this service (ASSISTANT_MODEL_PROVIDER=none), so chat cannot answer.';
+
 /** The provider of `ASSISTANT_MODEL_PROVIDER=none`. */
 export const noModelProvider: ModelProvider = {
   name: 'none',
   answer: async () => {
-    throw new ModelNotConfiguredError('No model provider is configured on this service (ASSISTANT_MODEL_PROVIDER=none), so chat cannot answer.');
+    throw new ModelNotConfiguredError(NOT_CONFIGURED);
+  },
+  answers: async () => {
+    throw new ModelNotConfiguredError(NOT_CONFIGURED);
   },
 };

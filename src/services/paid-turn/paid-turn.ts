@@ -21,10 +21,12 @@ import { hashRetryKey } from '../../domain/assistant/retry-key.ts';
 import { NoteAlreadyUsedError, type SpendTokenResult, type StoredQuote } from '../../domain/ports.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { receiptUrl } from '../../catalogue/lookup.ts';
+import { siteUrl } from '../../config/site.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../model/provider.ts';
 import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
 type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored'>;
+type QuoteDeps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'model'>;
 
 /**
  * Refusals that clear by themselves: the Note not yet seen by the chain source, or not yet
@@ -40,12 +42,14 @@ export interface PaymentRefusal {
 }
 
 /** A premium quote for `question`, stored (with its activity event) before anyone sees it. */
-export async function issuePremiumQuote({ store, chain, clock, config }: Deps, question: string, history: ConversationMessage[] | undefined): Promise<PremiumQuote> {
+export async function issuePremiumQuote({ store, chain, clock, config, model }: QuoteDeps, question: string, history: ConversationMessage[] | undefined): Promise<PremiumQuote> {
   const { receiverAddress, reserveBoxId } = config;
   if (!receiverAddress || !reserveBoxId) {
     const missing = [!receiverAddress && 'ASSISTANT_RECEIVER_ADDRESS', !reserveBoxId && 'ASSISTANT_RESERVE_BOX_ID'].filter(Boolean).join(' and ');
     throw new ProblemError(503, 'payment_unconfigured', 'Payment configuration unavailable', `Premium answers are not offered: the operator has not configured ${missing}.`);
   }
+  // Judged before anything is stored or paid: a premium answer always answers.
+  if (!(await fromModel(() => model.answers(question)))) throw unanswerable();
   const height = await fromChain(() => chain.recentHeight());
   // Read after the chain, with nothing awaited before the store write: quotes are stored in the
   // order of their issue times, which is the order the activity feed lists them by.
@@ -212,9 +216,26 @@ export async function judgePayment(deps: Pick<Deps, 'store' | 'chain' | 'clock' 
 }
 
 /** Asks the provider; each way it can fail becomes its documented status. */
-export async function askModel(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
+export function askModel(model: ModelProvider, request: ModelRequest): Promise<ModelAnswer> {
+  return fromModel(() => model.answer(request));
+}
+
+/** The 422 of a question nothing on the site answers: no quote is issued, so nothing is paid for it. */
+function unanswerable(): ProblemError {
+  const searchUrl = siteUrl('/search/');
+  return new ProblemError(
+    422,
+    'question_unanswerable',
+    'Question not answerable by this site',
+    `Nothing on this site answers this question, so no premium quote was issued and nothing is to be paid. Search its pages at ${searchUrl}, or ask another question.`,
+    { extra: { search_url: searchUrl } },
+  );
+}
+
+/** Runs a model provider call; its failures become their documented problems. */
+async function fromModel<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await model.answer(request);
+    return await run();
   } catch (error) {
     if (error instanceof ModelNotConfiguredError) throw new ProblemError(503, 'model_provider_not_configured', 'Model provider not configured', error.message);
     if (error instanceof ModelUnavailableError) {
