@@ -6,6 +6,7 @@
  * without asking the service.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { quoteId as quoteIdSchema } from '../../schemas/assistant.ts';
 import { routePath } from '../catalogue/lookup.ts';
 import { payQuote } from '../sandbox/pay.ts';
@@ -20,12 +21,17 @@ async function fetchQuote(base: string, id: string): Promise<unknown> {
   throw new CliError(`${url} answered HTTP ${answer.status}${typeof detail === 'string' ? `: ${detail}` : ''}`, EXIT_FAILED);
 }
 
-/** The quote an argument names: a quote id (read from the service at `base`), `-` (stdin), inline JSON or a file. */
+/**
+ * The quote an argument names: a quote id (read from the service at `base`), `-` (stdin), inline JSON
+ * or a file, relative to the folder the command was typed in (`npm run` moves to the project's root
+ * and names that folder INIT_CWD).
+ */
 export async function readQuoteArgument(argument: string, base: string, readStdin: () => string = () => readFileSync(0, 'utf8')): Promise<unknown> {
   let text: string;
+  const file = resolve(process.env.INIT_CWD ?? process.cwd(), argument);
   if (argument === '-') text = readStdin();
   else if (argument.trimStart().startsWith('{')) text = argument;
-  else if (existsSync(argument)) text = readFileSync(argument, 'utf8');
+  else if (existsSync(file)) text = readFileSync(file, 'utf8');
   else if (quoteIdSchema.safeParse(argument).success) return fetchQuote(base, argument);
   else throw new CliError(`"${argument}" is neither a quote id nor a file; pass a quoteId, a quote JSON file, - or the JSON inline`);
   try {
