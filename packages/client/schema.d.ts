@@ -1405,7 +1405,10 @@ export interface components {
             params: {
                 /** @description The task id, as the task gave it. */
                 id: string;
-                /** @description Ignored. */
+                /**
+                 * Format: int64
+                 * @description Ignored.
+                 */
                 historyLength?: number;
             } & {
                 [key: string]: unknown;
@@ -1420,7 +1423,10 @@ export interface components {
             params: {
                 /** @description The task id, as the task gave it. */
                 id: string;
-                /** @description Ignored. */
+                /**
+                 * Format: int64
+                 * @description Ignored.
+                 */
                 historyLength?: number;
             } & {
                 [key: string]: unknown;
@@ -1540,7 +1546,10 @@ export interface components {
             id: components["schemas"]["JsonRpcId"];
             /** @description JSON-RPC error. */
             error: {
-                /** @description JSON-RPC error code (see the operation description). */
+                /**
+                 * Format: int64
+                 * @description JSON-RPC error code (see the operation description).
+                 */
                 code: number;
                 /** @description What went wrong. */
                 message: string;
@@ -1593,6 +1602,7 @@ export interface components {
             };
             /** @description Ordered first steps for an agent. */
             recommended_path: {
+                /** Format: int64 */
                 step: number;
                 label: string;
                 href: components["schemas"]["AbsoluteUrl"];
@@ -1906,9 +1916,15 @@ export interface components {
             posture: components["schemas"]["Posture"];
             /** @description Job counts. */
             counts: {
-                /** @description Open jobs. */
+                /**
+                 * Format: int64
+                 * @description Open jobs.
+                 */
                 open: number;
-                /** @description Closed jobs still listed for reference. */
+                /**
+                 * Format: int64
+                 * @description Closed jobs still listed for reference.
+                 */
                 closed: number;
             };
             /** @description The path from reading a job to a quote scaffold. */
@@ -2032,7 +2048,10 @@ export interface components {
             kind: "agent" | "service_provider";
             /** @description The subject. */
             subject_id: string;
-            /** @description Its counted receipts in all. */
+            /**
+             * Format: int64
+             * @description Its counted receipts in all.
+             */
             receipt_count: number;
             checkpoint: components["schemas"]["ReputationEvidencePageCheckpoint"];
             /** @description This page of its receipts, newest first. */
@@ -2083,15 +2102,30 @@ export interface components {
             checkpoint: components["schemas"]["ReputationEvidencePageCheckpoint"];
             /** @description Totals over the graph. */
             summary: {
-                /** @description Subjects with at least one counted receipt. */
+                /**
+                 * Format: int64
+                 * @description Subjects with at least one counted receipt.
+                 */
                 receipt_backed_subjects: number;
-                /** @description Distinct testnet-settled receipts counted. */
+                /**
+                 * Format: int64
+                 * @description Distinct testnet-settled receipts counted.
+                 */
                 receipts_counted: number;
-                /** @description Receipts settled against the sandbox explorer, not counted. */
+                /**
+                 * Format: int64
+                 * @description Receipts settled against the sandbox explorer, not counted.
+                 */
                 sandbox_receipts_excluded: number;
-                /** @description Repeated receipt ids counted once. */
+                /**
+                 * Format: int64
+                 * @description Repeated receipt ids counted once.
+                 */
                 duplicate_receipts_ignored: number;
-                /** @description Counted receipts whose payer the chain source could not name; they credit their service provider only. */
+                /**
+                 * Format: int64
+                 * @description Counted receipts whose payer the chain source could not name; they credit their service provider only.
+                 */
                 receipts_without_payer: number;
                 /** @description Total value of the counted receipts in nanoERG (each receipt once, although it credits two subjects). */
                 total_settled_nanoerg: components["schemas"]["NanoErgString"];
@@ -2107,7 +2141,10 @@ export interface components {
                  * @enum {unknown}
                  */
                 kind: "agent" | "service_provider";
-                /** @description Distinct testnet-settled receipts. */
+                /**
+                 * Format: int64
+                 * @description Distinct testnet-settled receipts.
+                 */
                 receipt_count: number;
                 /** @description Total settled value in nanoERG. */
                 settled_nanoerg: components["schemas"]["NanoErgString"];
@@ -2286,11 +2323,20 @@ export interface components {
             };
             /** @description Entry counts. */
             counts: {
-                /** @description Number of entries. */
+                /**
+                 * Format: int64
+                 * @description Number of entries.
+                 */
                 services: number;
-                /** @description Entries operated by this site. */
+                /**
+                 * Format: int64
+                 * @description Entries operated by this site.
+                 */
                 live_on_this_site: number;
-                /** @description Third-party entries awaiting operator verification. */
+                /**
+                 * Format: int64
+                 * @description Third-party entries awaiting operator verification.
+                 */
                 listed_for_operator_review: number;
             };
             /** @description The listed services. */
@@ -2439,7 +2485,10 @@ export interface components {
             reserveBoxId: components["schemas"]["DigestHex"];
             /** @description The Note's expiry height (R5) must be at least this block height. */
             noteExpiryMinHeight: components["schemas"]["BlockHeight"];
-            /** @description Confirmations the block including the Note needs before verify-payment accepts it. */
+            /**
+             * Format: int64
+             * @description Confirmations the block including the Note needs before verify-payment accepts it.
+             */
             minConfirmations: number;
             /** @description Chain height when the quote was issued; a Note created before it (less a small documented tolerance) is refused. */
             issuedHeight: components["schemas"]["BlockHeight"];
@@ -2475,7 +2524,10 @@ export interface components {
             tier: "free";
             /** @description Why the question qualifies for the free tier (short enough, and the daily free allowance is not used up). */
             reason: string;
-            /** @description Free turns this client has left today (UTC calendar day), counting the one this decision allows; a free turn is spent when chat answers it. */
+            /**
+             * Format: int64
+             * @description Free turns this client has left today (UTC calendar day), counting the one this decision allows; a free turn is spent when chat answers it.
+             */
             free_questions_remaining_today: number;
             /**
              * Format: uri
@@ -2528,7 +2580,10 @@ export interface components {
                 reserveBoxId: components["schemas"]["DigestHex"];
                 /** @description Lowest expiry height (R5) the Note could carry. */
                 noteExpiryMinHeight: components["schemas"]["BlockHeight"];
-                /** @description Confirmations the Note needed. */
+                /**
+                 * Format: int64
+                 * @description Confirmations the Note needed.
+                 */
                 minConfirmations: number;
                 /** @description Chain height when the quote was issued. */
                 issuedHeight: components["schemas"]["BlockHeight"];
@@ -2548,7 +2603,10 @@ export interface components {
                      * @constant
                      */
                     single_use: true;
-                    /** @description How long the payment token stays valid after verification. */
+                    /**
+                     * Format: int64
+                     * @description How long the payment token stays valid after verification.
+                     */
                     payment_token_lifetime_seconds: number;
                 };
             };
@@ -2599,7 +2657,10 @@ export interface components {
                 creationHeight: components["schemas"]["BlockHeight"];
                 /** @description Height of the block that included the settlement transaction. */
                 inclusionHeight: components["schemas"]["BlockHeight"];
-                /** @description Confirmations of that block when the Note was verified. */
+                /**
+                 * Format: int64
+                 * @description Confirmations of that block when the Note was verified.
+                 */
                 confirmations: number;
                 /** @description The Note registers as found on chain, serialized and decoded. */
                 registers: {
@@ -2654,7 +2715,10 @@ export interface components {
                     reserveBoxId: components["schemas"]["DigestHex"];
                     /** @description The Note's expiry height (R5) must be at least this block height. */
                     noteExpiryMinHeight: components["schemas"]["BlockHeight"];
-                    /** @description Confirmations the block including the Note needs before verify-payment accepts it. */
+                    /**
+                     * Format: int64
+                     * @description Confirmations the block including the Note needs before verify-payment accepts it.
+                     */
                     minConfirmations: number;
                     /** @description Chain height when the quote was issued; a Note created before it (less a small documented tolerance) is refused. */
                     issuedHeight: components["schemas"]["BlockHeight"];
@@ -2693,7 +2757,10 @@ export interface components {
             status: "healthy" | "degraded" | "unreachable" | "unconfigured";
             /** @description When the probe ran (results may be reused for a few seconds). */
             checked_at: components["schemas"]["IsoDateTime"];
-            /** @description How long the probe took; absent when no probe was made. */
+            /**
+             * Format: int64
+             * @description How long the probe took; absent when no probe was made.
+             */
             latency_ms?: number;
             /** @description What was checked and what was found, without internal addresses. */
             detail: string;
@@ -2723,9 +2790,15 @@ export interface components {
             question_max_characters: 4000;
             /** @description The free allowance. */
             free_tier: {
-                /** @description Questions up to this many characters are answered free, within the daily allowance. */
+                /**
+                 * Format: int64
+                 * @description Questions up to this many characters are answered free, within the daily allowance.
+                 */
                 max_characters: number;
-                /** @description Free questions per client and UTC day. */
+                /**
+                 * Format: int64
+                 * @description Free questions per client and UTC day.
+                 */
                 daily_limit: number;
             };
             /** @description The premium turn, paid with a Note box on the Ergo testnet. */
@@ -2740,15 +2813,30 @@ export interface components {
                 receiver_address: string | null;
                 /** @description Reserve box id a Note must carry in R4; null while unconfigured. */
                 reserve_box_id: string | null;
-                /** @description How long a premium quote can be paid after it is issued. */
+                /**
+                 * Format: int64
+                 * @description How long a premium quote can be paid after it is issued.
+                 */
                 quote_lifetime_seconds: number;
-                /** @description Confirmations the Note’s block needs before verify-payment accepts it. */
+                /**
+                 * Format: int64
+                 * @description Confirmations the Note’s block needs before verify-payment accepts it.
+                 */
                 min_confirmations: number;
-                /** @description Blocks above the current height that a Note’s R5 expiry must reach (`noteExpiryMinHeight` of a quote). */
+                /**
+                 * Format: int64
+                 * @description Blocks above the current height that a Note’s R5 expiry must reach (`noteExpiryMinHeight` of a quote).
+                 */
                 note_expiry_margin_blocks: number;
-                /** @description How many blocks before the quote a Note may have been created. */
+                /**
+                 * Format: int64
+                 * @description How many blocks before the quote a Note may have been created.
+                 */
                 creation_height_tolerance_blocks: number;
-                /** @description How long the single-use payment token from verify-payment stays valid. */
+                /**
+                 * Format: int64
+                 * @description How long the single-use payment token from verify-payment stays valid.
+                 */
                 payment_token_lifetime_seconds: number;
             };
             /** @description Every rule a Note must meet, in the order verify-payment checks them. */
@@ -2877,9 +2965,15 @@ export interface components {
                  * @description OpenAPI description served by this build.
                  */
                 openapi: string;
-                /** @description Number of JSON Schema documents this build publishes. */
+                /**
+                 * Format: int64
+                 * @description Number of JSON Schema documents this build publishes.
+                 */
                 schema_count: number;
-                /** @description Number of endpoints in this build's route table. */
+                /**
+                 * Format: int64
+                 * @description Number of endpoints in this build's route table.
+                 */
                 route_count: number;
             };
             /** @description The mainnet gate for this release. */
@@ -2938,17 +3032,35 @@ export interface components {
             last_updated: components["schemas"]["IsoDate"];
             /** @description Counts over `services`. */
             counts: {
-                /** @description Entries in `services`. */
+                /**
+                 * Format: int64
+                 * @description Entries in `services`.
+                 */
                 total: number;
-                /** @description Services whose JSON is described by a published JSON Schema (or, for the OpenAPI document, by the OpenAPI 3.1 schema). */
+                /**
+                 * Format: int64
+                 * @description Services whose JSON is described by a published JSON Schema (or, for the OpenAPI document, by the OpenAPI 3.1 schema).
+                 */
                 machine_readable: number;
-                /** @description Static files. */
+                /**
+                 * Format: int64
+                 * @description Static files.
+                 */
                 static: number;
-                /** @description Runtime endpoints. */
+                /**
+                 * Format: int64
+                 * @description Runtime endpoints.
+                 */
                 runtime: number;
-                /** @description Services that answer in this build (every static file, and runtime endpoints with a handler). */
+                /**
+                 * Format: int64
+                 * @description Services that answer in this build (every static file, and runtime endpoints with a handler).
+                 */
                 available: number;
-                /** @description Services with a human page. */
+                /**
+                 * Format: int64
+                 * @description Services with a human page.
+                 */
                 with_page: number;
             };
             /** @description Every endpoint of this build, in route table order. */
@@ -3067,7 +3179,10 @@ export interface components {
                  * @enum {unknown}
                  */
                 input_encoding: "utf8" | "hex";
-                /** @description Number of bytes hashed. */
+                /**
+                 * Format: int64
+                 * @description Number of bytes hashed.
+                 */
                 input_bytes: number;
                 /** @description The 32-byte digest, lower-case hex. */
                 digest: components["schemas"]["Hex64"];
@@ -3188,7 +3303,10 @@ export interface components {
                 ergo_tree: string;
                 ergo_tree_header: components["schemas"]["ErgoTreeHeader"];
                 address: components["schemas"]["BoxResultAddress"];
-                /** @description Creation height written in the box. */
+                /**
+                 * Format: int64
+                 * @description Creation height written in the box.
+                 */
                 creation_height: number;
                 assets: components["schemas"]["BoxAssets"];
                 registers: components["schemas"]["BoxRegisters"];
@@ -3198,9 +3316,15 @@ export interface components {
                 box_id_matches: boolean | null;
                 /** @description Id of the transaction that created the box. */
                 transaction_id: components["schemas"]["Hex64"];
-                /** @description Output index in that transaction. */
+                /**
+                 * Format: int64
+                 * @description Output index in that transaction.
+                 */
                 index: number;
-                /** @description Size of the serialized box (at most 4096 on Ergo). */
+                /**
+                 * Format: int64
+                 * @description Size of the serialized box (at most 4096 on Ergo).
+                 */
                 size_bytes: number;
             };
         } | {
@@ -3266,11 +3390,17 @@ export interface components {
                     ergo_tree: string;
                     ergo_tree_header: components["schemas"]["ErgoTreeHeader"];
                     address: components["schemas"]["BoxResultAddress"];
-                    /** @description Creation height written in the box. */
+                    /**
+                     * Format: int64
+                     * @description Creation height written in the box.
+                     */
                     creation_height: number;
                     assets: components["schemas"]["BoxAssets"];
                     registers: components["schemas"]["BoxRegisters"];
-                    /** @description Output index. */
+                    /**
+                     * Format: int64
+                     * @description Output index.
+                     */
                     index: number;
                     /** @description The box id under `tx_id_given_order` when that differs; null otherwise. `box_id` is always the one under `tx_id`. */
                     box_id_given_order: components["schemas"]["Hex64"] | null;
@@ -3281,7 +3411,10 @@ export interface components {
                 total_output_nanoerg: components["schemas"]["NanoErgString"];
                 /** @description Sum of outputs locked by the standard miner-fee contract, or null when there is none. */
                 fee_nanoerg: components["schemas"]["NanoErgString"] | null;
-                /** @description Size of the serialized transaction. */
+                /**
+                 * Format: int64
+                 * @description Size of the serialized transaction.
+                 */
                 size_bytes: number;
             };
         } | {
@@ -4298,7 +4431,10 @@ export interface components {
                  * @constant
                  */
                 scheme: "proof_of_work_blake2b256";
-                /** @description Leading zero bits the digest needs; 0 turns the proof of work off. */
+                /**
+                 * Format: int32
+                 * @description Leading zero bits the digest needs; 0 turns the proof of work off.
+                 */
                 difficulty_bits: number;
                 /** @description Whether `challengeToken` must be sent (difficulty_bits above 0). */
                 required: boolean;
@@ -4309,9 +4445,15 @@ export interface components {
                      * @description Where the current parameters are published: this descriptor.
                      */
                     endpoint: string;
-                    /** @description Length of one epoch; epoch = floor(unix seconds / epoch_seconds). */
+                    /**
+                     * Format: int64
+                     * @description Length of one epoch; epoch = floor(unix seconds / epoch_seconds).
+                     */
                     epoch_seconds: number;
-                    /** @description The epoch when this descriptor was produced. */
+                    /**
+                     * Format: int64
+                     * @description The epoch when this descriptor was produced.
+                     */
                     current_epoch: number;
                     /**
                      * @description A token for the current or the previous epoch is accepted.
@@ -4340,16 +4482,28 @@ export interface components {
                 limits: {
                     /** @description Payouts to one address, counted per key or script the address pays: a P2PK address and the P2S addresses whose tree is that one key (with or without constant segregation or the size flag, under any header version) share one count. */
                     per_address: {
-                        /** @description Payouts allowed in one window. */
+                        /**
+                         * Format: int64
+                         * @description Payouts allowed in one window.
+                         */
                         max_payouts: number;
-                        /** @description Window length in seconds. */
+                        /**
+                         * Format: int64
+                         * @description Window length in seconds.
+                         */
                         window_seconds: number;
                     };
                     /** @description Payouts requested from one client IP. */
                     per_ip: {
-                        /** @description Payouts allowed in one window. */
+                        /**
+                         * Format: int64
+                         * @description Payouts allowed in one window.
+                         */
                         max_payouts: number;
-                        /** @description Window length in seconds. */
+                        /**
+                         * Format: int64
+                         * @description Window length in seconds.
+                         */
                         window_seconds: number;
                     };
                 };
@@ -4367,7 +4521,10 @@ export interface components {
                 configured: boolean;
                 /** @description Host name (and port) of the backend, or null; never its credentials, path or query. */
                 host: string | null;
-                /** @description How long a payout waits for the backend before answering 502. */
+                /**
+                 * Format: int64
+                 * @description How long a payout waits for the backend before answering 502.
+                 */
                 timeout_ms: number;
                 /**
                  * @description Constant false: the keys are in the backend wallet, never on this site.
@@ -4602,7 +4759,10 @@ export interface components {
             /** @description UTC day of `checked_at`: the probes are run afresh, at most `cached_for_seconds` old. */
             last_updated: components["schemas"]["IsoDate"];
             checked_at: components["schemas"]["IsoDateTime"];
-            /** @description Probe results are cached this long so the endpoint stays fast. */
+            /**
+             * Format: int64
+             * @description Probe results are cached this long so the endpoint stays fast.
+             */
             cached_for_seconds: number;
             summary: {
                 /** @description Surfaces whose probes pass right now. */
@@ -4822,15 +4982,29 @@ export interface components {
             last_updated: components["schemas"]["IsoDate"];
             generated_at: components["schemas"]["IsoDateTime"];
             summary: {
-                /** @description Testnet receipts plus conformance proofs listed in `proofs` (sandbox receipts never count). */
+                /**
+                 * Format: int64
+                 * @description Testnet receipts plus conformance proofs listed in `proofs` (sandbox receipts never count).
+                 */
                 proof_count: number;
+                /** Format: int64 */
                 receipt_proofs: number;
+                /** Format: int64 */
                 conformance_proofs: number;
-                /** @description Receipts checked against the local sandbox chain, listed apart and never counted. */
+                /**
+                 * Format: int64
+                 * @description Receipts checked against the local sandbox chain, listed apart and never counted.
+                 */
                 sandbox_receipts_excluded: number;
-                /** @description Listed receipts proven in the newest checkpoint. */
+                /**
+                 * Format: int64
+                 * @description Listed receipts proven in the newest checkpoint.
+                 */
                 receipts_in_checkpoint: number;
-                /** @description Listed receipts not (yet) proven there. */
+                /**
+                 * Format: int64
+                 * @description Listed receipts not (yet) proven there.
+                 */
                 receipts_not_proven_in_log: number;
                 /** @constant */
                 mainnet_gate_status: "closed";
@@ -4848,7 +5022,10 @@ export interface components {
                  */
                 tiles_url: string;
                 checkpoint: components["schemas"]["LogProbeCheckpoint"];
-                /** @description Entries in the log now. */
+                /**
+                 * Format: int64
+                 * @description Entries in the log now.
+                 */
                 entries: number;
                 /** @description The transparency_log probe: checkpoint valid, store and log agree. */
                 agrees: boolean;
@@ -4883,7 +5060,10 @@ export interface components {
             posture: components["schemas"]["Posture"];
             /** @description The ordered path: service-manifest, publish-validation, mcp-publish-contract, job-acceptance, quote-scaffold, receipt-expectation, wallet-boundary, operator-review. */
             path: {
-                /** @description Position in the path, from 1. */
+                /**
+                 * Format: int32
+                 * @description Position in the path, from 1.
+                 */
                 step: number;
                 /**
                  * @description Stable step id.
@@ -5277,7 +5457,10 @@ export interface components {
             }[];
             /** @description Order of a wallet action: policy check, simulation, host-owned signing, host broadcast, receipt retention. */
             flow: {
-                /** @description Position, from 1. */
+                /**
+                 * Format: int64
+                 * @description Position, from 1.
+                 */
                 step: number;
                 /** @description Stable step id. */
                 id: string;
@@ -5339,7 +5522,10 @@ export interface components {
                 recipient: string;
                 /** @description Reserve box id or alias the value comes from; must be in `allowed_reserves`. */
                 reserve: string;
-                /** @description Blocks from the current height until the action expires; must be positive and at most `expiry_height_limit`. */
+                /**
+                 * Format: int64
+                 * @description Blocks from the current height until the action expires; must be positive and at most `expiry_height_limit`.
+                 */
                 expiry_height_delta: number;
                 /** @description Hash binding the action to its task: 64 hexadecimal characters (blake2b256 of the RFC 8785 canonical task JSON). Checked by the policy, not the schema. */
                 task_hash: string;
@@ -5448,7 +5634,10 @@ export interface components {
                 };
                 /** @description Regular expression every decimal amount must match. */
                 decimal_pattern: string;
-                /** @description Longest accepted decimal string. */
+                /**
+                 * Format: int64
+                 * @description Longest accepted decimal string.
+                 */
                 decimal_max_length: number;
                 /**
                  * @description Amounts are compared as exact integers of nanoERG, never as floats.
@@ -5474,7 +5663,10 @@ export interface components {
                 allowed_networks: "testnet"[];
                 /** @description The actions the contract knows; any other value answers 400. */
                 actions: components["schemas"]["PolicyAction"][];
-                /** @description Required length of `task_hash` in hexadecimal characters. */
+                /**
+                 * Format: int64
+                 * @description Required length of `task_hash` in hexadecimal characters.
+                 */
                 task_hash_hex_length: number;
                 /**
                  * @description The check never signs.
@@ -5557,7 +5749,10 @@ export interface components {
             allowed_actions: components["schemas"]["PolicyAction"][];
             /** @description Amounts strictly above this need `human_confirmed: true`. Decimal ERG string with exactly nine fraction digits, e.g. `0.050000000`; compared exactly as nanoERG. */
             requires_human_confirmation_above: string;
-            /** @description Furthest expiry, in blocks ahead of the current height, an action may carry (about two minutes per testnet block). */
+            /**
+             * Format: int64
+             * @description Furthest expiry, in blocks ahead of the current height, an action may carry (about two minutes per testnet block).
+             */
             expiry_height_limit: number;
             /** @description What the host keeps as evidence of each paid action. */
             receipt_retention: {
@@ -5633,7 +5828,10 @@ export interface components {
                 recipient: string;
                 /** @description As proposed. */
                 reserve: string;
-                /** @description As proposed. */
+                /**
+                 * Format: int64
+                 * @description As proposed.
+                 */
                 expiry_height_delta: number;
                 /** @description As proposed, hexadecimal letters in lower case. */
                 task_hash: string;
@@ -5723,7 +5921,10 @@ export interface components {
                 expect: string;
                 /** @description Ids of the stop conditions checked at this step. */
                 stop_conditions: string[];
-                /** @description Position in the flow. */
+                /**
+                 * Format: int64
+                 * @description Position in the flow.
+                 */
                 order: number;
                 /** @description Absolute URL of the endpoint of this service the step calls, when it calls one; `{id}` marks a path parameter. */
                 endpoint?: string;
@@ -6026,7 +6227,10 @@ export interface components {
             type: string;
             /** @description Short summary of the problem type. */
             title: string;
-            /** @description HTTP status code. */
+            /**
+             * Format: int32
+             * @description HTTP status code.
+             */
             status: number;
             /** @description Explanation of this occurrence. */
             detail: string;
@@ -6043,7 +6247,10 @@ export interface components {
             }[];
             /** @description Request path of this occurrence. */
             instance?: string;
-            /** @description When retrying makes sense: seconds to wait. */
+            /**
+             * Format: int64
+             * @description When retrying makes sense: seconds to wait.
+             */
             retry_after_seconds?: number;
         } & {
             [key: string]: unknown;
@@ -6122,6 +6329,7 @@ export interface components {
             /** @description The same condition in words. */
             description: string;
         };
+        /** Format: int32 */
         BlockHeight: number;
         /** @description Tokens in the box, in order. */
         BoxAssets: {
@@ -6248,7 +6456,10 @@ export interface components {
         ErgoTreeHeader: {
             /** @description The header byte, hex. */
             header: string;
-            /** @description ErgoTree version (header bits 0-2). */
+            /**
+             * Format: int32
+             * @description ErgoTree version (header bits 0-2).
+             */
             version: number;
             /** @description Header bit 3: the body size follows the header (required from version 1). */
             size_flag: boolean;
@@ -6277,7 +6488,10 @@ export interface components {
         FlowStage: "policy" | "simulation" | "host_owned_signing" | "broadcast" | "receipt_retention";
         /** @description Versioned list of forbidden claims. */
         ForbiddenClaimsList: {
-            /** @description Increases by one whenever the list changes. */
+            /**
+             * Format: int64
+             * @description Increases by one whenever the list changes.
+             */
             version: number;
             /** @description Date of the last change to the list. */
             updated: components["schemas"]["IsoDate"];
@@ -6318,7 +6532,10 @@ export interface components {
         JsonRpcId: string | number | null;
         /** @description The newest checkpoint, when its signature verified; else null. */
         LogProbeCheckpoint: {
-            /** @description Tree size. */
+            /**
+             * Format: int64
+             * @description Tree size.
+             */
             size: number;
             /** @description Root hash, base64. */
             root_hash: string;
@@ -6433,7 +6650,10 @@ export interface components {
          */
         PolicyAction: "quote" | "simulate" | "sign_specific_transaction" | "broadcast_simulated_transaction" | "verify_note" | "fetch_receipt";
         PolicyCheckEntry: {
-            /** @description Position in the fixed check order. */
+            /**
+             * Format: int64
+             * @description Position in the fixed check order.
+             */
             order: number;
             check: components["schemas"]["PolicyCheckId"];
             /** @description Codes this check can report. */
@@ -6492,7 +6712,10 @@ export interface components {
         };
         /** @description What was checked and what was found. */
         ProbeDetail: string;
-        /** @description Time the probe took, when it made a call. */
+        /**
+         * Format: int64
+         * @description Time the probe took, when it made a call.
+         */
         ProbeLatencyMs: number;
         /** @description The probe passed. */
         ProbeOk: boolean;
@@ -6562,7 +6785,10 @@ export interface components {
         };
         /** @description The receipt log tree the graph was derived from; null before the first checkpoint. */
         ReputationEvidencePageCheckpoint: {
-            /** @description Receipts of the first `size` log entries are counted. */
+            /**
+             * Format: int64
+             * @description Receipts of the first `size` log entries are counted.
+             */
             size: number;
             /** @description Root hash of that tree, base64. */
             root_hash: string;
@@ -6574,6 +6800,7 @@ export interface components {
             checkpoint_api: string;
         } | null;
         ReputationPage: {
+            /** Format: int32 */
             limit: number;
             /** @description Null on the last page. */
             next_cursor: string | null;
@@ -6815,6 +7042,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -6840,6 +7068,8 @@ export interface components {
         };
     };
     headers: {
+        /** @description Every answer may be read by a page of any origin. */
+        "Access-Control-Allow-Origin": "*";
         /** @description The schema of this body: `<schema URL>; rel="describedby"`. */
         DescribedBy: string;
         /** @description Seconds until the client may retry. */
@@ -6886,6 +7116,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7019,6 +7250,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7155,6 +7387,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7200,6 +7433,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,6 +7457,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7282,6 +7517,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7327,6 +7563,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7386,6 +7623,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,6 +7801,7 @@ export interface operations {
                 headers: {
                     /** @description `public, max-age=5`: the log grows. */
                     "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,6 +7857,7 @@ export interface operations {
                 headers: {
                     /** @description Full tiles `public, max-age=31536000, immutable`; partial tiles `public, max-age=5`. */
                     "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7679,6 +7919,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the next checkpoint is due. */
                     "Retry-After"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7701,6 +7942,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7724,6 +7966,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7747,6 +7990,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7770,6 +8014,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7793,6 +8038,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7816,6 +8062,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7839,6 +8086,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7985,6 +8233,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8008,6 +8257,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8123,6 +8373,7 @@ export interface operations {
                     "Retry-After"?: string;
                     /** @description limit, remaining and reset of the limit that refused. */
                     RateLimit?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8231,6 +8482,7 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8327,6 +8579,7 @@ export interface operations {
                 headers: {
                     /** @description x402 only: base64 JSON `{success, transaction, network, payer?}`, the Note's transaction. */
                     "PAYMENT-RESPONSE"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8349,6 +8602,7 @@ export interface operations {
                     "PAYMENT-REQUIRED"?: string;
                     /** @description On an `x402_payment_refused` that clears by itself (`note_not_found`, `note_unconfirmed`, `payment_in_progress`): send the same payment again after this many seconds. */
                     "Retry-After"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8371,6 +8625,7 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,6 +8992,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["DescribedBy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -28,3 +28,10 @@ export const ACTIVITY_LIMIT = 50;
 
 /** Documented limit for every POST body (the contract's largest legitimate body is a few KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The largest JSON answer of any route, whatever the store holds (issue 38: every public answer is
+ * bounded; `npm run bench:scale` measures the store-derived ones at a million receipts). The
+ * OpenAPI document states it as the bound of every string and array it does not bound more tightly.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;

@@ -14,6 +14,7 @@ import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import type { DynamicEntry, Entry, ResponseDoc, Tag } from '../catalogue/types.ts';
 import { componentRef, openApiComponents } from './openapi-components.ts';
 import { withSharedParts } from './openapi-shared-parts.ts';
+import { ACCESS_CONTROL_ALLOW_ORIGIN, MCP_ACCESS_CONTROL_ALLOW_ORIGIN, withCorsHeader, withSchemaBounds } from './openapi-transport.ts';
 import { openApiRequestExample } from './request-examples.ts';
 import { routeUrl as siteUrlOf } from '../catalogue/lookup.ts';
 
@@ -183,7 +184,7 @@ export function buildOpenApiDocument() {
   const { paths, components: shared } = withSharedParts(written, responseNames);
   const schemas = componentSchemas(entries, true);
 
-  return {
+  const document = {
     openapi: OPENAPI_VERSION,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
@@ -200,7 +201,8 @@ export function buildOpenApiDocument() {
         'Hub aliases answer 308 to their canonical URLs.',
     },
     // The agent hub's short aliases (x-hub-aliases) are redirects to these operations, not operations of their own.
-    servers: [{ url: site.base_url, description: 'Canonical site' }],
+    // Public, on the Ergo testnet: a test environment (x-internal and the description say so to linters).
+    servers: [{ url: site.base_url, description: 'Canonical site, on the Ergo testnet (a test network; the mainnet gate is closed)', 'x-internal': false }],
     tags: (Object.keys(TAG_DESCRIPTIONS) as Tag[]).filter((name) => entries.some((route) => route.tag === name)).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: {
@@ -211,7 +213,7 @@ export function buildOpenApiDocument() {
         ...Object.fromEntries(Object.values(BODY_READER_RESPONSES).map(({ name, doc }) => [name, responseObject(400, doc)])),
         ...shared.responses,
       },
-      headers: { DescribedBy: { description: 'The schema of this body: `<schema URL>; rel="describedby"`.', schema: { type: 'string' } }, ...shared.headers },
+      headers: { 'Access-Control-Allow-Origin': ACCESS_CONTROL_ALLOW_ORIGIN, DescribedBy: { description: 'The schema of this body: `<schema URL>; rel="describedby"`.', schema: { type: 'string' } }, ...shared.headers },
       ...(Object.keys(shared.requestBodies).length ? { requestBodies: shared.requestBodies } : {}),
     },
     'x-ergo-posture': {
@@ -227,6 +229,7 @@ export function buildOpenApiDocument() {
       status: 308,
     })),
   };
+  return withSchemaBounds(withCorsHeader(document));
 }
 
 /**
@@ -278,7 +281,7 @@ export function buildMcpHostOpenApiDocument(limits: Pick<McpConfig, 'maxSessions
     },
   };
   const schemas = componentSchemas(entries, false);
-  return {
+  const document = {
     openapi: OPENAPI_VERSION,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
@@ -289,9 +292,10 @@ export function buildMcpHostOpenApiDocument(limits: Pick<McpConfig, 'maxSessions
       contact: { name: site.name, url: site.base_url },
       license: LICENSE,
     },
-    servers: [{ url: site.mcp_url, description: 'MCP host' }],
+    servers: [{ url: site.mcp_url, description: 'MCP host, on the Ergo testnet (a test network; the mainnet gate is closed)', 'x-internal': false }],
     tags: [{ name: 'MCP', description: TAG_DESCRIPTIONS.MCP }],
     paths,
-    components: { schemas },
+    components: { schemas, headers: { 'Access-Control-Allow-Origin': MCP_ACCESS_CONTROL_ALLOW_ORIGIN } },
   };
+  return withSchemaBounds(withCorsHeader(document));
 }
