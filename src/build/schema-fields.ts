@@ -113,5 +113,3 @@ export function contentSchema(content: Record<string, { schema?: { $ref?: string
   return { mediaType, name, schema: name ? schemas[name] : undefined };
 }
 
-/** The anchor of an operation in the API reference: `op-<route id>`. */
-export const operationAnchor = (routeId: string): string => `op-${routeId}`;

@@ -11,12 +11,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dataSentences, requestBodySentences } from './data-sentences.ts';
 import { humanPages } from './human-pages.ts';
-import { operationAnchor } from './schema-fields.ts';
 import { staticDocuments } from './static-documents.ts';
 import { siteUrl } from '../config/site.ts';
 import { PROBLEM_CODES } from '../lib/problem-codes.ts';
 import { paidTurnConfig } from '../config/assistant.ts';
-import { routeUrl } from '../catalogue/lookup.ts';
+import { referenceHref, routeUrl } from '../catalogue/lookup.ts';
 import { assistantTermsProse, buildAssistantTerms } from '../descriptors/assistant-terms.ts';
 import { buildLlmsFullTxt } from '../descriptors/agent-conventions.ts';
 import { allRoutes, routeById } from '../routes/table.ts';
@@ -121,7 +120,7 @@ export function builtDocuments(): SiteDocument[] {
   const bodySentences = Map.groupBy(requestBodySentences(), ({ routeId }) => routeId);
   for (const [routeId, sentences] of bodySentences) {
     const route = routeById().get(routeId)!;
-    documents.push({ id: `api:${routeId}`, title: `${route.method} ${route.path}`, url: siteUrl(`/api-reference/#${operationAnchor(routeId)}`), text: sentences.map(({ sentence }) => sentence).join('\n') });
+    documents.push({ id: `api:${routeId}`, title: `${route.method} ${route.path}`, url: siteUrl(referenceHref(routeId)), text: sentences.map(({ sentence }) => sentence).join('\n') });
   }
   documents.push(...llmsFullSections(buildLlmsFullTxt()));
   documents.push({

@@ -57,7 +57,9 @@ export function answersJson(route: Entry): boolean {
 }
 
 /** The section of the API reference page that documents a route. */
-export const referenceHref = (id: string): string => `/api-reference/#op-${id}`;
+/** The anchor of an operation's section in the API reference. */
+export const operationAnchor = (routeId: string): string => `op-${routeId}`;
+export const referenceHref = (id: string): string => `/api-reference/#${operationAnchor(id)}`;
 
 /**
  * Where a page links a path of this site: the path itself, unless only POST answers there (a browser
