@@ -31,6 +31,7 @@ const NO_ANSWER = /^Nothing on this site answers/;
 /** The evaluation sets, by file name under tests/eval/. */
 export const EVALUATION_SET = 'assistant-questions.json';
 export const HELD_OUT_SET = 'assistant-questions-held-out.json';
+export const SECOND_HELD_OUT_SET = 'assistant-questions-held-out-2.json';
 
 export function loadQuestions(set = EVALUATION_SET): EvalQuestion[] {
   return (JSON.parse(readFileSync(new URL(`../tests/eval/${set}`, import.meta.url), 'utf8')) as { questions: EvalQuestion[] }).questions;
@@ -53,7 +54,7 @@ export async function evaluate(questions: readonly EvalQuestion[] = loadQuestion
 }
 
 if (import.meta.main) {
-  for (const [name, set] of [['evaluation set', EVALUATION_SET], ['held-out set', HELD_OUT_SET]] as const) {
+  for (const [name, set] of [['evaluation set', EVALUATION_SET], ['held-out set', HELD_OUT_SET], ['second held-out set', SECOND_HELD_OUT_SET]] as const) {
     const results = await evaluate(loadQuestions(set));
     console.log(`${name} (tests/eval/${set}):`);
     for (const result of results.filter((entry) => !entry.passed)) {
