@@ -19,6 +19,7 @@ import type { GlossaryTerm } from '../../../schemas/glossary.ts';
 import { questionConcepts } from '../../domain/assistant/question-terms.ts';
 import { termAsked } from '../../domain/assistant/term-asked.ts';
 import { GLOSSARY } from '../../descriptors/glossary.ts';
+import { sharedAnswers } from '../../lib/shared-answers.ts';
 import { catalogue } from '../../catalogue/index.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { siteUrl } from '../../config/site.ts';
@@ -43,6 +44,9 @@ const ALREADY_SAID = 0.8;
 /** Stems beyond the question's own at which a sentence counts as saying something (tuned on the evaluation set: 10 to 20 answer 48 to 52 of 87, 16 the most). */
 const CONTENT_STEMS = 16;
 const MAX_SENTENCES_PER_PAGE = 2;
+/** How long, and for how many questions, the sentences chosen for a question are kept (a premium quote lives 15 minutes by default). */
+const CHOICE_KEPT_SECONDS = 900;
+const CHOICES_KEPT = 256;
 /** Characters at which a sentence's coverage counts half (tuned on the evaluation set, `npm run eval:assistant`). */
 const LENGTH_SCALE = 300;
 
@@ -234,13 +238,17 @@ export function createDocsProvider(sentences: () => SentenceIndex = sentenceInde
       model: { provider: 'docs', name: DOCS_INDEX_NAME },
     };
   }
-  const choose = (question: string, concepts = questionConcepts(question)) => chooseSentences(rankSentences(concepts, question.toLowerCase(), sentences()));
+  // The sentences a question gets, kept a while: a premium question is judged when quoted and
+  // answered when paid, and ranking every sentence of the site is the costly part of both.
+  const kept = sharedAnswers<ScoredSentence[]>(CHOICE_KEPT_SECONDS, CHOICES_KEPT);
+  const choose = (question: string, concepts = questionConcepts(question)) =>
+    kept(question, async () => chooseSentences(rankSentences(concepts, question.toLowerCase(), sentences())));
   async function answer({ question }: ModelRequest): Promise<ModelAnswer> {
     const term = termAsked(question, glossary);
     if (term) return define(term);
     const model = { provider: 'docs' as const, name: DOCS_INDEX_NAME };
     const concepts = questionConcepts(question);
-    const chosen = choose(question, concepts);
+    const chosen = await choose(question, concepts);
     if (chosen.length === 0) {
       return {
         answer:
@@ -264,6 +272,6 @@ export function createDocsProvider(sentences: () => SentenceIndex = sentenceInde
     };
   }
   // The same choice as `answer` makes: a question judged answerable at quote time is answered when paid.
-  const answers = async (question: string) => termAsked(question, glossary) !== undefined || choose(question).length > 0;
+  const answers = async (question: string) => termAsked(question, glossary) !== undefined || (await choose(question)).length > 0;
   return { name: 'docs', answer, answers };
 }
