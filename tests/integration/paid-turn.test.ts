@@ -493,6 +493,8 @@ describe('crash safety', () => {
   it('keeps every acknowledged quote and receipt across a SIGKILL mid-stream, and marks no Note used without its receipt', async () => {
     const env = serverEnv();
     const killed = await startBuiltServer(env);
+    // Stopped with the others should the test fail before it kills it.
+    servers.push(killed);
     const payments: Array<{ paid: PremiumQuote; question: string; note: { boxId: string; transactionId: string } }> = [];
     for (let index = 0; index < 24; index++) {
       const question = uniquePremiumQuestion();
