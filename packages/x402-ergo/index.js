@@ -20,6 +20,12 @@ export const NETWORK = 'ergo:testnet';
 /** The local sandbox chain (`npm run sandbox`): its Notes are worth nothing and pay nothing elsewhere. */
 export const SANDBOX_NETWORK = 'ergo:sandbox';
 const NETWORKS = [NETWORK, SANDBOX_NETWORK];
+
+/** `network`, when it is one of this scheme's; throws otherwise. */
+function ergoNetwork(network) {
+  if (!NETWORKS.includes(network)) throw new Error(`network must be ${NETWORKS.join(' or ')}, not ${network}`);
+  return network;
+}
 export const ASSET = 'ERG';
 const HEX64 = /^[0-9a-f]{64}$/;
 const PAYMENT_IDENTIFIER = 'payment-identifier';
@@ -134,10 +140,9 @@ export function sandboxWallet(sandboxUrl) {
  * network whose chain the server reads (`ergo:sandbox` for the sandbox chain).
  */
 export function ergoNoteRequirements(quote, { maxTimeoutSeconds, network = NETWORK }) {
-  if (!NETWORKS.includes(network)) throw new Error(`network must be ${NETWORKS.join(' or ')}, not ${network}`);
   return {
     scheme: SCHEME,
-    network,
+    network: ergoNetwork(network),
     asset: ASSET,
     amount: String(quote.priceNanoErg),
     payTo: quote.receiverAddress,
@@ -190,9 +195,8 @@ export class ExactErgoFacilitator {
   caipFamily = 'ergo:*';
 
   constructor({ explorerUrl, network = NETWORK, claimNote = memoryClaims() }) {
-    if (!NETWORKS.includes(network)) throw new Error(`network must be ${NETWORKS.join(' or ')}, not ${network}`);
     this.explorerUrl = explorerUrl.replace(/\/+$/, '');
-    this.network = network;
+    this.network = ergoNetwork(network);
     this.claimNote = claimNote;
   }
 

@@ -9,7 +9,7 @@
  * reader who exported them would have; BASE, SANDBOX_URL and MCP are left for the commands to derive.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/paid-turn.ts';
@@ -43,14 +43,7 @@ const DOCUMENTS = [
   'README.md',
   ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
   ...readdirSync(join(ROOT, 'packages')).map((name) => `packages/${name}/README.md`),
-].filter((path) => {
-  try {
-    readFileSync(join(ROOT, path));
-    return true;
-  } catch {
-    return false;
-  }
-});
+].filter((path) => existsSync(join(ROOT, path)));
 
 /** The variables the services block sets on the line that runs `npm start`, continuation lines joined. */
 function serviceVariables(block: Block): Record<string, string> {

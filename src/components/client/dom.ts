@@ -17,6 +17,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
   return node;
 }
 
+/** A check's outcome as the pages mark it: `pass` in the good colour, `fail` in the bad. */
+export const passFail = (ok: boolean): HTMLSpanElement => el('span', { class: ok ? 'ok' : 'bad' }, ok ? 'pass' : 'fail');
+
 /** The site origin the page was built for, so our absolute URLs render as paths. */
 export function baseUrlOf(root: HTMLElement): string {
   return root.closest<HTMLElement>('[data-base-url]')?.dataset.baseUrl ?? location.origin;

@@ -4,9 +4,7 @@
  */
 import type { LiveStatus, ProofExplorer } from '../../../schemas/live.ts';
 import { humanize } from '../format.ts';
-import { baseUrlOf, el, fetchJson, link, renderProblem, show } from './dom.ts';
-
-const mark = (ok: boolean) => el('span', { class: ok ? 'ok' : 'bad' }, ok ? 'pass' : 'fail');
+import { baseUrlOf, el, fetchJson, link, passFail, renderProblem, show } from './dom.ts';
 
 function gates(status: LiveStatus): HTMLElement {
   return el(
@@ -14,7 +12,7 @@ function gates(status: LiveStatus): HTMLElement {
     {},
     el('h3', {}, 'Gates'),
     el('p', {}, el('strong', { class: status.ok ? 'ok' : 'bad' }, status.ok ? 'Every required probe passes.' : 'A required probe fails.'), ` Checked at ${status.checked_at}.`),
-    el('ul', {}, ...Object.entries(status.probes).map(([name, probe]) => el('li', {}, mark(probe.ok), ' ', humanize(name), probe.required ? '' : ' (optional)'))),
+    el('ul', {}, ...Object.entries(status.probes).map(([name, probe]) => el('li', {}, passFail(probe.ok), ' ', humanize(name), probe.required ? '' : ' (optional)'))),
     el('p', {}, 'Mainnet gate: ', el('code', {}, status.summary.mainnet_gate_status), '. ', el('a', { href: '/live/' }, 'Every probe, with what it found')),
   );
 }
@@ -41,7 +39,7 @@ function latestReceipt(board: ProofExplorer, baseUrl: string): HTMLElement {
     el('h3', {}, testnet ? 'Latest testnet receipt' : 'Latest receipt (sandbox)'),
     testnet ? null : el('p', { class: 'muted' }, 'No receipt has settled on the Ergo testnet here yet; this one settled on the local sandbox chain: a demo, never a proof.'),
     el('p', {}, el('a', { href: `/receipt/${receipt.id}` }, el('code', {}, receipt.id)), ` verified at ${receipt.verified_at}: `, el('strong', { class: passed === receipt.checks.length ? 'ok' : 'bad' }, `${passed} of ${receipt.checks.length} checks pass`), '.'),
-    el('ul', {}, ...receipt.checks.map((check) => el('li', {}, mark(check.ok), ' ', humanize(check.id)))),
+    el('ul', {}, ...receipt.checks.map((check) => el('li', {}, passFail(check.ok), ' ', humanize(check.id)))),
     receipt.links.receipt ? el('p', {}, link(receipt.links.receipt, baseUrl, 'The receipt bundle (JSON)')) : null,
   );
 }
