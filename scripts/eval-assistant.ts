@@ -1,5 +1,5 @@
 // `npm run eval:assistant`: asks the docs provider every question of the evaluation set
-// (tests/eval/assistant-questions.json) and of the held-out set (assistant-questions-held-out.json)
+// (tests/eval/assistant-questions.json) and of the held-out sets (assistant-questions-held-out*.json)
 // and prints, for each, the share answered with all their facts (and, for the questions the site does
 // not answer, the share where the assistant says so). Both are written from the site's pages; the
 // engine's weights and words are chosen on the first only, so the second shows how far they carry to
@@ -32,6 +32,7 @@ const NO_ANSWER = /^Nothing on this site answers/;
 export const EVALUATION_SET = 'assistant-questions.json';
 export const HELD_OUT_SET = 'assistant-questions-held-out.json';
 export const SECOND_HELD_OUT_SET = 'assistant-questions-held-out-2.json';
+export const THIRD_HELD_OUT_SET = 'assistant-questions-held-out-3.json';
 
 export function loadQuestions(set = EVALUATION_SET): EvalQuestion[] {
   return (JSON.parse(readFileSync(new URL(`../tests/eval/${set}`, import.meta.url), 'utf8')) as { questions: EvalQuestion[] }).questions;
@@ -54,7 +55,7 @@ export async function evaluate(questions: readonly EvalQuestion[] = loadQuestion
 }
 
 if (import.meta.main) {
-  for (const [name, set] of [['evaluation set', EVALUATION_SET], ['held-out set', HELD_OUT_SET], ['second held-out set', SECOND_HELD_OUT_SET]] as const) {
+  for (const [name, set] of [['evaluation set', EVALUATION_SET], ['held-out set', HELD_OUT_SET], ['second held-out set', SECOND_HELD_OUT_SET], ['third held-out set', THIRD_HELD_OUT_SET]] as const) {
     const results = await evaluate(loadQuestions(set));
     console.log(`${name} (tests/eval/${set}):`);
     for (const result of results.filter((entry) => !entry.passed)) {

@@ -6,13 +6,19 @@
  * these floors only keep the engine from getting worse unnoticed.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluate, HELD_OUT_SET, loadQuestions, SECOND_HELD_OUT_SET } from '../../scripts/eval-assistant.ts';
+import { evaluate, HELD_OUT_SET, loadQuestions, SECOND_HELD_OUT_SET, THIRD_HELD_OUT_SET } from '../../scripts/eval-assistant.ts';
 
 /** Answered with their facts on 2026-11-26 (the ninth session): 79 of 87, and 22 of the 40 held out. */
 const FLOOR = 79 / 87;
 const HELD_OUT_FLOOR = 22 / 40;
 /** The second held-out set (written 2026-11-29 by someone who did not read the engine) on its one measurement: 43 of 48; the goal is 75 %. */
 const SECOND_HELD_OUT_FLOOR = 43 / 48;
+/**
+ * The third held-out set (written 2026-11-29 the same way, 83 questions) on its one measurement: 45
+ * of 83, under the 75 % goal. A floor, not the goal: its misses are questions in plain words the
+ * pages do not use, and tuning the engine on them would make it one more tuning set.
+ */
+const THIRD_HELD_OUT_FLOOR = 45 / 83;
 
 describe('assistant evaluation set', () => {
   const questions = loadQuestions();
@@ -46,5 +52,14 @@ describe('assistant evaluation set', () => {
     for (const result of results.filter((entry) => entry.question.unanswerable)) expect({ answer: result.answer.slice(0, 29), quoted: result.quoted }, result.question.question).toEqual({ answer: 'Nothing on this site answers ', quoted: false });
     expect(SECOND_HELD_OUT_FLOOR).toBeGreaterThanOrEqual(0.75);
     expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(SECOND_HELD_OUT_FLOOR);
+  });
+
+  it('answers the third held-out set no worse than on its one measurement, refusing every unanswerable one at quote time', async () => {
+    const questions = loadQuestions(THIRD_HELD_OUT_SET);
+    expect(questions.length).toBeGreaterThanOrEqual(40);
+    expect(questions.filter((question) => question.unanswerable).length).toBeGreaterThan(0);
+    const results = await evaluate(questions);
+    for (const result of results.filter((entry) => entry.question.unanswerable)) expect({ answer: result.answer.slice(0, 29), quoted: result.quoted }, result.question.question).toEqual({ answer: 'Nothing on this site answers ', quoted: false });
+    expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(THIRD_HELD_OUT_FLOOR);
   });
 });
