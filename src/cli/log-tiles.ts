@@ -7,14 +7,13 @@ import { canonicalJson } from '../domain/canonical-hash.ts';
 import { receiptOfflineChecks } from '../domain/receipt-proof.ts';
 import { encodeBase64 } from '../domain/tlog/base64.ts';
 import { decodeEntryBundle, formatEntryBundlePath, formatTilePath, parseTileBody, tileAt, TILE_WIDTH } from '../domain/tlog/tiles.ts';
-import { leafHash, type Hash } from '../domain/tlog/tree.ts';
+import { leafHash, sameBytes, type Hash } from '../domain/tlog/tree.ts';
 import { CliError, EXIT_FAILED, fetchBytes } from './output.ts';
 
 /** A refusal of the log: exit 1, the message naming what disagreed. */
 export const logFailure = (message: string) => new CliError(message, EXIT_FAILED);
 
 const b64 = encodeBase64;
-const sameHash = (a: Hash, b: Hash) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** The level-0 leaves of the tree of `size` entries from tile `firstTile` on; `start` is the index of the first. */
 export async function readLeaves(logUrl: string, firstTile: number, size: number): Promise<{ start: number; leaves: Hash[]; tiles: Array<{ n: number; width: number }> }> {
@@ -73,7 +72,7 @@ export function entryProblems(index: number, entry: Uint8Array, leaf: Hash): str
     return [`entry ${index} is not JSON`];
   }
   const hashed = leafHash(entry);
-  if (!sameHash(hashed, leaf)) {
+  if (!sameBytes(hashed, leaf)) {
     return [`entry ${index}${receiptId} does not hash to its leaf: SHA-256(0x00 || entry) is ${b64(hashed)}, level-0 tile ${Math.floor(index / TILE_WIDTH)} holds ${b64(leaf)}`];
   }
   const problems: string[] = [];

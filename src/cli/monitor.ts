@@ -13,7 +13,7 @@ import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { decodeBase64, encodeBase64 } from '../domain/tlog/base64.ts';
 import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
 import { TILE_WIDTH } from '../domain/tlog/tiles.ts';
-import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, rootFromSubtrees, type Hash } from '../domain/tlog/tree.ts';
+import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, rootFromSubtrees, sameBytes, type Hash } from '../domain/tlog/tree.ts';
 import { logFailure, readEntries, readLeaves } from './log-tiles.ts';
 import { CliError, fetchBytes, type Output } from './output.ts';
 
@@ -40,7 +40,6 @@ export interface MonitorOptions {
 }
 
 const b64 = encodeBase64;
-const sameHash = (a: Hash, b: Hash) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 function readState(file: string): MonitorState | undefined {
   if (!existsSync(file)) return undefined;
@@ -104,7 +103,7 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   const keptLine = `the kept checkpoint of size ${oldSize}, root ${b64(oldRoot)}`;
   const newLine = `the new checkpoint of size ${size}, root ${b64(root)}`;
   if (size < oldSize) throw logFailure(`the log shrank: ${newLine} is smaller than ${keptLine}`);
-  if (size === oldSize && !sameHash(root, oldRoot)) throw logFailure(`the log forked: ${newLine} has the size of ${keptLine} but another root`);
+  if (size === oldSize && !sameBytes(root, oldRoot)) throw logFailure(`the log forked: ${newLine} has the size of ${keptLine} but another root`);
 
   // Leaves from the first tile not summed in the kept range up to the new size.
   const { start, leaves, tiles } = await readLeaves(logUrl, Math.floor(oldSize / TILE_WIDTH), size);
@@ -115,16 +114,16 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   leaves.forEach((leaf, i) => {
     if (start + i === oldSize) {
       const recomputed = rootFromSubtrees(range);
-      if (!sameHash(recomputed, oldRoot)) throw logFailure(`the log forked: the tiles of ${newLine} give root ${b64(recomputed)} for size ${oldSize}, but ${keptLine}`);
+      if (!sameBytes(recomputed, oldRoot)) throw logFailure(`the log forked: the tiles of ${newLine} give root ${b64(recomputed)} for size ${oldSize}, but ${keptLine}`);
     }
     range = appendToRange(start + i, range, leaf);
     if ((start + i + 1) % TILE_WIDTH === 0) nextFullTilesRange = range;
   });
-  if (leaves.length === oldSize - start && !sameHash(rootFromSubtrees(range), oldRoot)) {
+  if (leaves.length === oldSize - start && !sameBytes(rootFromSubtrees(range), oldRoot)) {
     throw logFailure(`the log forked: the tiles of ${newLine} give root ${b64(rootFromSubtrees(range))} for size ${oldSize}, but ${keptLine}`);
   }
   const newRoot = rootFromSubtrees(range);
-  if (!sameHash(newRoot, root)) throw logFailure(`the tiles served are not the signed tree: ${newLine}, but its level-0 tiles give root ${b64(newRoot)}`);
+  if (!sameBytes(newRoot, root)) throw logFailure(`the tiles served are not the signed tree: ${newLine}, but its level-0 tiles give root ${b64(newRoot)}`);
 
   // Entries: every entry of the bundles read, so a partial bundle's older entries are checked again.
   const { problems } = await readEntries(logUrl, tiles, (index) => leaves[index - start]!);

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hex } from '@fleet-sdk/crypto';
 import type { StoreConfig } from '../../src/config/store.ts';
 import { canonicalJson } from '../../src/domain/canonical-hash.ts';
-import { EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
+import { EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
 import { createStore } from '../../src/services/store/index.ts';
 import type { SqlAssistantStore } from '../../src/services/store/sql-store.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
@@ -138,6 +138,30 @@ describe.each(engines)('the receipt log on %s', (_name, makeEngine, enabled) => 
     const after = open(engine);
     const entries = await checkWhole(after, receipts.map((receipt) => receipt.receiptId));
     expect(entries.map((entry) => entry.receiptId)).toEqual(receipts.map((receipt) => receipt.receiptId));
+  });
+
+  (enabled ? it : it.skip)('stores a receipt as its entry\'s text, and reads an entry right from a receipt stored in other JSON or rewritten', async () => {
+    const engine = makeEngine();
+    cleanups.push(engine.cleanup);
+    const store = open(engine);
+    const [asStored, reordered, rewritten] = [await settleTurn(store), await settleTurn(store), await settleTurn(store)];
+    const entryText = (receipt: unknown) => canonicalJson(receipt);
+    const storedText = async (receiptId: string) => (await store.readLogEntries(0, 3)).find((entry) => entry.receiptId === receiptId)!.stored!;
+    // SQLite keeps the text as written: the entry's own (PostgreSQL's jsonb keeps its own form, read back as JSON).
+    if (engine.config.driver === 'sqlite') expect(await storedText(asStored.receiptId)).toBe(entryText(asStored));
+    else expect(JSON.parse(await storedText(asStored.receiptId))).toEqual(JSON.parse(entryText(asStored)));
+    // As an earlier build stored it (JSON.stringify, members in another order), and as an operator rewrote one.
+    const reversed = Object.fromEntries(Object.entries(reordered).reverse());
+    const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+    await engine.exec(`UPDATE receipts SET bundle = ${quote(JSON.stringify(reversed))} WHERE receipt_id = '${reordered.receiptId}'`);
+    const changed = { ...rewritten, settlementTxId: hex32() };
+    await engine.exec(`UPDATE receipts SET bundle = ${quote(JSON.stringify(changed))} WHERE receipt_id = '${rewritten.receiptId}'`);
+    const entries = await store.readLogEntries(0, 3);
+    const leaves = await store.readLogHashes([0, 1, 2].map((index) => storedHashIndex(0, index)));
+    const text = (index: number) => new TextDecoder().decode(entries[index]!.bytes!);
+    expect([text(0), text(1), text(2)]).toEqual([entryText(asStored), entryText(reordered), entryText(changed)]);
+    // The rewrite shows: its entry no longer hashes to its leaf; the other two do.
+    expect(entries.map((entry, i) => hex.encode(leafHash(entry.bytes!)) === hex.encode(leaves[i]!))).toEqual([true, true, false]);
   });
 
   (enabled ? it : it.skip)('two instances settling at once make one log: no gap, no index twice, every receipt once', async () => {

@@ -8,7 +8,7 @@ import type { ProofCheck } from '../receipt-proof.ts';
 import { encodeBase64 } from './base64.ts';
 import { openCheckpoint } from './note.ts';
 import { verifyInclusion } from './proofs.ts';
-import { leafHash, type Hash } from './tree.ts';
+import { leafHash, sameBytes, type Hash } from './tree.ts';
 
 export const LOG_INCLUSION_CHECK = 'log_inclusion';
 
@@ -79,7 +79,7 @@ export function judgeLogHealth(input: LogHealthInput): LogHealth {
   }
   const missing = input.newest.filter((entry) => entry.bytes === undefined).map((entry) => entry.index);
   if (missing.length) return fail('receipt_missing', `The receipt store has no receipt for ${listed(missing)} of the log.`);
-  const changed = input.newest.filter((entry) => !sameHash(leafHash(entry.bytes!), entry.leaf)).map((entry) => entry.index);
+  const changed = input.newest.filter((entry) => !sameBytes(leafHash(entry.bytes!), entry.leaf)).map((entry) => entry.index);
   if (changed.length) return fail('entry_mismatch', `The receipts of ${listed(changed)} no longer hash to their logged leaves: they were changed after they were recorded.`);
   return {
     ok: true,
@@ -88,8 +88,4 @@ export function judgeLogHealth(input: LogHealthInput): LogHealth {
     checkpoint: signed,
     entries,
   };
-}
-
-function sameHash(a: Hash, b: Hash): boolean {
-  return a.length === b.length && a.every((byte, index) => byte === b[index]);
 }

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { LEAF_PREFIX, NODE_PREFIX, type Hash } from './hash.ts';
 
-export { HASH_SIZE, type Hash } from './hash.ts';
+export { HASH_SIZE, sameBytes, type Hash } from './hash.ts';
 
 const sha256 = (...parts: Uint8Array[]): Hash => {
   const hash = createHash('sha256');

@@ -7,6 +7,7 @@ import { receiptBundleSchema, type ReceiptBundle } from '../../../schemas/receip
 import type { ReceiptSummary } from '../../../schemas/reputation.ts';
 import type { A2aTaskRecord, A2aTaskState, ActivityEvent, StoredA2aTask } from '../../domain/ports.ts';
 import type { GateState } from '../../domain/probe-history.ts';
+import { inSchemaOrder } from '../../lib/schema-key-order.ts';
 import type { Dialect } from './dialect.ts';
 
 /** Lists never read more rows than this, whatever the caller asks. */
@@ -83,13 +84,15 @@ export const clampLimit = (limit: number): number => Math.min(Math.max(Math.trun
 /** Ids this service stores are lower-case hex; a lookup given upper-case hex still finds them. */
 export const normaliseId = (id: string): string => (/^[0-9a-fA-F]{64}$/.test(id) ? id.toLowerCase() : id);
 /**
- * A stored receipt bundle in its documented key order. SQLite gives back the text it stored, already
- * in that order; PostgreSQL's jsonb reorders keys, so the schema puts them back (the receipt id is
- * over canonical JSON, so order never changes it). A bundle stored under an older schema is served as stored.
+ * A stored receipt bundle in its documented key order (the receipt id is over canonical JSON, so
+ * order never changes it). SQLite gives back the text it stored: a receipt's RFC 8785 text, members
+ * sorted (or, stored by an earlier build, already in order), put in the schema's order without
+ * being checked again. PostgreSQL's jsonb reorders keys, and the schema's parse puts them back. A
+ * bundle stored under an older schema is served as stored.
  */
 export function readBundle(dialect: Dialect, text: string): ReceiptBundle {
   const bundle = JSON.parse(text) as ReceiptBundle;
-  if (dialect.jsonKeepsText) return bundle;
+  if (dialect.jsonKeepsText) return inSchemaOrder(receiptBundleSchema, bundle);
   const ordered = receiptBundleSchema.safeParse(bundle);
   return ordered.success ? ordered.data : bundle;
 }

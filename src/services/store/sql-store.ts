@@ -11,7 +11,7 @@
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary, SubjectKind } from '../../../schemas/reputation.ts';
 import type { ProbeRun } from '../../domain/probe-history.ts';
-import { receiptLogEntry } from '../../domain/receipt-log-entry.ts';
+import { receiptLogEntry, receiptLogEntryText } from '../../domain/receipt-log-entry.ts';
 import {
   NoteAlreadyUsedError,
   StoreUnavailableError,
@@ -43,6 +43,7 @@ import { foldStretch, readEvidence, readReceiptDays, readSubject, readSubjects, 
 import type { ReputationEvidence } from '../../domain/reputation.ts';
 import type { ReputationTotals, SubjectAggregate } from '../../domain/reputation-fold.ts';
 import { hex } from '@fleet-sdk/crypto';
+import { leafHash, sameBytes, storedHashIndex } from '../../domain/tlog/tree.ts';
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
 const MAX_REISSUE_ATTEMPTS = 8;
@@ -189,10 +190,12 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
       await database.transaction(async (tx) => {
         // First, so a Note that already paid stops the transaction before anything else is written.
         await tx.query('INSERT INTO used_notes (note_box_id, quote_id) VALUES ($1, $2)', [noteBoxId, input.quoteId]);
+        // Stored as its log entry's text (RFC 8785 JSON, made once when the bundle was built): where the
+        // store keeps text as written (SQLite), an entry bundle is then read without parsing a receipt.
         await tx.query(
           `INSERT INTO receipts (receipt_id, settlement_tx_id, note_box_id, quote_id, chain, bundle, payer_address)
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [receipt.receiptId, receipt.settlementTxId, noteBoxId, input.quoteId, receipt.chain, JSON.stringify(receipt), input.payerAddress],
+          [receipt.receiptId, receipt.settlementTxId, noteBoxId, input.quoteId, receipt.chain, receiptLogEntryText(receipt), input.payerAddress],
         );
         await tx.query(
           `INSERT INTO payment_tokens (token_hash, quote_id, receipt_id, question_hash, expires_at, retry_key_hash)
@@ -497,7 +500,10 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
         WHERE e.idx >= $1 AND e.idx < $2 ORDER BY e.idx`,
       [start, end],
     );
-    return rows.map((row) => logEntry(Number(row.idx), row.receipt_id, row.bundle, database.dialect));
+    // Where the store keeps a receipt's text as written, a receipt stored as its entry's text is the
+    // entry itself, as its leaf hash shows: the entry is then read without parsing the receipt.
+    const leaves = database.dialect.jsonKeepsText && rows.length ? await this.readLogHashes(rows.map((row) => storedHashIndex(0, Number(row.idx)))) : [];
+    return rows.map((row, i) => logEntry(Number(row.idx), row.receipt_id, row.bundle, database.dialect, leaves[i]));
   }
 
   async logIndexOf(receiptId: string): Promise<number | undefined> {
@@ -595,15 +601,23 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
  * that already holds them for the same stored text (a full entry bundle served before) skips the
  * canonicalization, the bulk of reading a tile.
  */
-function logEntry(index: number, receiptId: string, stored: string | null, dialect: Dialect): LogEntry {
+/** A log entry as read; with its `leaf` hash, a stored text that hashes to it is the entry's bytes as they are. */
+function logEntry(index: number, receiptId: string, stored: string | null, dialect: Dialect, leaf?: Uint8Array): LogEntry {
   if (stored === null) return { index, receiptId, bytes: undefined };
   let bytes: Uint8Array | undefined;
+  const asStored = () => {
+    if (!leaf) return undefined;
+    const text = new TextEncoder().encode(stored);
+    return sameBytes(leafHash(text), leaf) ? text : undefined;
+  };
   return {
     index,
     receiptId,
     stored,
+    // Otherwise (a receipt stored before its text was the entry's, PostgreSQL's jsonb, a rewritten row)
+    // the bytes are made from the receipt: a rewrite then shows as an entry that misses its leaf.
     get bytes() {
-      return (bytes ??= receiptLogEntry(readBundle(dialect, stored)));
+      return (bytes ??= asStored() ?? receiptLogEntry(readBundle(dialect, stored)));
     },
   };
 }
