@@ -44,22 +44,22 @@ describe('assistant evaluation set', () => {
     expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(HELD_OUT_FLOOR);
   });
 
-  it('answers the second held-out set, written without reading the engine, at least as well as on its one measurement (over the 75 % goal), refusing every unanswerable one at quote time', async () => {
-    const questions = loadQuestions(SECOND_HELD_OUT_SET);
+  /** A set written without reading the engine: at least 40 questions, every unanswerable one refused at quote time, and no fewer answered than `floor`. */
+  async function heldOutWithoutTheEngine(set: string, floor: number) {
+    const questions = loadQuestions(set);
     expect(questions.length).toBeGreaterThanOrEqual(40);
     expect(questions.filter((question) => question.unanswerable).length).toBeGreaterThan(0);
     const results = await evaluate(questions);
     for (const result of results.filter((entry) => entry.question.unanswerable)) expect({ answer: result.answer.slice(0, 29), quoted: result.quoted }, result.question.question).toEqual({ answer: 'Nothing on this site answers ', quoted: false });
+    expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(floor);
+  }
+
+  it('answers the second held-out set, written without reading the engine, at least as well as on its one measurement (over the 75 % goal), refusing every unanswerable one at quote time', async () => {
     expect(SECOND_HELD_OUT_FLOOR).toBeGreaterThanOrEqual(0.75);
-    expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(SECOND_HELD_OUT_FLOOR);
+    await heldOutWithoutTheEngine(SECOND_HELD_OUT_SET, SECOND_HELD_OUT_FLOOR);
   });
 
   it('answers the third held-out set no worse than on its one measurement, refusing every unanswerable one at quote time', async () => {
-    const questions = loadQuestions(THIRD_HELD_OUT_SET);
-    expect(questions.length).toBeGreaterThanOrEqual(40);
-    expect(questions.filter((question) => question.unanswerable).length).toBeGreaterThan(0);
-    const results = await evaluate(questions);
-    for (const result of results.filter((entry) => entry.question.unanswerable)) expect({ answer: result.answer.slice(0, 29), quoted: result.quoted }, result.question.question).toEqual({ answer: 'Nothing on this site answers ', quoted: false });
-    expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(THIRD_HELD_OUT_FLOOR);
+    await heldOutWithoutTheEngine(THIRD_HELD_OUT_SET, THIRD_HELD_OUT_FLOOR);
   });
 });
