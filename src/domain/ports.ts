@@ -292,6 +292,17 @@ export interface ReceiptLogStore {
    * it): entries read while it holds are still the store's.
    */
   logRevision(): Promise<string>;
+  /** The gzip of full entry bundle `n` as kept, with the log revision it was made at. */
+  keptBundle(n: number): Promise<KeptBundle | undefined>;
+  /** Keeps the gzip of full entry bundle `n`, made at `revision`, in place of any kept before. */
+  keepBundle(n: number, bundle: KeptBundle): Promise<void>;
+  /** The full entry bundles kept at `revision`. */
+  keptBundleIndexes(revision: string): Promise<number[]>;
+}
+
+export interface KeptBundle {
+  revision: string;
+  gzipped: Uint8Array;
 }
 
 /** A box as the chain source reports it; value is exact (may exceed 2^53). */

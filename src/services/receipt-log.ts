@@ -10,10 +10,10 @@ import { gzip } from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptLogConfig } from '../config/receipt-log.ts';
-import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
+import type { KeptBundle, LogEntry, ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
 import { formatCheckpoint, formatVerifierKey, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
 import { inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
-import { checkTileResource, encodeEntryBundle, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
+import { checkTileResource, encodeEntryBundle, formatEntryBundlePath, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { receiptLogEntry } from '../domain/receipt-log-entry.ts';
 import { inclusionCheck, judgeLogHealth, type LogHealth } from '../domain/tlog/audit.ts';
@@ -45,6 +45,12 @@ export interface ReceiptLog {
   /** A tile or an entry bundle; with `gzip`, a large entry bundle comes gzipped. */
   tile(path: string, accepts?: { gzip: boolean }): Promise<TileAnswer>;
   proofOf(receiptId: string): Promise<ProofAnswer>;
+  /**
+   * Makes and keeps in the store the gzip of up to `limit` full entry bundles not kept at the
+   * store's log revision, newest first; how many it made. The checkpointer runs it each round, so a
+   * reader walking the log finds every full bundle made already.
+   */
+  keepBundles(limit: number): Promise<number>;
   /** Whether `bundle`, as given (read from the store now), is included in the newest checkpoint. */
   inclusionOf(bundle: ReceiptBundle): Promise<ReturnType<typeof inclusionCheck>>;
   /** Whether the log and the receipt store agree now, and the checkpoint verifies (the live probe). */
@@ -191,6 +197,12 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const revision = await store.logRevision();
     const zipped = gzip ? gzippedBundles.get(key) : undefined;
     if (zipped?.revision === revision) return { ok: true, bytes: zipped.bytes, full, encoding: 'gzip', negotiated: true };
+    // A full bundle made before, by this instance or another, at this revision: one row, not 256 receipts.
+    const stored = gzip && full ? await store.keptBundle(resource.n) : undefined;
+    if (stored?.revision === revision) {
+      gzippedBundles.set(key, { revision, bytes: stored.gzipped });
+      return { ok: true, bytes: stored.gzipped, full, encoding: 'gzip', negotiated: true };
+    }
     const kept = bundles.get(key);
     let bytes = kept?.revision === revision ? kept.bytes : undefined;
     if (!bytes) {
@@ -204,9 +216,32 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const compressed = await gzipOnce(`${key}@${revision}`, async () => {
       const made = await gzipAsync(bytes, { level: BUNDLE_GZIP_LEVEL });
       gzippedBundles.set(key, { revision, bytes: made });
+      if (full) await keep(resource.n, { revision, gzipped: made });
       return made;
     });
     return { ok: true, bytes: compressed, full, encoding: 'gzip', negotiated: true };
+  }
+
+  /** Keeps a full bundle's gzip in the store; one not kept is made again by the next reader, so a failure is only logged. */
+  async function keep(n: number, bundle: KeptBundle): Promise<void> {
+    try {
+      await store.keepBundle(n, bundle);
+    } catch (error) {
+      logger.warn({ err: error, bundle: n }, 'receipt log: an entry bundle was not kept in the store; it is made again when asked');
+    }
+  }
+
+  async function keepBundles(limit: number): Promise<number> {
+    const [checkpoint, revision] = await Promise.all([latest(), store.logRevision()]);
+    const kept = new Set(await store.keptBundleIndexes(revision));
+    let made = 0;
+    for (let n = Math.floor((checkpoint?.size ?? 0) / TILE_WIDTH) - 1; n >= 0 && made < limit; n--) {
+      if (kept.has(n)) continue;
+      // Through the read path, as a reader's request would: a bundle with a lost receipt is withheld, not kept.
+      await tile(formatEntryBundlePath({ n, width: TILE_WIDTH }).slice('tile/'.length), { gzip: true });
+      made++;
+    }
+    return made;
   }
 
   async function readTile(resource: TileResource, full: boolean): Promise<TileAnswer> {
@@ -271,18 +306,26 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
       .finally(() => (signing = undefined));
   }
 
-  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, proofOf, inclusionOf, health, receiptStored };
+  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, keepBundles, proofOf, inclusionOf, health, receiptStored };
 }
 
 /**
+ * Full entry bundles made and kept each checkpointer round: about half a second of work (15 ms a
+ * bundle, in turns of 32 entries), so the bundles of a million receipts stored before migration 12
+ * are all kept within ten minutes of the first start, and after that each as it fills.
+ */
+const BUNDLES_KEPT_PER_ROUND = 32;
+
+/**
  * Signs a checkpoint every `intervalSeconds` when the log grew (a no-op read otherwise), then runs
- * `afterRound` (the reputation's fold), and appends, now and then, receipts a build without the log
- * stored beside this one. The timer does
- * not keep the process alive; a failed round is logged and tried again.
+ * `afterRound` (the reputation's fold) and keeps the full entry bundles not kept yet, and appends,
+ * now and then, receipts a build without the log stored beside this one. The timer does not keep
+ * the process alive; a failed round is logged and tried again.
  */
 export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number, afterRound?: () => Promise<void>): { stop: () => void } {
   let running = false;
   let rounds = 0;
+  let keeping: Promise<unknown> | undefined;
   const tick = async () => {
     if (running) return;
     running = true;
@@ -296,6 +339,10 @@ export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore,
       rounds++;
       // Not awaited: a long fold (minutes after a migration) must not hold up the next checkpoints.
       void afterRound?.();
+      keeping ??= log()
+        .keepBundles(BUNDLES_KEPT_PER_ROUND)
+        .catch((error: unknown) => logger.warn({ err: error }, 'receipt log: no entry bundles kept this round; trying again'))
+        .finally(() => (keeping = undefined));
     } catch (error) {
       logger.warn({ err: error }, 'receipt log: no checkpoint this round; trying again');
     } finally {

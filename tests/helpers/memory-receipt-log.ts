@@ -10,6 +10,7 @@ import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/doma
 import { receiptLogEntry } from '../../src/domain/receipt-log-entry.ts';
 import { appendHashes, appendReadIndexes, leafHash, storedHashIndex, type Hash } from '../../src/domain/tlog/tree.ts';
 import { createReceiptLog, type ReceiptLog } from '../../src/services/receipt-log.ts';
+import { memoryKeptBundles } from './memory-kept-bundles.ts';
 
 export interface MemoryReceiptLog {
   log: ReceiptLog;
@@ -46,6 +47,7 @@ export function memoryReceiptLog(receipts: () => readonly ReceiptBundle[], origi
     countReceipts: async () => receipts().length,
     // The receipts as they are now: any rewrite or removal changes it, as the store's triggers do.
     logRevision: async () => createHash('sha256').update(JSON.stringify(receipts())).digest('hex'),
+    ...memoryKeptBundles(),
   };
   const append = (bundle: ReceiptBundle) => {
     const index = ids.length;

@@ -164,6 +164,22 @@ describe.each(engines)('the receipt log on %s', (_name, makeEngine, enabled) => 
     expect(entries.map((entry, i) => hex.encode(leafHash(entry.bytes!)) === hex.encode(leaves[i]!))).toEqual([true, true, false]);
   });
 
+  (enabled ? it : it.skip)('keeps a full bundle\'s gzip with the revision it was made at, one per bundle, the newest in place of the older', async () => {
+    const engine = makeEngine();
+    cleanups.push(engine.cleanup);
+    const store = open(engine);
+    expect(await store.keptBundle(0)).toBeUndefined();
+    const made = Uint8Array.from([0x1f, 0x8b, 0, 1, 2, 255]);
+    await store.keepBundle(0, { revision: '5', gzipped: made });
+    await store.keepBundle(3, { revision: '5', gzipped: made.subarray(2) });
+    expect(await store.keptBundle(0)).toEqual({ revision: '5', gzipped: made });
+    expect(hex.encode((await store.keptBundle(3))!.gzipped)).toBe('0001' + '02ff');
+    await store.keepBundle(0, { revision: '6', gzipped: made.subarray(0, 2) });
+    expect(await store.keptBundle(0)).toEqual({ revision: '6', gzipped: made.subarray(0, 2) });
+    expect((await store.keptBundleIndexes('5')).sort()).toEqual([3]);
+    expect(await store.keptBundleIndexes('6')).toEqual([0]);
+  });
+
   (enabled ? it : it.skip)('two instances settling at once make one log: no gap, no index twice, every receipt once', async () => {
     const engine = makeEngine();
     cleanups.push(engine.cleanup);

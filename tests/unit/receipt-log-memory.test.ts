@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/domain/ports.ts';
 import { appendHashes, appendReadIndexes, leafHash, storedHashIndex } from '../../src/domain/tlog/tree.ts';
 import { createReceiptLog } from '../../src/services/receipt-log.ts';
+import { memoryKeptBundles } from '../helpers/memory-kept-bundles.ts';
 
 function memoryLog(entries: string[]) {
   const hashes = new Map<number, Uint8Array>();
@@ -29,7 +30,9 @@ function memoryLog(entries: string[]) {
     lost.add(index);
     revision++;
   };
+  const kept = memoryKeptBundles();
   const store: ReceiptLogStore = {
+    ...kept,
     logSize: async () => bytes.length,
     readLogHashes: async (indexes) => {
       reads.hashes++;
@@ -53,8 +56,9 @@ function memoryLog(entries: string[]) {
     },
   };
   const { privateKey } = generateKeyPairSync('ed25519');
-  const log = createReceiptLog(store, privateKey, { origin: 'example.test/receipts', checkpointIntervalSeconds: 5 });
-  return { log, reads, lose };
+  const open = () => createReceiptLog(store, privateKey, { origin: 'example.test/receipts', checkpointIntervalSeconds: 5 });
+  // `open` is another instance on the same store (or this one after a restart): nothing in its memory.
+  return { log: open(), open, reads, lose, kept: kept.kept };
 }
 
 afterEach(() => vi.useRealTimers());
@@ -112,6 +116,52 @@ describe('the receipt log read path, from memory', () => {
     expect(reads.entries).toBe(1);
     lose(2);
     expect(await log.tile('entries/000.p/3', { gzip: true })).toMatchObject({ ok: false, status: 503, missingIndexes: [2] });
+  });
+
+  /** 600 entries of 300 bytes: two full bundles of about 77 KB, gzipped when asked, and a partial one. */
+  const longLog = () => memoryLog(Array.from({ length: 600 }, (_, i) => `{"r":${i},"text":"${'x'.repeat(280)}"}`));
+
+  it('keeps a full bundle\'s gzip in the store once made: another instance, or a restart, serves it without reading the receipts', async () => {
+    const { log, open, reads, kept } = longLog();
+    await log.checkpointNow();
+    const first = await log.tile('entries/001', { gzip: true });
+    expect(first).toMatchObject({ ok: true, encoding: 'gzip', full: true });
+    expect([...kept.keys()]).toEqual([1]);
+    const readsBefore = reads.entries;
+    const other = open();
+    await other.checkpointNow();
+    const again = await other.tile('entries/001', { gzip: true });
+    expect(hex.encode((again as { bytes: Uint8Array }).bytes)).toBe(hex.encode((first as { bytes: Uint8Array }).bytes));
+    expect(reads.entries).toBe(readsBefore);
+    // The partial bundle is never kept: it grows.
+    await other.tile('entries/002.p/88', { gzip: true });
+    expect([...kept.keys()]).toEqual([1]);
+  });
+
+  it('makes a kept bundle again once the log revision moved, so a receipt lost since shows', async () => {
+    const { log, open, lose, kept } = longLog();
+    await log.checkpointNow();
+    await log.tile('entries/000', { gzip: true });
+    lose(7);
+    const other = open();
+    await other.checkpointNow();
+    expect(await other.tile('entries/000', { gzip: true })).toMatchObject({ ok: false, status: 503, missingIndexes: [7] });
+    expect(kept.get(0)?.revision).toBe('0');
+  });
+
+  it('keeps every full bundle not kept, newest first and within its limit, as the checkpointer asks each round', async () => {
+    const { log, open, reads, kept } = longLog();
+    await log.checkpointNow();
+    expect(await log.keepBundles(1)).toBe(1);
+    expect([...kept.keys()]).toEqual([1]);
+    expect(await log.keepBundles(5)).toBe(1);
+    expect([...kept.keys()].sort()).toEqual([0, 1]);
+    expect(await log.keepBundles(5)).toBe(0);
+    const readsBefore = reads.entries;
+    const other = open();
+    await other.checkpointNow();
+    for (const n of ['000', '001']) expect(gunzipSync(((await other.tile(`entries/${n}`, { gzip: true })) as { bytes: Uint8Array }).bytes).length).toBeGreaterThan(256 * 290);
+    expect(reads.entries).toBe(readsBefore);
   });
 
   it('does not answer a tile beyond the checkpoint from memory', async () => {

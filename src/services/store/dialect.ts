@@ -20,6 +20,8 @@ export interface Dialect {
     readonly identity: string;
     /** Text compared and sorted by code unit, whatever the database's collation (ids a cursor pages by). */
     readonly binaryText: string;
+    /** Bytes as they are (a gzipped entry bundle). */
+    readonly bytes: string;
   };
   /** Default of an insertion timestamp: the clock at the time of the write, to the finest unit the engine has. */
   readonly now: string;
@@ -49,7 +51,7 @@ const MIGRATION_LOCK_KEY = 7_314_902_216;
 
 export const POSTGRES: Dialect = {
   name: 'postgres',
-  types: { bigint: 'bigint', timestamp: 'timestamptz', date: 'date', json: 'jsonb', identity: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', binaryText: 'text COLLATE "C"' },
+  types: { bigint: 'bigint', timestamp: 'timestamptz', date: 'date', json: 'jsonb', identity: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', binaryText: 'text COLLATE "C"', bytes: 'bytea' },
   now: 'clock_timestamp()',
   tableOptions: '',
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`,
@@ -64,7 +66,7 @@ export const POSTGRES: Dialect = {
 
 export const SQLITE: Dialect = {
   name: 'sqlite',
-  types: { bigint: 'INTEGER', timestamp: 'TEXT', date: 'TEXT', json: 'TEXT', identity: 'INTEGER PRIMARY KEY', binaryText: 'TEXT' },
+  types: { bigint: 'INTEGER', timestamp: 'TEXT', date: 'TEXT', json: 'TEXT', identity: 'INTEGER PRIMARY KEY', binaryText: 'TEXT', bytes: 'BLOB' },
   // Millisecond ISO text, the same form Date#toISOString writes, so the two compare as text.
   now: `(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
   tableOptions: ' STRICT',

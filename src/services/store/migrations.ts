@@ -337,6 +337,21 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     `,
   },
+  {
+    version: 12,
+    name: 'kept entry bundles',
+    change: 'expand',
+    // A full entry bundle never changes while the log revision holds (migration 11): its gzip is kept
+    // here once made, with the revision it was made at, so every instance, and this one after a
+    // restart, serves it without reading 256 receipts again. A revision that moved makes it stale.
+    sql: ({ types, tableOptions }) => `
+      CREATE TABLE log_bundles (
+        n        ${types.bigint} PRIMARY KEY CHECK (n >= 0),
+        revision ${types.bigint} NOT NULL,
+        gzipped  ${types.bytes}  NOT NULL
+      )${tableOptions};
+    `,
+  },
 ];
 
 /**

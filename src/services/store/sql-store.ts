@@ -27,6 +27,7 @@ import {
   type LogEntry,
   type ReceiptLogStore,
   type StoredCheckpoint,
+  type KeptBundle,
   type A2aTaskRecord,
   type CompleteA2aTaskResult,
   type SubjectCursor,
@@ -578,6 +579,25 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
     const database = await this.ready();
     const [row] = await database.read<{ count: number | string }>('SELECT count FROM receipt_tally WHERE id = 1');
     return Number(row?.count ?? 0);
+  }
+
+  async keptBundle(n: number): Promise<KeptBundle | undefined> {
+    const database = await this.ready();
+    const [row] = await database.read<{ revision: number | string; gzipped: Uint8Array }>('SELECT revision, gzipped FROM log_bundles WHERE n = $1', [n]);
+    return row ? { revision: String(row.revision), gzipped: new Uint8Array(row.gzipped.buffer, row.gzipped.byteOffset, row.gzipped.byteLength) } : undefined;
+  }
+
+  async keepBundle(n: number, { revision, gzipped }: KeptBundle): Promise<void> {
+    const database = await this.ready();
+    await database.query(
+      'INSERT INTO log_bundles (n, revision, gzipped) VALUES ($1, $2, $3) ON CONFLICT (n) DO UPDATE SET revision = excluded.revision, gzipped = excluded.gzipped',
+      [n, revision, Buffer.from(gzipped.buffer, gzipped.byteOffset, gzipped.byteLength)],
+    );
+  }
+
+  async keptBundleIndexes(revision: string): Promise<number[]> {
+    const database = await this.ready();
+    return (await database.read<{ n: number | string }>('SELECT n FROM log_bundles WHERE revision = $1', [revision])).map((row) => Number(row.n));
   }
 
   async logRevision(): Promise<string> {
