@@ -195,14 +195,13 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const key = `entries/${resource.n}/${resource.width}`;
     // Read before the entries: a rewrite after this read moves the revision past what is kept.
     const revision = await store.logRevision();
-    const zipped = gzip ? gzippedBundles.get(key) : undefined;
-    if (zipped?.revision === revision) return { ok: true, bytes: zipped.bytes, full, encoding: 'gzip', negotiated: true };
-    // A full bundle made before, by this instance or another, at this revision: one row, not 256 receipts.
-    const stored = gzip && full ? await store.keptBundle(resource.n) : undefined;
-    if (stored?.revision === revision) {
-      gzippedBundles.set(key, { revision, bytes: stored.gzipped });
-      return { ok: true, bytes: stored.gzipped, full, encoding: 'gzip', negotiated: true };
+    let zipped = gzip ? gzippedBundles.get(key) : undefined;
+    if (gzip && full && zipped?.revision !== revision) {
+      // A full bundle made before, by this instance or another, at this revision: one row, not 256 receipts.
+      const stored = await store.keptBundle(resource.n);
+      if (stored?.revision === revision) gzippedBundles.set(key, (zipped = { revision, bytes: stored.gzipped }));
     }
+    if (zipped?.revision === revision) return { ok: true, bytes: zipped.bytes, full, encoding: 'gzip', negotiated: true };
     const kept = bundles.get(key);
     let bytes = kept?.revision === revision ? kept.bytes : undefined;
     if (!bytes) {

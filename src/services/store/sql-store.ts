@@ -617,11 +617,9 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
 }
 
 /**
- * A log entry as read, its bytes (the bundle's canonical JSON) made only when asked for: a reader
- * that already holds them for the same stored text (a full entry bundle served before) skips the
- * canonicalization, the bulk of reading a tile.
+ * A log entry as read, its bytes made only when asked for: with its `leaf` hash, a stored text that
+ * hashes to it is the entry's bytes as they are; otherwise they are the receipt's canonical JSON.
  */
-/** A log entry as read; with its `leaf` hash, a stored text that hashes to it is the entry's bytes as they are. */
 function logEntry(index: number, receiptId: string, stored: string | null, dialect: Dialect, leaf?: Uint8Array): LogEntry {
   if (stored === null) return { index, receiptId, bytes: undefined };
   let bytes: Uint8Array | undefined;
