@@ -7,6 +7,7 @@
 import type { LiveStatus, Probe } from '../../schemas/live.ts';
 import { PROBE_CACHE_SECONDS, PROBE_HISTORY_INTERVAL_SECONDS, PROBE_HISTORY_RUNS } from '../config/limits.ts';
 import { probeRunOf } from '../domain/probe-history.ts';
+import { turnTaker } from '../lib/loop-turns.ts';
 import { logger } from './logger.ts';
 import { buildLiveStatus } from '../descriptors/live.ts';
 import {
@@ -71,17 +72,21 @@ async function runProbes(sources: LiveSources, probeChain: ReturnType<typeof cre
     }
     return run(part);
   };
+  // Each probe starts in a loop turn of its own: started together, their synchronous parts (the
+  // assistant's answer, the policy check, the log's health) held the loop 60 ms in one iteration.
+  const turn = turnTaker();
+  const inTurn = <R>(start: () => Promise<R>): Promise<R> => turn().then(start);
   const [assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, wallet_agent, mainnet_gate, transparency_log, latest] = await Promise.all([
-    withPart(sources.model, probeAssistant, (error) => unavailable(true, error, {})),
-    withPart(sources.store, probeReceiptStorage, (error) => unavailable(true, error, { backend: null })),
-    withPart(sources.chain, probeChain, (error) => unavailable(true, error, { source: null, height: null, lag_blocks: null })),
-    probeMcp(),
-    probeSigner(),
-    withPart(sources.limiter, probeRateLimiter, (error) => unavailable(false, error, { mode: 'memory_fallback' as const })),
-    probeWalletAgent(),
-    probeMainnetGate(),
-    withPart(sources.receiptLog, probeTransparencyLog, (error) => unavailable(true, error, { checkpoint: null })),
-    withPart(sources.store, latestFullReceiptId, () => null),
+    inTurn(() => withPart(sources.model, probeAssistant, (error) => unavailable(true, error, {}))),
+    inTurn(() => withPart(sources.store, probeReceiptStorage, (error) => unavailable(true, error, { backend: null }))),
+    inTurn(() => withPart(sources.chain, probeChain, (error) => unavailable(true, error, { source: null, height: null, lag_blocks: null }))),
+    inTurn(probeMcp),
+    inTurn(probeSigner),
+    inTurn(() => withPart(sources.limiter, probeRateLimiter, (error) => unavailable(false, error, { mode: 'memory_fallback' as const }))),
+    inTurn(probeWalletAgent),
+    inTurn(probeMainnetGate),
+    inTurn(() => withPart(sources.receiptLog, probeTransparencyLog, (error) => unavailable(true, error, { checkpoint: null }))),
+    inTurn(() => withPart(sources.store, latestFullReceiptId, () => null)),
   ]);
   const payment_widget = paymentWidgetProbe({ assistant, receipt_storage, chain });
   const probes = { assistant, receipt_storage, chain, mcp_dns, signer, rate_limiter, payment_widget, wallet_agent, mainnet_gate, transparency_log };
@@ -117,11 +122,16 @@ async function keepRun(sources: LiveSources, status: LiveStatus, everyMs: number
 /**
  * A live status reader over `sources`, cached for PROBE_CACHE_SECONDS with concurrent readers sharing
  * a run; a run is kept in the probe history when the last kept one is `historyEveryMs` old. A run's
- * failures are logged once, under the id of the request (`requestId`) that started it.
+ * failures are logged once, under the id of the request (`requestId`) that started it. While a run
+ * goes on (its probes take a loop turn each, and a slow part up to the probe timeout), the run before
+ * it is answered, dated by its own `checked_at`, when it is of the interval before; after an idle
+ * spell, a request waits for a fresh one.
  */
 export function createLiveStatus(sources: () => Promise<LiveSources>, historyEveryMs = PROBE_HISTORY_INTERVAL_SECONDS * 1000): (requestId?: string) => Promise<LiveStatus> {
   const probeChain = createChainProbe();
   let current: { at: number; body: Promise<LiveStatus> } | undefined;
+  /** The newest run finished, and when it started. */
+  let finished: { at: number; status: LiveStatus } | undefined;
   let keptAt = -Infinity;
   return (requestId) => {
     const now = Date.now();
@@ -135,12 +145,19 @@ export function createLiveStatus(sources: () => Promise<LiveSources>, historyEve
         return status;
       });
       current = { at: now, body };
-      // A run that throws (a bug, since probes catch their own failures) must not stay cached.
-      body.catch(() => {
-        if (current?.body === body) current = undefined;
-      });
+      body.then(
+        (status) => {
+          if (!finished || finished.at < now) finished = { at: now, status };
+        },
+        // A run that throws (a bug, since probes catch their own failures) must not stay cached, nor the run before it.
+        () => {
+          if (current?.body === body) current = undefined;
+          finished = undefined;
+        },
+      );
     }
-    return current.body;
+    const recent = finished && finished.at !== current.at && now - finished.at < 2 * PROBE_CACHE_SECONDS * 1000;
+    return recent ? Promise.resolve(finished!.status) : current.body;
   };
 }
 

@@ -9,7 +9,6 @@
  * whole answer is shared for a few seconds like live status.
  */
 import { readFileSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ProofExplorer } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { schemaConformanceReportSchema, SCHEMA_CONFORMANCE_FILE, type SchemaConformanceReport } from '../../schemas/schema-conformance-report.ts';
@@ -19,6 +18,7 @@ import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofChec
 import { receiptProofUrl, receiptUrl, routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
 import type { AssistantStore, ChainClient } from '../domain/ports.ts';
+import { pooled, turnTaker } from '../lib/loop-turns.ts';
 import { logger } from './logger.ts';
 import type { ReceiptLog } from './receipt-log.ts';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
@@ -27,6 +27,8 @@ import { site } from '../config/site.ts';
 type Proof = ProofExplorer['proofs'][number];
 
 const CHAIN_CONCURRENCY = 8;
+/** Milliseconds of receipt checks the build runs between two turns of the event loop. */
+const BUILD_SLICE_MS = 4;
 
 export interface ProofSources {
   store: AssistantStore;
@@ -68,27 +70,6 @@ function conformanceProofs(report: SchemaConformanceReport | undefined, now: Dat
       links: { openapi: routeUrl('openapi') },
     },
   ];
-}
-
-/**
- * Runs `tasks` at most `limit` at a time, the event loop turning after each. The embedded store
- * answers at once and a settlement checked before is remembered, so without the turn the 200
- * receipts' proofs ran as one chain of microtasks: the whole build (100 to 400 ms) held every other
- * request and timer.
- */
-async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-        await nextTurn();
-      }
-    }),
-  );
-  return results;
 }
 
 export interface ProofExplorerService {
@@ -194,6 +175,7 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
       pooled(
         receipts.map((bundle) => () => receiptProof(bundle, parts, deadline, now, (cause) => causes.push(cause))),
         CHAIN_CONCURRENCY,
+        turnTaker(BUILD_SLICE_MS),
       ),
       logSection(parts.receiptLog),
     ]);

@@ -5,9 +5,9 @@
  * and the latest full receipt id is the newest testnet one.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { liveStatusSchema } from '../../schemas/live.ts';
+import { liveStatusSchema, type LiveStatus } from '../../schemas/live.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
-import { PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
+import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
 import { ChainUnavailableError, StoreUnavailableError } from '../../src/domain/ports.ts';
 import { CHAIN_LAG_LIMIT_BLOCKS, probeFailureCause } from '../../src/services/live-probes.ts';
 import { logger } from '../../src/services/logger.ts';
@@ -60,6 +60,38 @@ describe('live status', () => {
     expect(status.ok).toBe(false);
     expect(status.probes.transparency_log).toMatchObject({ ok: false, required: true, status: 'count_mismatch', detail });
     expect(status.summary.gates_live).not.toContain('transparency_log');
+  });
+
+  it('starts each probe in an event-loop turn of its own, so parts that answer at once do not hold the loop for all ten', async () => {
+    const started: Array<[string, number]> = [];
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const store = new FakeStore();
+    const ping = store.ping.bind(store);
+    const listReceipts = store.listReceipts.bind(store);
+    const model = new FakeModel();
+    const answer = model.answer.bind(model);
+    const chain = new FakeChain(5_000, 'testnet');
+    const height = chain.height.bind(chain);
+    const log = fakeLog();
+    const health = log.health.bind(log);
+    const status = await createLiveStatus(
+      sources({
+        store: Object.assign(store, { ping: () => (started.push(['store', turns]), ping()), listReceipts: (limit: number) => (started.push(['latest', turns]), listReceipts(limit)) }),
+        model: () => Object.assign(model, { answer: (...args: Parameters<FakeModel['answer']>) => (started.push(['model', turns]), answer(...args)) }),
+        chain: Object.assign(chain, { height: () => (started.push(['chain', turns]), height()) }),
+        receiptLog: Object.assign(log, { health: () => (started.push(['log', turns]), health()) }),
+      }),
+    )();
+    counting = false;
+    expect(status.ok).toBe(true);
+    expect(started.map(([part]) => part).sort()).toEqual(['chain', 'latest', 'log', 'model', 'store']);
+    expect(new Set(started.map(([, turn]) => turn)).size).toBe(started.length);
   });
 
   it('answers within about one probe timeout when the store, the chain and the model all hang', async () => {
@@ -158,9 +190,58 @@ describe('live status', () => {
     expect((await read()).probes.chain.ok).toBe(true);
     chain.currentHeight = 10_000 - CHAIN_LAG_LIMIT_BLOCKS - 1;
     await new Promise((resolve) => setTimeout(resolve, 5_100));
-    const lagging = await read();
-    expect(lagging.probes.chain).toMatchObject({ ok: false, status: 'lagging', lag_blocks: CHAIN_LAG_LIMIT_BLOCKS + 1 });
+    // The read that starts the next run is answered the run before it; the next reads, the new run.
+    expect((await read()).probes.chain.ok).toBe(true);
+    await vi.waitFor(async () => expect((await read()).probes.chain).toMatchObject({ ok: false, status: 'lagging', lag_blocks: CHAIN_LAG_LIMIT_BLOCKS + 1 }));
   }, 10_000);
+
+  it('answers a run that threw, not the run before it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const working = sources();
+      let broken = false;
+      const read = createLiveStatus(() => (broken ? Promise.reject(new Error('a bug in a probe')) : working()));
+      await read();
+      vi.setSystemTime(Date.now() + PROBE_CACHE_SECONDS * 1000);
+      broken = true;
+      await read().catch(() => undefined);
+      await vi.waitFor(() => expect(read()).rejects.toThrow('a bug in a probe'));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('answers the run before while the next one goes on, only of the interval before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const chain = new FakeChain(10_000, 'testnet');
+      const read = createLiveStatus(sources({ chain }));
+      const first = await read();
+      vi.setSystemTime(Date.now() + PROBE_CACHE_SECONDS * 1000);
+      let release: (() => void) | undefined;
+      const height = chain.height.bind(chain);
+      chain.height = () => new Promise((resolve) => (release = () => resolve(height())));
+      // The run is held by its chain probe: the run before comes back at once.
+      expect(await read()).toBe(first);
+      await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+      release!();
+      await vi.waitFor(async () => expect((await read()).checked_at).not.toBe(first.checked_at));
+
+      // After an idle spell (two intervals), the reader waits for a fresh run.
+      vi.setSystemTime(Date.now() + 2 * PROBE_CACHE_SECONDS * 1000);
+      release = undefined;
+      chain.height = () => new Promise((resolve) => (release = () => resolve(height())));
+      let answered: LiveStatus | undefined;
+      const askedAt = new Date().toISOString();
+      const fresh = read().then((status) => (answered = status));
+      await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+      expect(answered).toBeUndefined();
+      release!();
+      expect((await fresh).checked_at).toBe(askedAt);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('names the newest full receipt settled on the testnet, skipping sandbox ones', async () => {
     const store = new FakeStore();

@@ -225,7 +225,8 @@ describe('proof explorer', () => {
       store.receipts.push(bundle);
       chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
     }
-    // Everything the build awaits answers at once here, as the embedded store does: before, the whole build ran as microtasks.
+    // Everything the build awaits answers at once here, as the embedded store does: the whole build once ran as microtasks.
+    // How much runs between turns is loop-turns' (tests/unit/loop-turns.test.ts).
     let turns = 0;
     const count = () => {
       turns++;
@@ -235,7 +236,7 @@ describe('proof explorer', () => {
     const board = await explorer(store, chain).proofs();
     const turnsDuringBuild = turns;
     expect(board.summary.receipt_proofs).toBe(20);
-    expect(turnsDuringBuild).toBeGreaterThanOrEqual(20 / 8);
+    expect(turnsDuringBuild).toBeGreaterThanOrEqual(1);
     turns = 1_000;
   });
 
