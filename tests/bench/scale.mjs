@@ -11,7 +11,11 @@
 // core 1, as in `npm run bench`; BENCH_SCALE_SECONDS (default 5) per route and BENCH_SCALE_CONNECTIONS
 // (default 4) per route; the mixed load (every route in turn) runs twice as long at as many connections.
 // BENCH_SCALE_NODE_OPTIONS adds Node flags to the server's (to try a heap size, say).
+// BENCH_SCALE_PROFILE=1 samples the server's CPU during the mixed load and prints the event loop's
+// stretches busier than 20 ms with the functions that took them (tests/bench/stalls.mjs); the
+// profile is left in the data folder (loop.cpuprofile) for Chrome DevTools or speedscope.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -21,6 +25,7 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
 import { cleanUp, generator, load, pinning, root, rssMiB, sleep, start, stop } from './harness.mjs';
 import { seedReceipts } from '../helpers/receipt-seed.ts';
+import { stalls } from './stalls.mjs';
 
 const entry = `${root}dist/server/fast-entry.mjs`;
 if (!existsSync(entry)) {
@@ -31,6 +36,7 @@ const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000,1000000').split(','
 const seconds = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 4);
 const MIB = 1024 * 1024;
+const profiling = process.env.BENCH_SCALE_PROFILE === '1';
 
 const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
 const engines = [{ name: 'sqlite' }, ...(process.env.DATABASE_URL ? [{ name: 'postgres', url: process.env.DATABASE_URL }] : [])];
@@ -91,6 +97,18 @@ async function loopDelay(child, file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+/**
+ * Moves V8's sampling thread off the server's core, so the profile samples the loop at its interval
+ * rather than when the pinned core has time for the sampler (which is when the loop is not busy).
+ */
+function samplerOnCore1(pid) {
+  for (let waited = 0; waited < 50; waited++) {
+    const sampler = readdirSync(`/proc/${pid}/task`).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === 'v8:ProfEvntProc');
+    if (sampler) return void spawnSync('taskset', ['-p', '-c', '1', sampler], { stdio: 'ignore' });
+    spawnSync('sleep', ['0.02']);
+  }
+}
+
 /** GETs `url` once: status and body bytes as sent (identity, unless `headers` ask for a coding). */
 async function once(url, headers = { 'accept-encoding': 'identity' }) {
   const response = await request(url, { headers });
@@ -133,6 +151,7 @@ for (const engine of engines) {
     const storeBytes = await place.bytes();
 
     const delayFile = join(place.dataDir, 'loop-delay.json');
+    const profileFile = join(place.dataDir, 'loop.cpuprofile');
     const server = await start(entry, {
       LOG_LEVEL: 'warn',
       DATA_DIR: place.dataDir,
@@ -143,6 +162,7 @@ for (const engine of engines) {
       ASSISTANT_RESERVE_BOX_ID: RESERVE,
       NODE_OPTIONS: `--import=${root}tests/bench/loop-delay.mjs ${process.env.BENCH_SCALE_NODE_OPTIONS ?? ''}`,
       BENCH_LOOP_DELAY_FILE: delayFile,
+      ...(profiling ? { BENCH_LOOP_PROFILE_FILE: profileFile } : {}),
       ...place.env,
     });
     const base = server.url;
@@ -207,6 +227,7 @@ for (const engine of engines) {
       });
     }
     await loopDelay(server.child, delayFile);
+    if (profiling) samplerOnCore1(server.child.pid);
     const mixed = await load({ url: base + routes[0][1], paths: routes.flatMap(([, path]) => (Array.isArray(path) ? path.slice(0, 3) : [path])) }, { duration: 2 * seconds, connections });
     const delay = await loopDelay(server.child, delayFile);
     const rss = rssMiB(server.child.pid);
@@ -222,6 +243,7 @@ for (const engine of engines) {
       storeBytesPerReceipt: Math.round(storeBytes / size),
       mixed: { 'req/s': Math.round(mixed.requests.average), p50: mixed.latency.p50, p99: mixed.latency.p99, errors: mixed.errors + mixed.non2xx },
       eventLoopDelayMs: { p50: delay.p50, p99: delay.p99, max: delay.max },
+      gcPauses: delay.gc,
       memoryMiB: delay.memoryMiB,
       rssMiB: Number(rss.toFixed(1)),
       rows,
@@ -236,6 +258,12 @@ for (const engine of engines) {
         `event-loop delay p50 ${delay.p50} ms, p99 ${delay.p99} ms, max ${delay.max} ms; RSS ${summary.rssMiB} MiB (V8 heap ${delay.memoryMiB.heapUsed} of ${delay.memoryMiB.heapTotal} MiB)` +
         (over.length ? `; over the goals (p99 50 ms, body 1 MiB): ${over.map((row) => row.route).join(', ')}` : ''),
     );
+    console.log(`garbage collector during the mixed load: ${delay.gc.count} pauses, ${delay.gc.totalMs} ms in all, longest ${delay.gc.longest.join(', ')} ms (${delay.gc.over20} over 20 ms)`);
+    if (profiling && existsSync(profileFile)) {
+      const busiest = stalls(JSON.parse(readFileSync(profileFile, 'utf8'))).slice(0, 5);
+      console.log(`event loop busy over 20 ms at a stretch during the mixed load: ${busiest.length ? '' : 'none'}`);
+      for (const stall of busiest) console.log(`  ${stall.ms} ms at ${stall.atMs} ms: self ${stall.self.join(', ')}\n    within ${stall.within.join(', ')}`);
+    }
   }
 }
 await sandbox.close();
