@@ -14,7 +14,7 @@ import { ErgoAddress, Network } from '@fleet-sdk/core';
 import { Agent, request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faucetDescriptorSchema, faucetPayoutSchema } from '../../schemas/faucet.ts';
-import { FAUCET_EPOCH_SECONDS } from '../../src/config/faucet.ts';
+import { FAUCET_EPOCH_SECONDS, FAUCET_PER_ADDRESS_LIMIT } from '../../src/config/faucet.ts';
 import { epochAt, leadingZeroBits, solveChallenge, verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import { FLEET_ADDRESSES } from '../fixtures/ergo-reference-vectors.ts';
 import { ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
@@ -170,6 +170,8 @@ describe('payouts enabled, backend on loopback', () => {
     expect(call.path).toBe('/payout');
     expect(call.body).toMatchObject({ address: ADDRESSES.accepts, amount_nanoerg: '1000000000', network: 'testnet' });
     expect(call.body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The payout used the address's one payout a window: the tighter of the two limits, with nothing left.
+    expect(answer.headers.ratelimit).toMatch(new RegExp(`^limit=${FAUCET_PER_ADDRESS_LIMIT.max_payouts}, remaining=0, reset=\\d+$`));
   });
 
   it('refuses the same token on replay, without reaching the backend', async () => {

@@ -88,10 +88,14 @@ export const DEVELOPER_ENTRIES: readonly Entry[] = [
       tag: 'Developer',
       summary: 'Request a testnet payout',
       description:
-        'Checks run in this order: the body; the address (decoded and required to be a testnet address); whether payouts are enabled with a dedicated backend wallet; the proof of work (challengeToken, see the faucet descriptor) and its single use; the per-address and per-IP limits. Only then is the request forwarded to the backend wallet, which signs; this site holds no faucet keys. Spent tokens are remembered in this instance\'s memory until they expire.',
+        'Checks run in this order: the body; the address (decoded and required to be a testnet address); whether payouts are enabled with a dedicated backend wallet; the proof of work (challengeToken, see the faucet descriptor) and its single use; the per-address and per-IP limits. Only then is the request forwarded to the backend wallet, which signs; this site holds no faucet keys. Spent tokens and both limits live in the rate limiter, so with Redis configured every instance sees the same ones; without it, each instance keeps its own in memory until they expire.',
       request: faucetRequestPublished,
       responses: {
-        200: { description: 'The payout backend accepted the request.', schema: faucetPayoutPublished },
+        200: {
+          description: 'The payout backend accepted the request.',
+          schema: faucetPayoutPublished,
+          headers: { RateLimit: 'limit, remaining and reset of the payout limit (per address or per IP) with the fewest payouts left.' },
+        },
         400: {
           description:
             'Refused before any payout: `invalid_request`/`invalid_json` (the body), `invalid_address` (errors[0].code says why: encoding, length, checksum, prefix, public_key, ergo_tree), `not_testnet_address`, `invalid_challenge_token` (errors[0].code: missing, malformed, expired, not_yet_valid, insufficient_work) or `challenge_token_used` (a replayed token). `errors[]` names the field.',

@@ -94,10 +94,12 @@ const refund = (limiter: RateLimiter, counted: Counted): Promise<unknown> => Pro
 /**
  * Counts the payout against the per-address and per-IP limits; a refusal gives back what was
  * counted before it. The per-address limit counts the key or script paid (`payee`), so the other
- * addresses of one key share its count.
+ * addresses of one key share its count. Allowed: the `RateLimit` header of the limit with the
+ * fewest payouts left, so a client paces itself before a 429.
  */
-async function countLimits(limiter: RateLimiter, payee: string, clientIp: string): Promise<Counted> {
+async function countLimits(limiter: RateLimiter, payee: string, clientIp: string): Promise<{ counted: Counted; rateLimit: string }> {
   const counted: Counted = [];
+  let tightest: { limit: number; remaining: number; resetSeconds: number } | undefined;
   for (const [bucket, key, what] of [
     ['faucet_address', payee, 'payouts to this address (or another address of the same key or script)'],
     ['faucet_ip', clientIp, 'payouts requested from this client'],
@@ -112,8 +114,9 @@ async function countLimits(limiter: RateLimiter, payee: string, clientIp: string
       });
     }
     counted.push([bucket, key]);
+    if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
   }
-  return counted;
+  return { counted, rateLimit: `limit=${tightest!.limit}, remaining=${tightest!.remaining}, reset=${tightest!.resetSeconds}` };
 }
 
 function backendProblem(error: FaucetBackendError, config: FaucetConfig): ProblemError {
@@ -153,7 +156,7 @@ export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
     }
     const limiter = await deps.limiter();
     await spendProofOfWork(limiter, config, body, deps.clock());
-    const counted = await countLimits(limiter, payeeKey(ergoTree), request.clientIp);
+    const { counted, rateLimit } = await countLimits(limiter, payeeKey(ergoTree), request.clientIp);
 
     let accepted;
     try {
@@ -181,6 +184,6 @@ export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
       backend_reference: accepted.reference,
       accepted_at: deps.clock().toISOString(),
       posture: POSTURE,
-    });
+    }, { ratelimit: rateLimit });
   };
 }
