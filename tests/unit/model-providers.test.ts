@@ -11,7 +11,7 @@ import { chooseSentences, createDocsProvider, namesSomethingNew, rankSentences }
 import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
-import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError } from '../../src/services/model/provider.ts';
+import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelProvider } from '../../src/services/model/provider.ts';
 import { indexSentences, sentencesOf, useCorpus } from '../../src/services/docs-index.ts';
 import { siteDocuments } from '../../src/build/site-documents.ts';
 
@@ -223,28 +223,52 @@ describe('openai provider', () => {
 
   const completion = (content: string) => JSON.stringify({ model: 'served-model', choices: [{ message: { role: 'assistant', content } }] });
 
+  /** The site's retrieval as the model's grounding: it answers every question but `Unanswerable?`, quoting one sentence. */
+  const grounding: ModelProvider = {
+    name: 'docs',
+    answers: async (question) => question !== 'Unanswerable?',
+    answer: async ({ question }) =>
+      question === 'Unanswerable?'
+        ? { answer: 'Nothing on this site answers that question.', citations: [], model: { provider: 'docs', name: 'site-docs-sentences' } }
+        : { answer: '> R5 `Int` holds the expiry height. ([Assistant](http://site.test/assistant/))', citations: [{ title: 'Assistant', url: 'http://site.test/assistant/' }], model: { provider: 'docs', name: 'site-docs-sentences' } },
+  };
+
   it('posts the conversation to /chat/completions with the key and returns the completion', async () => {
     const baseUrl = await upstream((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(completion('R5 is the expiry height.')));
-    const provider = createOpenAiProvider({ baseUrl, model: 'test-model', apiKey: 'sk-test', timeoutMs: 2_000 });
+    const provider = createOpenAiProvider({ baseUrl, model: 'test-model', apiKey: 'sk-test', timeoutMs: 2_000 }, grounding);
     const answer = await provider.answer(ask('What is R5?'));
-    expect(answer).toEqual({ answer: 'R5 is the expiry height.', citations: [], model: { provider: 'openai', name: 'served-model' } });
+    expect(answer).toEqual({ answer: 'R5 is the expiry height.', citations: [{ title: 'Assistant', url: 'http://site.test/assistant/' }], model: { provider: 'openai', name: 'served-model' } });
     expect(seen.url).toBe('/v1/chat/completions');
     expect(seen.authorization).toBe('Bearer sk-test');
     expect(seen.body?.model).toBe('test-model');
     expect(seen.body?.messages.at(-1)).toEqual({ role: 'user', content: 'What is R5?' });
     expect(seen.body?.messages[0]?.role).toBe('system');
+    // Grounded: the model is handed the site's passages for the question and told to answer from them.
+    expect(seen.body?.messages[0]?.content).toContain('R5 `Int` holds the expiry height.');
+    expect(seen.body?.messages[0]?.content).toMatch(/from the passages of the site quoted below only/);
+  });
+
+  it('judges at quote time as the site does, and answers a question the site does not answer without calling the model', async () => {
+    let calls = 0;
+    const baseUrl = await upstream((_request, response) => (calls++, response.writeHead(200).end(completion('A confident guess.'))));
+    const provider = createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }, grounding);
+    // Before, every question was judged answerable: a premium quote was issued for what nothing on the site answers.
+    expect(await provider.answers('Unanswerable?')).toBe(false);
+    expect(await provider.answers('What is R5?')).toBe(true);
+    expect((await provider.answer(ask('Unanswerable?'))).answer).toMatch(/^Nothing on this site answers/);
+    expect(calls).toBe(0);
   });
 
   it('sends no authorization header without a key', async () => {
     const baseUrl = await upstream((_request, response) => response.writeHead(200).end(completion('ok')));
-    await createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }).answer(ask('hi'));
+    await createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }, grounding).answer(ask('hi'));
     expect(seen.authorization).toBeUndefined();
   });
 
   it('turns an error status or a body that is not a completion into a bad response', async () => {
     let reply = (response: ServerResponse) => response.writeHead(500).end('{"error":"boom"}');
     const baseUrl = await upstream((_request, response) => reply(response));
-    const provider = createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 });
+    const provider = createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }, grounding);
     await expect(provider.answer(ask('hi'))).rejects.toThrow(ModelBadResponseError);
     await expect(provider.answer(ask('hi'))).rejects.toThrow(/HTTP 500/);
     reply = (response) => response.writeHead(200).end('not json');
@@ -257,7 +281,7 @@ describe('openai provider', () => {
     const baseUrl = await upstream(() => {
       /* never answers */
     });
-    const provider = createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 300 });
+    const provider = createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 300 }, grounding);
     const started = performance.now();
     const error = await provider.answer(ask('hi')).catch((caught: unknown) => caught);
     const elapsed = performance.now() - started;
@@ -271,7 +295,7 @@ describe('openai provider', () => {
     const baseUrl = await upstream(() => undefined);
     await new Promise((resolve) => server!.close(resolve));
     server = undefined;
-    const error = await createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 1_000 }).answer(ask('hi')).catch((caught: unknown) => caught);
+    const error = await createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 1_000 }, grounding).answer(ask('hi')).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelUnavailableError);
     expect((error as Error).message).toContain('ECONNREFUSED');
   });

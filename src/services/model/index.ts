@@ -1,6 +1,7 @@
 /**
  * The model provider picked by `ASSISTANT_MODEL_PROVIDER`: `docs` (the default, retrieval over the
- * site's own pages), `openai` (an OpenAI-compatible server) or `none` (chat answers 503).
+ * site's own pages), `openai` (an OpenAI-compatible server, grounded in the same retrieval) or `none`
+ * (chat answers 503).
  */
 import { modelConfig, type ModelConfig } from '../../config/assistant.ts';
 import { docsPassages } from '../docs-index.ts';
@@ -14,7 +15,7 @@ export function createModelProvider(config: ModelConfig): ModelProvider {
     case 'docs':
       return createDocsProvider();
     case 'openai':
-      return createOpenAiProvider({ baseUrl: config.baseUrl, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
+      return createOpenAiProvider({ baseUrl: config.baseUrl, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs }, createDocsProvider());
     case 'none':
       return noModelProvider;
   }
@@ -34,7 +35,7 @@ export function modelProvider(): ModelProvider {
  */
 export function warmUpModelProvider(): void {
   try {
-    if (modelProvider().name === 'docs') docsPassages();
+    if (modelProvider().name !== 'none') docsPassages();
   } catch (error) {
     logger.warn({ err: error }, 'model provider not ready at start; the first chat builds it');
   }

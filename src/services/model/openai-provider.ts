@@ -2,6 +2,11 @@
  * Any OpenAI-compatible chat-completions server (OpenAI itself, a local llama.cpp or vLLM server,
  * a gateway) reached through undici. One call per turn, bounded by MODEL_TIMEOUT_MS from the first
  * byte sent to the last byte read, so a slow server turns into a 503 in time instead of a hung turn.
+ *
+ * Grounded in the site's pages by the docs provider (`grounding`): the model is handed the
+ * sentences the docs provider quotes for the question, told to answer from them only, and its
+ * answer cites their pages. A question the site does not answer is judged so at quote time (no one
+ * pays for it) and answered so without calling the model, exactly as the docs provider would.
  */
 import { undici } from '../../lib/lazy-modules.ts';
 import { site } from '../../config/site.ts';
@@ -18,9 +23,11 @@ export interface OpenAiProviderOptions {
 /** Upper bound on a completion body: a chat answer is a few KiB; anything far larger is not one. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
-const systemPrompt = (): string =>
+const systemPrompt = (passages: string): string =>
   `You are the hosted assistant of ${site.name} (${site.base_url}), the public proof surface of an agent economy on the Ergo test network. ` +
-  'Answer briefly and accurately, in Markdown. Never ask for or accept private keys or seed phrases; this service never signs or broadcasts.';
+  'Answer briefly and accurately, in Markdown, from the passages of the site quoted below only, and link the pages you use; ' +
+  'where they do not answer the question, say so rather than guess. Never ask for or accept private keys or seed phrases; this service never signs or broadcasts.\n\n' +
+  `Passages of the site for this question:\n${passages}`;
 
 function completionText(body: unknown): string | undefined {
   const choices = (body as { choices?: unknown })?.choices;
@@ -29,12 +36,14 @@ function completionText(body: unknown): string | undefined {
   return typeof content === 'string' && content.trim().length > 0 ? content : undefined;
 }
 
-export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
+export function createOpenAiProvider(options: OpenAiProviderOptions, grounding: ModelProvider): ModelProvider {
   const url = `${options.baseUrl}/chat/completions`;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 
-  async function answer({ messages }: ModelRequest): Promise<ModelAnswer> {
+  async function answer(request: ModelRequest): Promise<ModelAnswer> {
+    if (!(await grounding.answers(request.question))) return grounding.answer(request);
+    const passages = await grounding.answer(request);
     const signal = AbortSignal.timeout(options.timeoutMs);
     let statusCode: number;
     let text: string;
@@ -42,7 +51,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
       const response = await undici().request(url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ model: options.model, messages: [{ role: 'system', content: systemPrompt() }, ...messages] }),
+        body: JSON.stringify({ model: options.model, messages: [{ role: 'system', content: systemPrompt(passages.answer) }, ...request.messages] }),
         signal,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
@@ -79,11 +88,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     const reported = (parsed as { model?: unknown }).model;
     return {
       answer: content,
-      citations: [],
+      citations: passages.citations,
       model: { provider: 'openai', name: typeof reported === 'string' && reported.length > 0 ? reported : options.model },
     };
   }
 
-  // A general model answers any question in its own words; only the docs provider can tell beforehand.
-  return { name: 'openai', answer, answers: async () => true };
+  // The model answers from the site's passages, so the site's judgment is the quote's.
+  return { name: 'openai', answer, answers: (question) => grounding.answers(question) };
 }
