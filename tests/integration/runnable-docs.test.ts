@@ -6,7 +6,9 @@
  * checkout's root; `<!-- runnable: services -->` is how the docs start the services, which this test
  * starts itself the same way: the sandbox chain, and the built site with the MCP host, with the
  * variables that block sets. Only PORT, MCP_PORT and SANDBOX_PORT are given to the commands, as a
- * reader who exported them would have; BASE, SANDBOX_URL and MCP are left for the commands to derive.
+ * reader who exported them would have, with the machine's way to the npm registry (its proxy and
+ * certificates: `npx` fetches the MCP Inspector); BASE, SANDBOX_URL and MCP are left for the commands
+ * to derive.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -74,7 +76,7 @@ function run(command: string, args: string[], options: { cwd: string; env: Recor
 
 /** What each document's blocks must print, beyond finishing without an error. */
 const PRINTS: Record<string, RegExp[]> = {
-  'README.md': [/"tier":"premium"/, /"status":"settled_on_chain"/, /"success":true/],
+  'README.md': [/"tier":"premium"/, /"status":"settled_on_chain"/, /"success":true/, /"name": "search_docs"/, /"name": "check_wallet_action"/, /Which registers must a Note carry\?/],
   'docs/deployment.md': [/^"0\.\d+\.\d+"$/m, /reconcile/i],
   'packages/x402-ergo/README.md': [/^200 > /m],
 };
@@ -97,6 +99,8 @@ describe('runnable blocks of the docs', () => {
     env = {
       PATH: process.env.PATH!,
       HOME: process.env.HOME ?? '/root',
+      // How this machine reaches the npm registry (its proxy and certificates), as a reader's terminal does: `npx` fetches the MCP Inspector.
+      ...Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => /^(NODE_EXTRA_CA_CERTS|(HTTPS?|NO)_PROXY|(https?|no)_proxy|npm_config_(registry|cafile|proxy|https_proxy|strict_ssl))$/.test(entry[0]) && entry[1] !== undefined)),
       PORT: port(stack.server.url),
       MCP_PORT: port(stack.mcpUrl!),
       SANDBOX_PORT: port(stack.sandbox.url),
