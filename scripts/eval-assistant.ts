@@ -33,6 +33,7 @@ export const EVALUATION_SET = 'assistant-questions.json';
 export const HELD_OUT_SET = 'assistant-questions-held-out.json';
 export const SECOND_HELD_OUT_SET = 'assistant-questions-held-out-2.json';
 export const THIRD_HELD_OUT_SET = 'assistant-questions-held-out-3.json';
+export const FOURTH_HELD_OUT_SET = 'assistant-questions-held-out-4.json';
 
 export function loadQuestions(set = EVALUATION_SET): EvalQuestion[] {
   return (JSON.parse(readFileSync(new URL(`../tests/eval/${set}`, import.meta.url), 'utf8')) as { questions: EvalQuestion[] }).questions;
@@ -55,7 +56,7 @@ export async function evaluate(questions: readonly EvalQuestion[] = loadQuestion
 }
 
 if (import.meta.main) {
-  for (const [name, set] of [['evaluation set', EVALUATION_SET], ['held-out set', HELD_OUT_SET], ['second held-out set', SECOND_HELD_OUT_SET], ['third held-out set', THIRD_HELD_OUT_SET]] as const) {
+  for (const [name, set] of [['evaluation set', EVALUATION_SET], ['held-out set', HELD_OUT_SET], ['second held-out set', SECOND_HELD_OUT_SET], ['third held-out set', THIRD_HELD_OUT_SET], ['fourth held-out set', FOURTH_HELD_OUT_SET]] as const) {
     const results = await evaluate(loadQuestions(set));
     console.log(`${name} (tests/eval/${set}):`);
     for (const result of results.filter((entry) => !entry.passed)) {

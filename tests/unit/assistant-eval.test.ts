@@ -6,7 +6,7 @@
  * these floors only keep the engine from getting worse unnoticed.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluate, HELD_OUT_SET, loadQuestions, SECOND_HELD_OUT_SET, THIRD_HELD_OUT_SET } from '../../scripts/eval-assistant.ts';
+import { evaluate, FOURTH_HELD_OUT_SET, HELD_OUT_SET, loadQuestions, SECOND_HELD_OUT_SET, THIRD_HELD_OUT_SET } from '../../scripts/eval-assistant.ts';
 
 /** Answered with their facts on 2026-11-26 (the ninth session): 79 of 87, and 22 of the 40 held out. */
 const FLOOR = 79 / 87;
@@ -19,6 +19,13 @@ const SECOND_HELD_OUT_FLOOR = 43 / 48;
  * pages do not use, and tuning the engine on them would make it one more tuning set.
  */
 const THIRD_HELD_OUT_FLOOR = 45 / 83;
+/**
+ * The fourth (written 2026-12-02 the same way, a third of it in plain words, 70 questions) on its one
+ * measurement: 32 of 70, and 8 of its 10 unanswerable ones refused at quote time, under both goals.
+ * Which ones missed was not looked at: the set is kept for measuring the next change of the engine.
+ */
+const FOURTH_HELD_OUT_FLOOR = 32 / 70;
+const FOURTH_HELD_OUT_REFUSED = 8;
 
 describe('assistant evaluation set', () => {
   const questions = loadQuestions();
@@ -61,5 +68,14 @@ describe('assistant evaluation set', () => {
 
   it('answers the third held-out set no worse than on its one measurement, refusing every unanswerable one at quote time', async () => {
     await heldOutWithoutTheEngine(THIRD_HELD_OUT_SET, THIRD_HELD_OUT_FLOOR);
+  });
+
+  it('answers the fourth held-out set, and refuses its unanswerable ones at quote time, no worse than on its one measurement', async () => {
+    const questions = loadQuestions(FOURTH_HELD_OUT_SET);
+    expect(questions.length).toBeGreaterThanOrEqual(40);
+    const results = await evaluate(questions);
+    const refused = results.filter((result) => result.question.unanswerable && result.passed).length;
+    expect(refused).toBeGreaterThanOrEqual(FOURTH_HELD_OUT_REFUSED);
+    expect(results.filter((result) => result.passed).length / results.length).toBeGreaterThanOrEqual(FOURTH_HELD_OUT_FLOOR);
   });
 });
