@@ -8,6 +8,7 @@ import type { LiveStatus, Probe } from '../../schemas/live.ts';
 import { PROBE_CACHE_SECONDS, PROBE_HISTORY_INTERVAL_SECONDS, PROBE_HISTORY_RUNS } from '../config/limits.ts';
 import { probeRunOf } from '../domain/probe-history.ts';
 import { turnTaker } from '../lib/loop-turns.ts';
+import { answerEvery } from '../lib/shared-answers.ts';
 import { logger } from './logger.ts';
 import { buildLiveStatus } from '../descriptors/live.ts';
 import {
@@ -129,36 +130,16 @@ async function keepRun(sources: LiveSources, status: LiveStatus, everyMs: number
  */
 export function createLiveStatus(sources: () => Promise<LiveSources>, historyEveryMs = PROBE_HISTORY_INTERVAL_SECONDS * 1000): (requestId?: string) => Promise<LiveStatus> {
   const probeChain = createChainProbe();
-  let current: { at: number; body: Promise<LiveStatus> } | undefined;
-  /** The newest run finished, and when it started. */
-  let finished: { at: number; status: LiveStatus } | undefined;
   let keptAt = -Infinity;
-  return (requestId) => {
-    const now = Date.now();
-    if (!current || now - current.at >= PROBE_CACHE_SECONDS * 1000) {
-      const body = sources().then(async (parts) => {
-        const status = await runProbes(parts, probeChain, new Date(now), requestId);
-        if (now - keptAt >= historyEveryMs) {
-          keptAt = now;
-          await keepRun(parts, status, historyEveryMs);
-        }
-        return status;
-      });
-      current = { at: now, body };
-      body.then(
-        (status) => {
-          if (!finished || finished.at < now) finished = { at: now, status };
-        },
-        // A run that throws (a bug, since probes catch their own failures) must not stay cached, nor the run before it.
-        () => {
-          if (current?.body === body) current = undefined;
-          finished = undefined;
-        },
-      );
+  return answerEvery(PROBE_CACHE_SECONDS, async (now, requestId?: string) => {
+    const parts = await sources();
+    const status = await runProbes(parts, probeChain, new Date(now), requestId);
+    if (now - keptAt >= historyEveryMs) {
+      keptAt = now;
+      await keepRun(parts, status, historyEveryMs);
     }
-    const recent = finished && finished.at !== current.at && now - finished.at < 2 * PROBE_CACHE_SECONDS * 1000;
-    return recent ? Promise.resolve(finished!.status) : current.body;
-  };
+    return status;
+  });
 }
 
 /** Live status of this process with its configured parts. */

@@ -19,6 +19,7 @@ import { receiptProofUrl, receiptUrl, routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
 import type { AssistantStore, ChainClient } from '../domain/ports.ts';
 import { pooled, turnTaker } from '../lib/loop-turns.ts';
+import { answerEvery } from '../lib/shared-answers.ts';
 import { logger } from './logger.ts';
 import type { ReceiptLog } from './receipt-log.ts';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
@@ -186,31 +187,6 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
     return buildProofExplorer([...testnet, ...conformanceProofs(report(), now)], sandbox, receiptLog, now);
   }
 
-  let current: { at: number; body: Promise<ProofExplorer> } | undefined;
-  /** The newest answer built, and when its build started. */
-  let built: { at: number; answer: ProofExplorer } | undefined;
-  return {
-    proofs: (requestId) => {
-      const now = Date.now();
-      if (!current || now - current.at >= PROOFS_CACHE_SECONDS * 1000) {
-        const body = build(new Date(now), requestId);
-        current = { at: now, body };
-        body.then(
-          (answer) => {
-            if (!built || built.at < now) built = { at: now, answer };
-          },
-          // A failed build (the store down) is answered, not hidden behind the answer before it, and retried by the next reader.
-          () => {
-            if (current?.body === body) current = undefined;
-            built = undefined;
-          },
-        );
-      }
-      // While a build runs (200 receipts' proofs and the log's health: a hundred milliseconds at a
-      // million receipts), the answer before it is served, dated by its own verified_at.
-      // Only an answer of the interval before: after an idle spell, the request waits for a fresh one.
-      const recent = built && built.at !== current.at && now - built.at < 2 * PROOFS_CACHE_SECONDS * 1000;
-      return recent ? Promise.resolve(built!.answer) : current.body;
-    },
-  };
+  // While a build runs (200 receipts' proofs and the log's health), the proofs before it are served, dated by their own verified_at.
+  return { proofs: answerEvery(PROOFS_CACHE_SECONDS, (now, requestId?: string) => build(new Date(now), requestId)) };
 }

@@ -21,6 +21,7 @@ import { deriveReputationGraph } from '../../src/domain/reputation.ts';
 import { foldedFromScratch } from '../../src/domain/reputation-fold.ts';
 import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
+import { loopIterations } from '../helpers/loop-iterations.ts';
 import { seedReceipts } from '../helpers/receipt-seed.ts';
 import { hex32, makeQuote, makeReceipt, NEWEST_RECORDED_VERSION } from '../helpers/store-fixtures.ts';
 
@@ -634,19 +635,13 @@ describe('embedded store specifics', () => {
     const store = sqlite(dataDir);
     await seedReceipts(store, 120);
     const all = await store.listReceipts(120);
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const loop = loopIterations();
     const listed = await store.listReceipts(120);
-    counting = false;
+    loop.stop();
     expect(listed.map((receipt) => receipt.receiptId)).toEqual(all.map((receipt) => receipt.receiptId));
     expect(listed.length).toBe(120);
     // Before, the 120 receipts (600 KB of JSON) were parsed in the turn that read them.
-    expect(turns).toBeGreaterThanOrEqual(4);
+    expect(loop.now()).toBeGreaterThanOrEqual(4);
     await store.close();
   });
 

@@ -17,6 +17,7 @@ import type { ReceiptLog } from '../../src/services/receipt-log.ts';
 import { noModelProvider } from '../../src/services/model/provider.ts';
 import type { RateLimiter } from '../../src/domain/ports.ts';
 import { FakeChain, FakeLimiter, FakeModel, FakeStore } from '../helpers/fakes.ts';
+import { loopIterations } from '../helpers/loop-iterations.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
@@ -64,13 +65,7 @@ describe('live status', () => {
 
   it('starts each probe in an event-loop turn of its own, so parts that answer at once do not hold the loop for all ten', async () => {
     const started: Array<[string, number]> = [];
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const loop = loopIterations();
     const store = new FakeStore();
     const ping = store.ping.bind(store);
     const listReceipts = store.listReceipts.bind(store);
@@ -82,13 +77,13 @@ describe('live status', () => {
     const health = log.health.bind(log);
     const status = await createLiveStatus(
       sources({
-        store: Object.assign(store, { ping: () => (started.push(['store', turns]), ping()), listReceipts: (limit: number) => (started.push(['latest', turns]), listReceipts(limit)) }),
-        model: () => Object.assign(model, { answer: (...args: Parameters<FakeModel['answer']>) => (started.push(['model', turns]), answer(...args)) }),
-        chain: Object.assign(chain, { height: () => (started.push(['chain', turns]), height()) }),
-        receiptLog: Object.assign(log, { health: () => (started.push(['log', turns]), health()) }),
+        store: Object.assign(store, { ping: () => (started.push(['store', loop.now()]), ping()), listReceipts: (limit: number) => (started.push(['latest', loop.now()]), listReceipts(limit)) }),
+        model: () => Object.assign(model, { answer: (...args: Parameters<FakeModel['answer']>) => (started.push(['model', loop.now()]), answer(...args)) }),
+        chain: Object.assign(chain, { height: () => (started.push(['chain', loop.now()]), height()) }),
+        receiptLog: Object.assign(log, { health: () => (started.push(['log', loop.now()]), health()) }),
       }),
     )();
-    counting = false;
+    loop.stop();
     expect(status.ok).toBe(true);
     expect(started.map(([part]) => part).sort()).toEqual(['chain', 'latest', 'log', 'model', 'store']);
     expect(new Set(started.map(([, turn]) => turn)).size).toBe(started.length);

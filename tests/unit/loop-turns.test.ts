@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { pooled, turnTaker } from '../../src/lib/loop-turns.ts';
-
-/** Counts the event loop's iterations (one immediate a check phase) until stopped. */
-function iterations(): { now: () => number; stop: () => void } {
-  let count = 0;
-  let running = true;
-  const tick = () => {
-    count++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { now: () => count, stop: () => (running = false) };
-}
+import { loopIterations } from '../helpers/loop-iterations.ts';
 
 describe('loop turns', () => {
   it('hands out one turn a loop iteration, in the order asked', async () => {
-    const loop = iterations();
+    const loop = loopIterations();
     const turn = turnTaker();
     const seen: Array<[number, number]> = [];
     await Promise.all([0, 1, 2, 3, 4].map((i) => turn().then(() => seen.push([i, loop.now()]))));
@@ -26,7 +15,7 @@ describe('loop turns', () => {
   });
 
   it('runs tasks that answer at once each in an iteration of its own, however many run side by side, and keeps their order', async () => {
-    const loop = iterations();
+    const loop = loopIterations();
     const ranAt: number[] = [];
     const results = await pooled(
       Array.from({ length: 24 }, (_, i) => async () => {
@@ -41,7 +30,7 @@ describe('loop turns', () => {
   });
 
   it('with a slice, runs tasks in the same iteration until the slice is spent, then turns', async () => {
-    const loop = iterations();
+    const loop = loopIterations();
     const ranAt: number[] = [];
     // Each task holds the loop 2 ms: a 5 ms slice takes at most three (the third ends past it).
     await pooled(

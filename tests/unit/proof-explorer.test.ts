@@ -16,6 +16,7 @@ import { logger } from '../../src/services/logger.ts';
 import { createProofExplorer } from '../../src/services/proof-explorer.ts';
 import { PROOFS_CACHE_SECONDS } from '../../src/config/limits.ts';
 import { FakeChain, FakeStore, noteBox } from '../helpers/fakes.ts';
+import { loopIterations } from '../helpers/loop-iterations.ts';
 import { memoryReceiptLog } from '../helpers/memory-receipt-log.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
@@ -227,17 +228,11 @@ describe('proof explorer', () => {
     }
     // Everything the build awaits answers at once here, as the embedded store does: the whole build once ran as microtasks.
     // How much runs between turns is loop-turns' (tests/unit/loop-turns.test.ts).
-    let turns = 0;
-    const count = () => {
-      turns++;
-      if (turns < 1_000) setImmediate(count);
-    };
-    setImmediate(count);
+    const loop = loopIterations();
     const board = await explorer(store, chain).proofs();
-    const turnsDuringBuild = turns;
+    loop.stop();
     expect(board.summary.receipt_proofs).toBe(20);
-    expect(turnsDuringBuild).toBeGreaterThanOrEqual(1);
-    turns = 1_000;
+    expect(loop.now()).toBeGreaterThanOrEqual(1);
   });
 
   it('remembers a fully verified receipt instead of reading the chain for it again', async () => {
