@@ -87,6 +87,33 @@ const COMPRESS_FROM_BYTES = 64 * 1024;
 const BUNDLE_GZIP_LEVEL = 3;
 const gzipAsync = promisify(gzip);
 
+/**
+ * Stored hashes kept in memory for inclusion proofs (32 bytes each, about 100 with the map's own):
+ * a stored hash never changes once written, and the proofs build asks for the same few hundred (the
+ * newest 200 receipts' paths) every few seconds, which at a million receipts were synchronous reads
+ * of pages not in memory. A receipt rewritten in the store still fails its proof: its leaf is hashed
+ * from the receipt, not kept.
+ */
+const PROOF_HASHES_KEPT = 16_384;
+
+/** `read` with a memory of at most `limit` hashes by stored index, oldest dropped first; only the ones not kept are read. */
+function keptHashes(read: (indexes: number[]) => Promise<Uint8Array[]>, limit = PROOF_HASHES_KEPT): (indexes: number[]) => Promise<Uint8Array[]> {
+  const kept = new Map<number, Uint8Array>();
+  return async (indexes) => {
+    const missing = [...new Set(indexes.filter((index) => !kept.has(index)))];
+    const hashes = missing.length > 0 ? await read(missing) : [];
+    // Answered from what was read as well as from memory: a batch larger than the limit drops its own first.
+    const fresh = new Map(missing.map((index, i) => [index, hashes[i]!]));
+    const answer = indexes.map((index) => fresh.get(index) ?? kept.get(index)!);
+    for (const [index, hash] of fresh) kept.set(index, hash);
+    for (const [oldest] of kept) {
+      if (kept.size <= limit) break;
+      kept.delete(oldest);
+    }
+    return answer;
+  };
+}
+
 /** A map by path of at most `limit` bytes (as `size` counts them), oldest dropped first. */
 function keptBytes<T>(size: (value: T) => number, limit = TILE_MEMORY_BYTES): { get: (path: string) => T | undefined; set: (path: string, value: T) => void } {
   const kept = new Map<string, T>();
@@ -168,6 +195,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return reading;
   }
   const tiles = keptBytes<Uint8Array>((bytes) => bytes.length);
+  const proofHashes = keptHashes((indexes) => store.readLogHashes(indexes));
   // Entry bundles are the receipts as the store holds them. One served before is kept with the store's
   // log revision it was read at, and served again while that revision holds: a receipt or entry
   // rewritten or removed since moves it, and the next request reads the store again.
@@ -282,7 +310,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     if (index === undefined) return { status: 'unlogged' };
     const checkpoint = await latest();
     if (!checkpoint || checkpoint.size <= index) return { status: 'pending', index, retryAfterSeconds: config.checkpointIntervalSeconds };
-    const hashes = await store.readLogHashes(inclusionProofIndexes(index, checkpoint.size));
+    const hashes = await proofHashes(inclusionProofIndexes(index, checkpoint.size));
     return { status: 'proved', index, proof: formatTlogProof({ index, proof: inclusionProof(index, checkpoint.size, hashes), checkpoint: checkpoint.note }) };
   }
 
@@ -290,7 +318,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const index = await store.logIndexOf(bundle.receiptId);
     const checkpoint = await latest();
     const covered = index !== undefined && checkpoint !== undefined && index < checkpoint.size;
-    const proof = covered ? await store.readLogHashes(inclusionProofIndexes(index, checkpoint.size)) : undefined;
+    const proof = covered ? await proofHashes(inclusionProofIndexes(index, checkpoint.size)) : undefined;
     const signed = checkpoint && { size: checkpoint.size, root: hex.decode(checkpoint.rootHex) };
     return inclusionCheck(receiptLogEntry(bundle), index, signed, proof && inclusionProof(index!, checkpoint!.size, proof));
   }

@@ -44,7 +44,7 @@ function memoryLog(entries: string[]) {
       reads.entries++;
       return bytes.slice(start, end).map((entry, i) => ({ index: start + i, receiptId: `r${start + i}`, bytes: lost.has(start + i) ? undefined : entry }));
     },
-    logIndexOf: async () => undefined,
+    logIndexOf: async (receiptId) => (/^r\d+$/.test(receiptId) && Number(receiptId.slice(1)) < bytes.length ? Number(receiptId.slice(1)) : undefined),
     latestCheckpoint: async () => {
       reads.checkpoint++;
       return checkpoints.at(-1);
@@ -136,6 +136,20 @@ describe('the receipt log read path, from memory', () => {
     expect(loop.now()).toBeGreaterThanOrEqual(7);
     const decoded = decodeEntryBundle((answer as { bytes: Uint8Array }).bytes);
     expect(decoded.ok && decoded.entries.map((entry) => JSON.parse(new TextDecoder().decode(entry)).r)).toEqual(Array.from({ length: 256 }, (_, i) => i));
+  });
+
+  it('keeps the hashes of inclusion proofs, which never change: the newest receipts\' proofs, asked again every few seconds, read the store once', async () => {
+    const { log, reads } = longLog();
+    await log.checkpointNow();
+    const first = await log.proofOf('r599');
+    expect(first.status).toBe('proved');
+    const before = reads.hashes;
+    expect(await log.proofOf('r599')).toEqual(first);
+    // Before, every proof read its hashes from the store again.
+    expect(reads.hashes).toBe(before);
+    // A neighbour's proof shares every hash but its own sibling's: at most one more read.
+    expect((await log.proofOf('r598')).status).toBe('proved');
+    expect(reads.hashes - before).toBeLessThanOrEqual(1);
   });
 
   it('keeps a full bundle\'s gzip in the store once made: another instance, or a restart, serves it without reading the receipts', async () => {
