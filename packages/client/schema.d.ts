@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Request a testnet payout
-         * @description Checks run in this order: the body; the address (decoded and required to be a testnet address); whether payouts are enabled with a dedicated backend wallet; the proof of work (challengeToken, see the faucet descriptor) and its single use; the per-address and per-IP limits. Only then is the request forwarded to the backend wallet, which signs; this site holds no faucet keys. Spent tokens are remembered in this instance's memory until they expire.
+         * @description Checks run in this order: the body; the address (decoded and required to be a testnet address); whether payouts are enabled with a dedicated backend wallet; the proof of work (challengeToken, see the faucet descriptor) and its single use; the per-address and per-IP limits. Only then is the request forwarded to the backend wallet, which signs; this site holds no faucet keys. Spent tokens and both limits live in the rate limiter, so with Redis configured every instance sees the same ones; without it, each instance keeps its own in memory until they expire.
          */
         post: operations["faucet"];
         delete?: never;
@@ -8349,6 +8349,9 @@ export interface operations {
             /** @description The payout backend accepted the request. */
             200: {
                 headers: {
+                    /** @description limit, remaining and reset of the payout limit (per address or per IP) with the fewest payouts left. */
+                    RateLimit?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
