@@ -25,7 +25,8 @@ import { POSTURE } from '../../descriptors/common.ts';
 import { FaucetBackendError, type FaucetBackend } from '../../services/faucet/backend-client.ts';
 import { logger } from '../../services/logger.ts';
 import type { RateLimitBucket } from '../../config/rate-limit.ts';
-import type { RateLimiter } from '../../domain/ports.ts';
+import type { RateLimitDecision, RateLimiter } from '../../domain/ports.ts';
+import { rateLimitField } from '../../services/rate-limit/header.ts';
 
 export interface FaucetDeps {
   /** The faucet configuration; throws naming the variable when it is malformed. */
@@ -99,7 +100,7 @@ const refund = (limiter: RateLimiter, counted: Counted): Promise<unknown> => Pro
  */
 async function countLimits(limiter: RateLimiter, payee: string, clientIp: string): Promise<{ counted: Counted; rateLimit: string }> {
   const counted: Counted = [];
-  let tightest: { limit: number; remaining: number; resetSeconds: number } | undefined;
+  let tightest: RateLimitDecision | undefined;
   for (const [bucket, key, what] of [
     ['faucet_address', payee, 'payouts to this address (or another address of the same key or script)'],
     ['faucet_ip', clientIp, 'payouts requested from this client'],
@@ -109,14 +110,14 @@ async function countLimits(limiter: RateLimiter, payee: string, clientIp: string
       await refund(limiter, counted);
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
       throw new ProblemError(429, 'faucet_limit_reached', 'Faucet limit reached', `The limit of ${decision.limit} ${what} per window is used up; retry in ${retryAfter} s.`, {
-        headers: { 'retry-after': String(retryAfter), ratelimit: `limit=${decision.limit}, remaining=0, reset=${decision.resetSeconds}` },
+        headers: { 'retry-after': String(retryAfter), ratelimit: rateLimitField({ ...decision, remaining: 0 }) },
         extra: { retry_after_seconds: retryAfter },
       });
     }
     counted.push([bucket, key]);
     if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
   }
-  return { counted, rateLimit: `limit=${tightest!.limit}, remaining=${tightest!.remaining}, reset=${tightest!.resetSeconds}` };
+  return { counted, rateLimit: rateLimitField(tightest!) };
 }
 
 function backendProblem(error: FaucetBackendError, config: FaucetConfig): ProblemError {

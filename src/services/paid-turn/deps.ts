@@ -7,6 +7,7 @@ import type { PaidTurnConfig } from '../../config/assistant.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { logger } from '../logger.ts';
 import type { ModelProvider } from '../model/provider.ts';
+import { rateLimitField } from '../rate-limit/header.ts';
 import { ChainUnavailableError, StoreUnavailableError, type AssistantStore, type RecordedActivityEvent, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
 
 export type Clock = () => Date;
@@ -67,7 +68,7 @@ export async function fromChain<T>(run: () => Promise<T>): Promise<T> {
  */
 export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | 'chat' | 'verify', clientIp: string, what: string, why?: string): Promise<Record<string, string>> {
   const decision = await limiter.consume(bucket, clientIp);
-  const rateLimit = `limit=${decision.limit}, remaining=${decision.remaining}, reset=${decision.resetSeconds}`;
+  const rateLimit = rateLimitField(decision);
   if (!decision.allowed) {
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
     throw new ProblemError(429, 'rate_limited', 'Too many requests', `The ${what} limit of ${decision.limit} per client is used up${why ? ` (${why})` : ''}; retry in ${retryAfter} s.`, {
