@@ -96,20 +96,16 @@ const gzipAsync = promisify(gzip);
  */
 const PROOF_HASHES_KEPT = 16_384;
 
-/** `read` with a memory of at most `limit` hashes by stored index, oldest dropped first; only the ones not kept are read. */
+/** `read` with a memory of at most `limit` hashes by stored index (a keptBytes of 32 bytes each); only the ones not kept are read. */
 function keptHashes(read: (indexes: number[]) => Promise<Uint8Array[]>, limit = PROOF_HASHES_KEPT): (indexes: number[]) => Promise<Uint8Array[]> {
-  const kept = new Map<number, Uint8Array>();
+  const kept = keptBytes<Uint8Array>((hash) => hash.length, limit * 32);
   return async (indexes) => {
-    const missing = [...new Set(indexes.filter((index) => !kept.has(index)))];
+    const missing = [...new Set(indexes.filter((index) => kept.get(String(index)) === undefined))];
     const hashes = missing.length > 0 ? await read(missing) : [];
     // Answered from what was read as well as from memory: a batch larger than the limit drops its own first.
     const fresh = new Map(missing.map((index, i) => [index, hashes[i]!]));
-    const answer = indexes.map((index) => fresh.get(index) ?? kept.get(index)!);
-    for (const [index, hash] of fresh) kept.set(index, hash);
-    for (const [oldest] of kept) {
-      if (kept.size <= limit) break;
-      kept.delete(oldest);
-    }
+    const answer = indexes.map((index) => fresh.get(index) ?? kept.get(String(index))!);
+    for (const [index, hash] of fresh) kept.set(String(index), hash);
     return answer;
   };
 }
