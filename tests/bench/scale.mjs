@@ -11,8 +11,8 @@
 // core 1, as in `npm run bench`; BENCH_SCALE_SECONDS (default 5) per route and BENCH_SCALE_CONNECTIONS
 // (default 4) per route; the mixed load (every route in turn) runs twice as long at as many connections.
 // BENCH_SCALE_NODE_OPTIONS adds Node flags to the server's (to try a heap size, say).
-// BENCH_SCALE_PROFILE=1 samples the server's CPU during the mixed load and prints the event loop's
-// stretches busier than 20 ms with the functions that took them (tests/bench/stalls.mjs); the
+// BENCH_SCALE_PROFILE=1 samples the server's CPU during the mixed load and prints the stretches in
+// which the event loop was held over 20 ms with the functions that ran in them (tests/bench/stalls.mjs); the
 // profile is left in the data folder (loop.cpuprofile) for Chrome DevTools or speedscope.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -261,7 +261,7 @@ for (const engine of engines) {
     console.log(`garbage collector during the mixed load: ${delay.gc.count} pauses, ${delay.gc.totalMs} ms in all, longest ${delay.gc.longest.join(', ')} ms (${delay.gc.over20} over 20 ms)`);
     if (profiling && existsSync(profileFile)) {
       const busiest = stalls(JSON.parse(readFileSync(profileFile, 'utf8'))).slice(0, 5);
-      console.log(`event loop busy over 20 ms at a stretch during the mixed load: ${busiest.length ? '' : 'none'}`);
+      console.log(`event loop held over 20 ms at a stretch during the mixed load: ${busiest.length ? '' : 'none'}`);
       for (const stall of busiest) console.log(`  ${stall.ms} ms at ${stall.atMs} ms: self ${stall.self.join(', ')}\n    within ${stall.within.join(', ')}`);
     }
   }
