@@ -20,6 +20,7 @@ import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 import { deriveReputationGraph } from '../../src/domain/reputation.ts';
 import { foldedFromScratch } from '../../src/domain/reputation-fold.ts';
 import { openSqlite, SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
+import { endReadThread } from '../../src/services/store/sqlite-read-thread.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 import { loopIterations } from '../helpers/loop-iterations.ts';
 import { seedReceipts } from '../helpers/receipt-seed.ts';
@@ -784,6 +785,37 @@ describe('embedded store specifics', () => {
       expect(await database.read<{ n: number }>('SELECT n FROM rows ORDER BY n')).toEqual([{ n: 1 }, { n: 5 }]);
     } finally {
       await database.close();
+    }
+  });
+
+  it('reads off the event loop: a long read lets the loop turn while it runs', async () => {
+    const database = openSqlite({ dataDir, busyTimeoutMs: 1_000 });
+    try {
+      const loop = loopIterations();
+      const [row] = await database.read<{ n: number }>('WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 2000000) SELECT max(n) AS n FROM c');
+      loop.stop();
+      expect(row).toEqual({ n: 2_000_000 });
+      // Before, the statement ran on the event loop: its whole run was one iteration.
+      expect(loop.now()).toBeGreaterThanOrEqual(3);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('a read thread that ends fails the reads waiting for it as unavailable; the next read opens the file again', async () => {
+    const store = sqlite(dataDir);
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const database = openSqlite({ dataDir, busyTimeoutMs: 1_000 });
+    try {
+      const waiting = database.read('WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 50000000) SELECT max(n) AS n FROM c');
+      await endReadThread();
+      await expect(waiting).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await database.read('SELECT quote_id FROM quotes')).toEqual([{ quote_id: quote.quoteId }]);
+      expect(await store.getQuote(quote.quoteId)).toEqual(quote);
+    } finally {
+      await database.close();
+      await store.close();
     }
   });
 

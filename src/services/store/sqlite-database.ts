@@ -11,13 +11,14 @@
  *   inside ONE database transaction, each in its own savepoint (so each is still all or nothing),
  *   and share one COMMIT and one fsync; every caller is answered after that COMMIT.
  * - Reads run on a second connection, which in WAL mode sees the newest committed state and never
- *   the work of a batch in progress.
+ *   the work of a batch in progress, held by a thread of their own (`sqlite-read-thread.ts`): a read
+ *   of pages not in memory, or of a long list, never holds the event loop.
  * - Several processes may open the same file: SQLite's own locks order their writes (BEGIN
  *   IMMEDIATE waits up to the busy timeout for the one write lock), so a Note raced across two
  *   processes is settled once, and the other process reads the unique violation.
  *
- * `node:sqlite` is synchronous; a statement runs on the event loop. Ours are point lookups and
- * single-row inserts on indexed keys (microseconds); the fsync of each batch is the one wait.
+ * `node:sqlite` is synchronous; the writer's statements run on the event loop. They are single-row
+ * writes on indexed keys (microseconds); the fsync of each batch is the one wait.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { StoreUnavailableError, StoreUnusableError } from '../../domain/ports.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
 import { SQLITE } from './dialect.ts';
+import { openReadConnection, type ReadConnection } from './sqlite-read-thread.ts';
 
 export interface SqliteOptions {
   /** DATA_DIR; the database is `<dataDir>/agent-economy.sqlite` (with its `-wal` and `-shm` files). */
@@ -153,7 +155,7 @@ export function openSqlite(options: SqliteOptions): Database {
   }
 
   let writer: Connection;
-  let reader: Connection;
+  let reader: ReadConnection;
   try {
     const writerDb = new DatabaseSync(file, { timeout: options.busyTimeoutMs });
     writer = new Connection(writerDb);
@@ -168,9 +170,7 @@ export function openSqlite(options: SqliteOptions): Database {
       // integrity check reads every page (seconds for a large store) and would hold up every restart;
       // damage deeper in the file is reported by the statement that meets it, as a 503.
       writer.all('SELECT count(*) AS tables FROM sqlite_schema', []);
-      const readerDb = new DatabaseSync(file, { timeout: options.busyTimeoutMs });
-      reader = new Connection(readerDb);
-      reader.exec('PRAGMA query_only = 1');
+      reader = openReadConnection(file, options.busyTimeoutMs);
     } catch (error) {
       writer.close();
       throw error;
@@ -328,7 +328,7 @@ export function openSqlite(options: SqliteOptions): Database {
     async read<R>(sql: string, params: unknown[] = []): Promise<R[]> {
       if (closed) throw new StoreUnavailableError('the embedded store is closed');
       try {
-        return reader.all<R>(sql, params);
+        return await reader.all<R>(sql, params);
       } catch (error) {
         throw classify(error, file);
       }
@@ -341,7 +341,8 @@ export function openSqlite(options: SqliteOptions): Database {
       closed = true;
       while (flushing || scheduled) await (flushing ?? new Promise((resolve) => setImmediate(resolve)));
       for (const item of queue.splice(0)) item.reject(new StoreUnavailableError('the embedded store is closed'));
-      reader.close();
+      // The writer closes last: the last connection to close folds the WAL into the database file.
+      await reader.close().catch(() => {});
       writer.close();
     },
   };
