@@ -143,23 +143,6 @@ const hasReceipt = (entry: LogEntry): boolean => entry.stored !== undefined || e
  */
 const CANONICAL_ENTRIES_PER_TURN = 32;
 
-/**
- * Entries read from the store in one statement, then the event loop turns: at a million receipts a
- * full bundle's 256 rows (1.3 MB of receipts) read at once held the loop 60 to 100 ms when the
- * store's pages were not in memory.
- */
-const ENTRIES_READ_PER_TURN = 32;
-
-/** Entries `start` to `end` (excluded), read a few at a time. Consistent with one read: entries are only appended, and a receipt rewritten in between moves the log revision read before. */
-async function readEntries(store: ReceiptLogStore, start: number, end: number): Promise<LogEntry[]> {
-  const entries: LogEntry[] = [];
-  for (let from = start; from < end; from += ENTRIES_READ_PER_TURN) {
-    if (from > start) await nextTurn();
-    entries.push(...(await store.readLogEntries(from, Math.min(end, from + ENTRIES_READ_PER_TURN))));
-  }
-  return entries;
-}
-
 /** The entries' bytes, made a few at a time so a bundle never holds the event loop for long. */
 async function entryBytes(entries: readonly LogEntry[]): Promise<Uint8Array[]> {
   const bytes: Uint8Array[] = [];
@@ -287,7 +270,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
   async function readTile(resource: TileResource, full: boolean): Promise<TileAnswer> {
     if (resource.kind === 'entries') {
       const start = resource.n * TILE_WIDTH;
-      const entries = await readEntries(store, start, start + resource.width);
+      const entries = await store.readLogEntries(start, start + resource.width);
       const missing = entries.filter((entry) => !hasReceipt(entry));
       if (entries.length !== resource.width || missing.length) {
         // The log has an entry whose receipt the store lost: serving a gap would hide it, so the bundle is withheld and the entries named.

@@ -14,6 +14,9 @@
 // BENCH_SCALE_PROFILE=1 samples the server's CPU during the mixed load and prints the stretches in
 // which the event loop was held over 20 ms with the functions that ran in them (tests/bench/stalls.mjs); the
 // profile is left in the data folder (loop.cpuprofile) for Chrome DevTools or speedscope.
+// BENCH_SCALE_COLD=1 empties the operating system's page cache (as root: /proc/sys/vm/drop_caches)
+// before each route's load and before the mixed load, so the store is read from disk as a store
+// larger than the machine's memory would be; without it, a store seeded a moment ago is all in memory.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -37,6 +40,14 @@ const seconds = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 4);
 const MIB = 1024 * 1024;
 const profiling = process.env.BENCH_SCALE_PROFILE === '1';
+const cold = process.env.BENCH_SCALE_COLD === '1';
+
+/** With BENCH_SCALE_COLD=1, the page cache emptied: the store's next reads go to the disk. */
+function dropPageCache() {
+  if (!cold) return;
+  spawnSync('sync');
+  writeFileSync('/proc/sys/vm/drop_caches', '1\n');
+}
 
 const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
 const engines = [{ name: 'sqlite' }, ...(process.env.DATABASE_URL ? [{ name: 'postgres', url: process.env.DATABASE_URL }] : [])];
@@ -213,6 +224,7 @@ for (const engine of engines) {
     for (const [name, path, headers] of routes) {
       const paths = Array.isArray(path) ? path : [path];
       const { status, bytes } = await once(base + paths[0], headers);
+      dropPageCache();
       const result = await load({ url: base + paths[0], ...(paths.length > 1 ? { paths } : {}), headers }, { duration: seconds, connections });
       rows.push({
         route: name,
@@ -228,6 +240,7 @@ for (const engine of engines) {
     }
     await loopDelay(server.child, delayFile);
     if (profiling) samplerOnCore1(server.child.pid);
+    dropPageCache();
     const mixed = await load({ url: base + routes[0][1], paths: routes.flatMap(([, path]) => (Array.isArray(path) ? path.slice(0, 3) : [path])) }, { duration: 2 * seconds, connections });
     const delay = await loopDelay(server.child, delayFile);
     const rss = rssMiB(server.child.pid);
@@ -268,7 +281,7 @@ for (const engine of engines) {
 }
 await sandbox.close();
 cleanUp();
-console.log(`\nbench:scale: load by ${generator}, node ${process.version}, ${pinning ? 'server on core 0, load generator on core 1' : 'no pinning'}, ${seconds} s a route at ${connections} connections`);
+console.log(`\nbench:scale: load by ${generator}, node ${process.version}, ${pinning ? 'server on core 0, load generator on core 1' : 'no pinning'}, ${seconds} s a route at ${connections} connections${cold ? ', the page cache emptied before each load' : ''}`);
 mkdirSync(`${root}.bench`, { recursive: true });
 writeFileSync(`${root}.bench/scale.json`, JSON.stringify({ at: new Date().toISOString(), seconds, connections, generator, pinning, results }, null, 2));
 process.exit(0);

@@ -13,8 +13,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/domain/ports.ts';
 import { appendHashes, appendReadIndexes, leafHash, storedHashIndex } from '../../src/domain/tlog/tree.ts';
 import { createReceiptLog } from '../../src/services/receipt-log.ts';
-import { decodeEntryBundle } from '../../src/domain/tlog/tiles.ts';
-import { loopIterations } from '../helpers/loop-iterations.ts';
 import { memoryKeptBundles } from '../helpers/memory-kept-bundles.ts';
 
 function memoryLog(entries: string[]) {
@@ -122,35 +120,6 @@ describe('the receipt log read path, from memory', () => {
 
   /** 600 entries of 300 bytes: two full bundles of about 77 KB, gzipped when asked, and a partial one. */
   const longLog = () => memoryLog(Array.from({ length: 600 }, (_, i) => `{"r":${i},"text":"${'x'.repeat(280)}"}`));
-
-  it('reads a full bundle\'s entries 32 at a time, the event loop turning between reads, and serves them as one bundle', async () => {
-    const { log, reads } = longLog();
-    await log.checkpointNow();
-    const before = reads.entries;
-    const loop = loopIterations();
-    const answer = await log.tile('entries/000', { gzip: false });
-    loop.stop();
-    expect(answer).toMatchObject({ ok: true, full: true });
-    // 256 entries in eight reads, the loop turning between: before, one statement read them all in one turn.
-    expect(reads.entries - before).toBe(8);
-    expect(loop.now()).toBeGreaterThanOrEqual(7);
-    const decoded = decodeEntryBundle((answer as { bytes: Uint8Array }).bytes);
-    expect(decoded.ok && decoded.entries.map((entry) => JSON.parse(new TextDecoder().decode(entry)).r)).toEqual(Array.from({ length: 256 }, (_, i) => i));
-  });
-
-  it('keeps the hashes of inclusion proofs, which never change: the newest receipts\' proofs, asked again every few seconds, read the store once', async () => {
-    const { log, reads } = longLog();
-    await log.checkpointNow();
-    const first = await log.proofOf('r599');
-    expect(first.status).toBe('proved');
-    const before = reads.hashes;
-    expect(await log.proofOf('r599')).toEqual(first);
-    // Before, every proof read its hashes from the store again.
-    expect(reads.hashes).toBe(before);
-    // A neighbour's proof shares every hash but its own sibling's: at most one more read.
-    expect((await log.proofOf('r598')).status).toBe('proved');
-    expect(reads.hashes - before).toBeLessThanOrEqual(1);
-  });
 
   it('keeps a full bundle\'s gzip in the store once made: another instance, or a restart, serves it without reading the receipts', async () => {
     const { log, open, reads, kept } = longLog();

@@ -100,6 +100,14 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+/**
+ * The thread's heap: it holds one statement's rows until they are sent (the largest the store asks
+ * for is a few hundred receipts, about a megabyte). A worker's default young generation may grow to
+ * 192 MiB, which resident memory would show; a read past these limits ends the thread, so its reads
+ * fail as unavailable and the next read starts a new one.
+ */
+const READ_THREAD_HEAP = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 64 };
+
 let thread: Worker | undefined;
 const waiting = new Map<number, Waiting>();
 /** Every open connection, so that a new thread can open them again. */
@@ -109,7 +117,7 @@ let nextConnection = 0;
 
 function started(): Worker {
   if (thread) return thread;
-  const worker = new Worker(`(${readThread.toString()})()`, { eval: true, name: 'sqlite reads' });
+  const worker = new Worker(`(${readThread.toString()})()`, { eval: true, name: 'sqlite reads', resourceLimits: READ_THREAD_HEAP });
   worker.unref();
   worker.on('message', (answer: Answer) => {
     const read = waiting.get(answer.id);
