@@ -1,6 +1,6 @@
 /**
- * Security and CORS headers on every response Astro renders itself: on-demand pages such as
- * `/receipt/{id}`, and every route under `astro dev`. Static files and the route table's API are
+ * Security and CORS headers on every response Astro renders itself: the page for an unknown path,
+ * and every route under `astro dev`. Static files and the route table's API are
  * answered by our `node:http` entry, which sends the same headers from the same constants.
  */
 import { defineMiddleware } from 'astro:middleware';

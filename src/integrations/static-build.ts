@@ -6,7 +6,7 @@
  * proof explorer lists), and bundles our `node:http` entry, the MCP host and the `agent-economy`
  * command. Under `astro dev` it serves the same documents from memory so both modes answer the same bytes.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +19,7 @@ import { builtDocuments, DOCS_CORPUS_FILE } from '../build/site-documents.ts';
 import { staticDocuments } from '../build/static-documents.ts';
 import { BUILD_ORIGIN_FILE, buildOriginOf } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
+import { RECEIPT_PAGE_SLOTS_SEGMENT, RECEIPT_PAGE_TEMPLATE_FILE } from '../lib/receipt-page.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -85,6 +86,12 @@ export function staticBuild(): AstroIntegration {
         server.middlewares.use((req, res, next) => {
           if (req.method !== 'GET' && req.method !== 'HEAD') return next();
           const path = new URL(req.url ?? '/', 'http://dev').pathname;
+          // The built server fills `/receipt/{id}` from a template; under `astro dev` the page that takes `?id=` shows it.
+          const receipt = /^\/receipt\/([^/]+)\/?$/.exec(path);
+          if (receipt && receipt[1] !== RECEIPT_PAGE_SLOTS_SEGMENT) {
+            res.writeHead(302, { location: `/receipt/?id=${receipt[1]}` });
+            return void res.end();
+          }
           const document = staticDocuments().find((doc) => doc.path === path);
           if (!document) return next();
           res.writeHead(200, { 'content-type': document.contentType, ...document.headers });
@@ -95,6 +102,11 @@ export function staticBuild(): AstroIntegration {
         const clientDir = fileURLToPath(dir);
         const distDir = dirname(clientDir.replace(/[\\/]$/, ''));
         const serverDir = join(distDir, 'server');
+        // The receipt page with its slots is the server's template, not a page of its own.
+        const slotsDir = join(clientDir, 'receipt', RECEIPT_PAGE_SLOTS_SEGMENT);
+        await mkdir(serverDir, { recursive: true });
+        await rename(join(slotsDir, 'index.html'), join(serverDir, RECEIPT_PAGE_TEMPLATE_FILE));
+        await rm(slotsDir, { recursive: true });
         const documents = staticDocuments();
         for (const document of documents) {
           const target = join(clientDir, document.file);
@@ -116,7 +128,6 @@ export function staticBuild(): AstroIntegration {
         const compressed = await precompress(clientDir);
         logger.info(`precompressed ${compressed} files (brotli, gzip)`);
 
-        await mkdir(serverDir, { recursive: true });
         const manifest = documents.map(({ path, file, contentType, headers }) => ({ path, file, contentType, headers }));
         await writeFile(join(serverDir, 'static-manifest.json'), JSON.stringify(manifest, null, 2));
         await writeFile(join(serverDir, BUILD_ORIGIN_FILE), JSON.stringify(buildOriginOf(site), null, 2) + '\n');

@@ -21,6 +21,7 @@ import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { answerClientError, clientTimeoutOptions, destroyedWithin } from '../lib/server-limits.ts';
 import { ProblemError } from '../lib/problem-error.ts';
+import { fillReceiptPage, RECEIPT_PAGE_TEMPLATE_FILE } from '../lib/receipt-page.ts';
 import { CORS_HEADERS, CORS_PREFLIGHT_EXTRA_HEADERS, securityHeadersFor } from '../lib/response-headers.ts';
 import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { routePath } from '../catalogue/lookup.ts';
@@ -212,6 +213,7 @@ export function createRequestListener(options: ServerOptions) {
   const manifest = JSON.parse(readFileSync(`${options.distDir}/server/static-manifest.json`, 'utf8')) as StaticManifestEntry[];
   const files = loadStaticFiles(`${options.distDir}/client`, manifest, baseHeadersFor);
   const notFoundPage = files.get('/404.html');
+  const receiptPage = receiptPageAnswer(options.distDir);
 
   /** A failure past the route's own handling (a bug here, or Astro's): logged, and a 500 if the head is not out yet. */
   function failed(res: http.ServerResponse, context: RequestContext, error: unknown): void {
@@ -297,6 +299,14 @@ export function createRequestListener(options: ServerOptions) {
     );
     if (routed) return;
 
+    const receiptId = receiptPageId(path);
+    if (receiptId !== undefined) {
+      if (method !== 'GET' && method !== 'HEAD') {
+        return send(res, problemResponse(new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${method} is not allowed on ${path}; use GET or HEAD.`, { headers: { allow: 'GET, HEAD' } }), path));
+      }
+      return send(res, receiptPage(receiptId), method === 'HEAD');
+    }
+
     if (path.startsWith('/api/') || files.has(path)) {
       const allowed = files.has(path);
       const error = allowed
@@ -376,9 +386,29 @@ export async function startServer(options: ServerOptions & { host: string; port:
   return server;
 }
 
+/** The receipt id of a `/receipt/{id}` path (one segment, percent-decoded), or undefined for any other path. */
+function receiptPageId(path: string): string | undefined {
+  if (!path.startsWith('/receipt/')) return undefined;
+  const segment = /^\/receipt\/([^/]+)\/?$/.exec(path)?.[1];
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // Not valid percent-encoding: no id, and the path is unknown.
+    return undefined;
+  }
+}
+
+/** `/receipt/{id}` answered from the build's template with its slots filled (src/lib/receipt-page.ts). */
+function receiptPageAnswer(distDir: string): (id: string) => SerializedResponse {
+  const template = readFileSync(join(distDir, 'server', RECEIPT_PAGE_TEMPLATE_FILE), 'utf8');
+  const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300, must-revalidate' };
+  return (id) => ({ status: 200, headers, body: fillReceiptPage(template, id) });
+}
+
 /**
  * Astro's handler, imported by the first request that reaches it rather than at start: pages are
- * prerendered and answered from memory, so only SSR pages (`/receipt/{id}`) and unknown paths get
+ * prerendered and answered from memory (`/receipt/{id}` from a template), so only unknown paths get
  * there, and Astro's server bundle costs memory, and CPU on every other request, once loaded
  * (docs/performance.md, "Memory").
  */

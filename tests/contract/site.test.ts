@@ -110,6 +110,28 @@ describe('headers on every kind of response', () => {
     expect(missing.status).toBe(404);
     expectSecurityHeaders(missing, '404');
   });
+
+  it('the receipt page is the template filled with the id, escaped; the template itself is not served', async () => {
+    const hostile = `x"><img src=x onerror=alert(1)>'&`;
+    const receipt = await get(`/receipt/${encodeURIComponent(hostile)}/`);
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(receipt.headers.get('cache-control')).toBe('public, max-age=300, must-revalidate');
+    const html = await receipt.text();
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('<title>Receipt x&quot;&gt;&lt;img src=x on · ');
+    expect(html).toContain('data-id="x&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&#39;&amp;"');
+    expect(html).not.toContain('__receipt_page_');
+    const head = await fetch(`${server.url}/receipt/${'b'.repeat(64)}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(await (await get(`/receipt/${'b'.repeat(64)}`)).text()));
+    const posted = await fetch(`${server.url}/receipt/${'b'.repeat(64)}`, { method: 'POST' });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe('GET, HEAD');
+    // A segment that is not valid percent-encoding names no receipt.
+    expect((await get('/receipt/%E0%A4%A/')).status).toBe(404);
+    expect((await get('/receipt/a/b/')).status).toBe(404);
+  });
 });
 
 describe('the errors page', () => {
