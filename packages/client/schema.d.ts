@@ -442,7 +442,7 @@ export interface paths {
         };
         /**
          * Live status over time (SVG)
-         * @description The kept probe runs of live status as a timeline: a row per gate, coloured up, degraded (an optional probe failed) or down (a required one failed), bar height the probe's latency, and each gate's state now and since when. A reading of live status is kept at most once every 60 s, the newest 1440 runs. The image's `<desc>` says the same in words.
+         * @description The kept probe runs of live status as a timeline: a row per gate, coloured up, degraded (an optional probe failed) or down (a required one failed), bar height the probe's latency, and each gate's state now and since when. A reading of live status is kept at most once every 60 s, the newest 1440 runs. The image's `<desc>` says the same in words. Drawn at most every 5 s and shared.
          */
         get: operations["liveTimeline"];
         put?: never;
@@ -482,7 +482,7 @@ export interface paths {
         };
         /**
          * Receipts over time (SVG)
-         * @description Settled receipts per UTC day over the last 30 days, testnet and sandbox in separate rows. The image's `<desc>` says the same in words.
+         * @description Settled receipts per UTC day over the last 30 days, testnet and sandbox in separate rows. The image's `<desc>` says the same in words. Drawn at most every 5 s and shared.
          */
         get: operations["proofsTimeline"];
         put?: never;
@@ -7722,7 +7722,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The timeline, drawn now from the stored history. */
+            /** @description The timeline, drawn from the stored history at most a few seconds ago. */
             200: {
                 headers: {
                     [name: string]: unknown;

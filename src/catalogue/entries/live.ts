@@ -38,9 +38,9 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       summary: 'Live status over time (SVG)',
       description:
         `The kept probe runs of live status as a timeline: a row per gate, coloured up, degraded (an optional probe failed) or down (a required one failed), bar height the probe's latency, and each gate's state now and since when. ` +
-        `A reading of live status is kept at most once every ${PROBE_HISTORY_INTERVAL_SECONDS} s, the newest ${PROBE_HISTORY_RUNS} runs. The image's \`<desc>\` says the same in words.`,
+        `A reading of live status is kept at most once every ${PROBE_HISTORY_INTERVAL_SECONDS} s, the newest ${PROBE_HISTORY_RUNS} runs. The image's \`<desc>\` says the same in words. Drawn at most every ${PROBE_CACHE_SECONDS} s and shared.`,
       responses: {
-        200: { description: 'The timeline, drawn now from the stored history.', contentType: SVG_CONTENT_TYPE },
+        200: { description: 'The timeline, drawn from the stored history at most a few seconds ago.', contentType: SVG_CONTENT_TYPE },
         503: receiptStoreUnreadable,
       },
       page: '/live/',
@@ -69,7 +69,7 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       path: '/api/agent-economy/proofs/timeline.svg',
       tag: 'Live proof',
       summary: 'Receipts over time (SVG)',
-      description: `Settled receipts per UTC day over the last ${RECEIPT_TIMELINE_DAYS} days, testnet and sandbox in separate rows. The image's \`<desc>\` says the same in words.`,
+      description: `Settled receipts per UTC day over the last ${RECEIPT_TIMELINE_DAYS} days, testnet and sandbox in separate rows. The image's \`<desc>\` says the same in words. Drawn at most every ${PROOFS_CACHE_SECONDS} s and shared.`,
       responses: {
         200: { description: 'The chart, from the signed receipt log.', contentType: SVG_CONTENT_TYPE },
         503: receiptStoreUnreadable,

@@ -1,9 +1,10 @@
 /** Spec 4.2, bound: live status and the proof explorer (the MCP host answers its own health). */
 import { liveStatusSchema } from '../../../schemas/live.ts';
 import { SVG_CONTENT_TYPE } from '../../catalogue/entries/live.ts';
-import { PROBE_HISTORY_RUNS } from '../../config/limits.ts';
+import { PROBE_CACHE_SECONDS, PROBE_HISTORY_RUNS, PROOFS_CACHE_SECONDS } from '../../config/limits.ts';
 import { probeTimelineSvg, receiptTimelineSvg } from '../../descriptors/timelines.ts';
 import { json, JsonText, text, type ApiRequest } from '../../lib/api.ts';
+import { answerEvery } from '../../lib/shared-answers.ts';
 import { liveStatus } from '../../services/live-status.ts';
 import { createProofExplorer, type ProofExplorerService } from '../../services/proof-explorer.ts';
 import { readReceiptStore } from '../store-read.ts';
@@ -33,23 +34,28 @@ async function proofsHandler(request: ApiRequest) {
 /** The live status's own gate order, for the rows of its timeline. */
 const GATES = Object.keys(liveStatusSchema.shape.probes.shape);
 
-async function liveTimelineHandler() {
+/**
+ * The two pictures are drawn at most once per interval, as live status and the proofs are, and every
+ * request in between shares the drawing: each reads rows of the store (up to 1 440 probe runs, a row
+ * per day of receipts), and its drawing changes only when a run is kept or a checkpoint is folded.
+ */
+const liveTimeline = answerEvery(PROBE_CACHE_SECONDS, async (now) => {
   const { getStore } = await runtimeModule();
   const runs = await readReceiptStore('the probe history cannot be drawn', () => getStore().listProbeRuns(PROBE_HISTORY_RUNS));
-  return text(200, SVG_CONTENT_TYPE, probeTimelineSvg(runs, GATES, new Date()));
-}
+  return probeTimelineSvg(runs, GATES, new Date(now));
+});
 
 /** Drawn from the receipts per day kept with the reputation aggregates: a row per day read, whatever the store holds. */
-async function proofsTimelineHandler() {
+const proofsTimeline = answerEvery(PROOFS_CACHE_SECONDS, async (now) => {
   const { getReputationReader } = await runtimeModule();
   const days = await readReceiptStore('the receipts cannot be drawn', () => getReputationReader().receiptDays());
-  return text(200, SVG_CONTENT_TYPE, receiptTimelineSvg(days, new Date()));
-}
+  return receiptTimelineSvg(days, new Date(now));
+});
 
 export const liveBindings: Readonly<Record<string, Binding>> = {
   'live': { handler: async (request) => json(200, await liveStatus(request.requestId)) },
-  'live-timeline': { handler: liveTimelineHandler },
+  'live-timeline': { handler: async () => text(200, SVG_CONTENT_TYPE, await liveTimeline()) },
   'proofs': { handler: proofsHandler },
-  'proofs-timeline': { handler: proofsTimelineHandler },
+  'proofs-timeline': { handler: async () => text(200, SVG_CONTENT_TYPE, await proofsTimeline()) },
 };
 
