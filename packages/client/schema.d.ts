@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Receipt log: a tile
-         * @description A tile of the receipt log as c2sp.org/tlog-tiles lays them out, `tilePath` spanning several segments: `<L>/<N>[.p/<W>]` (level L hashes of 256 nodes, 32 bytes each) or `entries/<N>[.p/<W>]` (the entries, each the RFC 8785 JSON of a receipt bundle as served, prefixed by its big-endian 16-bit length). N is written in groups of three digits, `x` before all but the last (`x001/x234/067`). A full tile never changes and may be cached for ever; a partial one (`.p/<W>`) only while the log has not grown past it.
+         * @description A tile of the receipt log as c2sp.org/tlog-tiles lays them out, `tilePath` spanning several segments: `<L>/<N>[.p/<W>]` (level L hashes of 256 nodes, 32 bytes each) or `entries/<N>[.p/<W>]` (the entries, each the RFC 8785 JSON of a receipt bundle as served, prefixed by its big-endian 16-bit length). N is written in groups of three digits, `x` before all but the last (`x001/x234/067`). A full tile never changes and may be cached for ever; a partial one (`.p/<W>`) only while the log has not grown past it. An entry bundle of 64 KB or more (a full one is about 1.3 MB) is sent with `Content-Encoding: gzip` whatever `Accept-Encoding` says, as tlog-tiles allows, so no answer passes 1 MiB.
          */
         get: operations["receiptLogTile"];
         put?: never;
@@ -7857,6 +7857,8 @@ export interface operations {
                 headers: {
                     /** @description Full tiles `public, max-age=31536000, immutable`; partial tiles `public, max-age=5`. */
                     "Cache-Control"?: string;
+                    /** @description `gzip` on an entry bundle of 64 KB or more, whatever the client asked; absent otherwise. */
+                    "Content-Encoding"?: string;
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };

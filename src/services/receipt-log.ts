@@ -23,11 +23,8 @@ import { sharedWhileRunning } from '../lib/in-flight.ts';
 import { logger } from './logger.ts';
 
 export type TileAnswer =
-  /**
-   * `encoding` gzip when the bytes are gzipped (only for a client that accepts it); `negotiated` when
-   * the answer would differ with another Accept-Encoding (a cache must vary on it).
-   */
-  | { ok: true; bytes: Uint8Array; full: boolean; encoding?: 'gzip'; negotiated?: boolean }
+  /** `encoding` gzip when the bytes are gzipped (an entry bundle of 64 KB or more, whatever the client asked). */
+  | { ok: true; bytes: Uint8Array; full: boolean; encoding?: 'gzip' }
   | { ok: false; status: 400 | 404; reason: string }
   /** Entries the log holds whose receipts the store lost: the bundle is withheld, never served with a gap. */
   | { ok: false; status: 503; reason: string; missingIndexes: number[] };
@@ -43,7 +40,7 @@ export interface ReceiptLog {
   /** Signs and stores a checkpoint of the log as it is now, unless the newest already covers it. */
   checkpointNow(now?: Date): Promise<StoredCheckpoint | undefined>;
   /** A tile or an entry bundle; with `gzip`, a large entry bundle comes gzipped. */
-  tile(path: string, accepts?: { gzip: boolean }): Promise<TileAnswer>;
+  tile(path: string): Promise<TileAnswer>;
   proofOf(receiptId: string): Promise<ProofAnswer>;
   /**
    * Makes and keeps in the store the gzip of up to `limit` full entry bundles not kept at the
@@ -70,13 +67,15 @@ export const HEALTH_NEWEST_ENTRIES = 16;
 const CHECKPOINT_MEMORY_MS = 1_000;
 /** Hash tile bytes kept in memory; a tile's bytes never change once it exists, so any kept copy is right. */
 const TILE_MEMORY_BYTES = 8 * 1024 * 1024;
-/** Entry bundles kept as they are (a full one is 1.3 MB) and gzipped (about 100 KB): about 6 and 160 full bundles. */
-const BUNDLE_MEMORY_BYTES = 8 * 1024 * 1024;
+/** Entry bundles under COMPRESS_FROM_BYTES kept as they are, and the others gzipped (a full one about 90 KB: about 180). */
+const BUNDLE_MEMORY_BYTES = 2 * 1024 * 1024;
 const GZIPPED_BUNDLE_MEMORY_BYTES = 16 * 1024 * 1024;
 /**
- * A full entry bundle is 256 receipts of about 5 KB, 1.3 MB of JSON, and compresses to a sixteenth:
- * sent gzipped to a client that accepts it, compressed off the event loop once per bundle kept. Hash
- * tiles (random bytes, 8 KB at most) are sent as they are.
+ * A full entry bundle is 256 receipts of about 5 KB, 1.3 MB of JSON, and compresses to a fifteenth.
+ * A bundle this large or larger is sent gzipped to every client, as c2sp.org/tlog-tiles allows ("Logs
+ * MAY use Content-Encoding: gzip with no negotiation"), so no answer of the log passes 1 MiB;
+ * compressed off the event loop once per bundle kept. Smaller bundles and the hash tiles (random
+ * bytes, 8 KB at most) are sent as they are.
  */
 const COMPRESS_FROM_BYTES = 64 * 1024;
 /**
@@ -196,7 +195,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return remember((await store.latestCheckpoint()) ?? checkpoint);
   }
 
-  async function tile(path: string, accepts = { gzip: false }): Promise<TileAnswer> {
+  async function tile(path: string): Promise<TileAnswer> {
     const checkpoint = await latest();
     // Tiles are served for the tree the newest checkpoint commits to, so a client reads one consistent tree.
     const parsed = parseTilePath(`tile/${path}`);
@@ -207,7 +206,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     const full = resource.width === TILE_WIDTH;
     // Entry bundles are the receipts themselves, so a receipt the store lost or rewrote shows at once;
     // hash tiles are the log's own and are kept.
-    if (resource.kind === 'entries') return entryBundle(resource, full, accepts.gzip);
+    if (resource.kind === 'entries') return entryBundle(resource, full);
     const kept = tiles.get(path);
     if (kept) return { ok: true, bytes: kept, full };
     const answer = await readTile(resource, full);
@@ -215,34 +214,34 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return answer;
   }
 
-  async function entryBundle(resource: TileResource, full: boolean, gzip: boolean): Promise<TileAnswer> {
+  async function entryBundle(resource: TileResource, full: boolean): Promise<TileAnswer> {
     const key = `entries/${resource.n}/${resource.width}`;
     // Read before the entries: a rewrite after this read moves the revision past what is kept.
     const revision = await store.logRevision();
-    let zipped = gzip ? gzippedBundles.get(key) : undefined;
-    if (gzip && full && zipped?.revision !== revision) {
+    let zipped = gzippedBundles.get(key);
+    if (full && zipped?.revision !== revision) {
       // A full bundle made before, by this instance or another, at this revision: one row, not 256 receipts.
       const stored = await store.keptBundle(resource.n);
       if (stored?.revision === revision) gzippedBundles.set(key, (zipped = { revision, bytes: stored.gzipped }));
     }
-    if (zipped?.revision === revision) return { ok: true, bytes: zipped.bytes, full, encoding: 'gzip', negotiated: true };
+    if (zipped?.revision === revision) return { ok: true, bytes: zipped.bytes, full, encoding: 'gzip' };
     const kept = bundles.get(key);
     let bytes = kept?.revision === revision ? kept.bytes : undefined;
     if (!bytes) {
       const answer = await readOnce(`${key}@${revision}`, () => readTile(resource, full));
       if (!answer.ok) return answer;
       bytes = answer.bytes;
-      bundles.set(key, { revision, bytes });
+      // A large one is only ever sent gzipped: its gzip is what is kept.
+      if (bytes.length < COMPRESS_FROM_BYTES) bundles.set(key, { revision, bytes });
     }
     if (bytes.length < COMPRESS_FROM_BYTES) return { ok: true, bytes, full };
-    if (!gzip) return { ok: true, bytes, full, negotiated: true };
     const compressed = await gzipOnce(`${key}@${revision}`, async () => {
       const made = await gzipAsync(bytes, { level: BUNDLE_GZIP_LEVEL });
       gzippedBundles.set(key, { revision, bytes: made });
       if (full) await keep(resource.n, { revision, gzipped: made });
       return made;
     });
-    return { ok: true, bytes: compressed, full, encoding: 'gzip', negotiated: true };
+    return { ok: true, bytes: compressed, full, encoding: 'gzip' };
   }
 
   /** Keeps a full bundle's gzip in the store; one not kept is made again by the next reader, so a failure is only logged. */
@@ -261,7 +260,7 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     for (let n = Math.floor((checkpoint?.size ?? 0) / TILE_WIDTH) - 1; n >= 0 && made < limit; n--) {
       if (kept.has(n)) continue;
       // Through the read path, as a reader's request would: a bundle with a lost receipt is withheld, not kept.
-      await tile(formatEntryBundlePath({ n, width: TILE_WIDTH }).slice('tile/'.length), { gzip: true });
+      await tile(formatEntryBundlePath({ n, width: TILE_WIDTH }).slice('tile/'.length));
       made++;
     }
     return made;

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry, ReceiptLogStore, StoredCheckpoint } from '../../src/domain/ports.ts';
 import { appendHashes, appendReadIndexes, leafHash, storedHashIndex } from '../../src/domain/tlog/tree.ts';
 import { createReceiptLog } from '../../src/services/receipt-log.ts';
+import { encodeEntryBundle } from '../../src/domain/tlog/tiles.ts';
 import { memoryKeptBundles } from '../helpers/memory-kept-bundles.ts';
 
 function memoryLog(entries: string[]) {
@@ -101,21 +102,24 @@ describe('the receipt log read path, from memory', () => {
     expect(reads.entries).toBe(readsWhileKept + 1);
   });
 
-  it('gzips a large bundle once for the clients that accept it, keeps it while the revision holds, and withholds it once a receipt is lost', async () => {
-    const { log, reads, lose } = memoryLog(['a', 'b', 'c'].map((letter) => `{"r":"${letter.repeat(40_000)}"}`));
+  it('sends a large bundle gzipped to every client (no answer of the log passes 1 MiB), gzipped once, kept while the revision holds, and withholds it once a receipt is lost', async () => {
+    const entries = ['a', 'b', 'c'].map((letter) => `{"r":"${letter.repeat(40_000)}"}`);
+    const { log, reads, lose } = memoryLog(entries);
     await log.checkpointNow();
-    const plain = await log.tile('entries/000.p/3');
-    expect(plain).toMatchObject({ ok: true, negotiated: true });
-    expect(plain).not.toHaveProperty('encoding');
-    const zipped = await Promise.all(Array.from({ length: 4 }, () => log.tile('entries/000.p/3', { gzip: true })));
+    const zipped = await Promise.all(Array.from({ length: 4 }, () => log.tile('entries/000.p/3')));
+    const plain = encodeEntryBundle(entries.map((entry) => new TextEncoder().encode(entry)));
     for (const answer of zipped) {
-      expect(answer).toMatchObject({ ok: true, encoding: 'gzip', negotiated: true });
-      expect(hex.encode(gunzipSync((answer as { bytes: Uint8Array }).bytes))).toBe(hex.encode((plain as { bytes: Uint8Array }).bytes));
-      expect((answer as { bytes: Uint8Array }).bytes.length).toBeLessThan((plain as { bytes: Uint8Array }).bytes.length / 10);
+      expect(answer).toMatchObject({ ok: true, encoding: 'gzip' });
+      expect(hex.encode(gunzipSync((answer as { bytes: Uint8Array }).bytes))).toBe(hex.encode(plain));
+      expect((answer as { bytes: Uint8Array }).bytes.length).toBeLessThan(plain.length / 10);
     }
     expect(reads.entries).toBe(1);
+    // A small bundle is sent as it is.
+    const small = memoryLog(['a', 'b']);
+    await small.log.checkpointNow();
+    expect(await small.log.tile('entries/000.p/2')).not.toHaveProperty('encoding');
     lose(2);
-    expect(await log.tile('entries/000.p/3', { gzip: true })).toMatchObject({ ok: false, status: 503, missingIndexes: [2] });
+    expect(await log.tile('entries/000.p/3')).toMatchObject({ ok: false, status: 503, missingIndexes: [2] });
   });
 
   /** 600 entries of 300 bytes: two full bundles of about 77 KB, gzipped when asked, and a partial one. */
@@ -124,28 +128,28 @@ describe('the receipt log read path, from memory', () => {
   it('keeps a full bundle\'s gzip in the store once made: another instance, or a restart, serves it without reading the receipts', async () => {
     const { log, open, reads, kept } = longLog();
     await log.checkpointNow();
-    const first = await log.tile('entries/001', { gzip: true });
+    const first = await log.tile('entries/001');
     expect(first).toMatchObject({ ok: true, encoding: 'gzip', full: true });
     expect([...kept.keys()]).toEqual([1]);
     const readsBefore = reads.entries;
     const other = open();
     await other.checkpointNow();
-    const again = await other.tile('entries/001', { gzip: true });
+    const again = await other.tile('entries/001');
     expect(hex.encode((again as { bytes: Uint8Array }).bytes)).toBe(hex.encode((first as { bytes: Uint8Array }).bytes));
     expect(reads.entries).toBe(readsBefore);
     // The partial bundle is never kept: it grows.
-    await other.tile('entries/002.p/88', { gzip: true });
+    await other.tile('entries/002.p/88');
     expect([...kept.keys()]).toEqual([1]);
   });
 
   it('makes a kept bundle again once the log revision moved, so a receipt lost since shows', async () => {
     const { log, open, lose, kept } = longLog();
     await log.checkpointNow();
-    await log.tile('entries/000', { gzip: true });
+    await log.tile('entries/000');
     lose(7);
     const other = open();
     await other.checkpointNow();
-    expect(await other.tile('entries/000', { gzip: true })).toMatchObject({ ok: false, status: 503, missingIndexes: [7] });
+    expect(await other.tile('entries/000')).toMatchObject({ ok: false, status: 503, missingIndexes: [7] });
     expect(kept.get(0)?.revision).toBe('0');
   });
 
@@ -160,7 +164,7 @@ describe('the receipt log read path, from memory', () => {
     const readsBefore = reads.entries;
     const other = open();
     await other.checkpointNow();
-    for (const n of ['000', '001']) expect(gunzipSync(((await other.tile(`entries/${n}`, { gzip: true })) as { bytes: Uint8Array }).bytes).length).toBeGreaterThan(256 * 290);
+    for (const n of ['000', '001']) expect(gunzipSync(((await other.tile(`entries/${n}`)) as { bytes: Uint8Array }).bytes).length).toBeGreaterThan(256 * 290);
     expect(reads.entries).toBe(readsBefore);
   });
 

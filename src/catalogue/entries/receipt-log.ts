@@ -55,12 +55,13 @@ export const RECEIPT_LOG_ENTRIES: readonly Entry[] = [
     description:
       'A tile of the receipt log as c2sp.org/tlog-tiles lays them out, `tilePath` spanning several segments: `<L>/<N>[.p/<W>]` (level L hashes of 256 nodes, 32 bytes each) or `entries/<N>[.p/<W>]` ' +
       '(the entries, each the RFC 8785 JSON of a receipt bundle as served, prefixed by its big-endian 16-bit length). N is written in groups of three digits, `x` before all but the last (`x001/x234/067`). ' +
-      'A full tile never changes and may be cached for ever; a partial one (`.p/<W>`) only while the log has not grown past it.',
+      'A full tile never changes and may be cached for ever; a partial one (`.p/<W>`) only while the log has not grown past it. ' +
+      'An entry bundle of 64 KB or more (a full one is about 1.3 MB) is sent with `Content-Encoding: gzip` whatever `Accept-Encoding` says, as tlog-tiles allows, so no answer passes 1 MiB.',
     responses: {
       200: {
         description: 'The tile\'s bytes.',
         contentType: TILE_CONTENT_TYPE,
-        headers: { 'Cache-Control': 'Full tiles `public, max-age=31536000, immutable`; partial tiles `public, max-age=5`.' },
+        headers: { 'Cache-Control': 'Full tiles `public, max-age=31536000, immutable`; partial tiles `public, max-age=5`.', 'Content-Encoding': '`gzip` on an entry bundle of 64 KB or more, whatever the client asked; absent otherwise.' },
       },
       400: { description: 'Not a tile path of the spec: a malformed or non-canonical index, a width of 0 or above 255 (code `invalid_url`).' },
       404: { description: 'No such tile in the tree as it is now: beyond its size, or partial where it is full (code `not_found`).' },

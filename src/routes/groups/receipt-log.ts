@@ -3,7 +3,6 @@
  * and a receipt's tlog-proof. Each handler only translates the log service's answers to HTTP.
  */
 import { CHECKPOINT_CONTENT_TYPE, TILE_CONTENT_TYPE, TLOG_PROOF_CONTENT_TYPE } from '../../catalogue/entries/receipt-log.ts';
-import { acceptedCodings } from '../../lib/accept-encoding.ts';
 import { text, type ApiRequest } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { readReceiptStore } from '../store-read.ts';
@@ -24,8 +23,7 @@ async function checkpointHandler() {
 
 async function tileHandler(request: ApiRequest) {
   const path = request.params.tilePath ?? '';
-  const gzip = acceptedCodings(request.headers['accept-encoding']).has('gzip');
-  const answer = await readReceiptStore('the tile cannot be read', async () => (await log()).tile(path, { gzip }));
+  const answer = await readReceiptStore('the tile cannot be read', async () => (await log()).tile(path));
   if (!answer.ok && answer.status === 503) {
     // Documented as the store being unreadable: to a reader it is, for these entries, and retrying will not mend it.
     throw new ProblemError(503, 'receipt_storage_unavailable', 'Receipt log entries missing', `The receipt log cannot serve "tile/${path.slice(0, 80)}": ${answer.reason}. The operator must restore those receipts.`, {
@@ -39,7 +37,6 @@ async function tileHandler(request: ApiRequest) {
   }
   return text(200, TILE_CONTENT_TYPE, answer.bytes, {
     'cache-control': answer.full ? FOREVER : SHORT_CACHE,
-    ...(answer.negotiated ? { vary: 'accept-encoding' } : {}),
     ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
   });
 }
