@@ -439,10 +439,10 @@ export async function main(): Promise<void> {
   // MCP_WITH_SITE: the MCP host in this process, sharing its runtime (store, limiter, live status).
   if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
   // Unpaid quotes past their lifetime and a grace period, and past days' free-tier counts, go (docs/deployment.md "What is kept").
-  startRetentionSweep(getStore(), loadRetentionConfig());
+  background.push(startRetentionSweep(getStore(), loadRetentionConfig()));
   // The receipt log's checkpoints: a receipt's proof is there within LOG_CHECKPOINT_INTERVAL_SECONDS (docs/transparency-log.md).
   // The reputation aggregates follow each checkpoint, so a request finds them folded (issue 38).
-  startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds, () => getReputationReader().catchUp());
+  background.push(startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds, () => getReputationReader().catchUp()));
   const keyMismatch = verifierKeyMismatch(distDir);
   if (keyMismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'verifier key mismatch', detail: keyMismatch }) + '\n');
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
@@ -490,6 +490,8 @@ export function originMismatch(built: BuildOrigin | undefined, listening: string
 
 /** The MCP host when it runs in this process (MCP_WITH_SITE). */
 let mcpHost: { close: () => Promise<void> } | undefined;
+/** The rounds that run on their own (retention sweep, checkpointer): stopped, and their round in progress ended, before the store closes. */
+const background: Array<{ stop: () => Promise<void> }> = [];
 
 const WARM_UP_DELAY_MS = 1_000;
 
@@ -511,6 +513,7 @@ async function shutdown(server: http.Server, signal: string): Promise<void> {
     }),
     mcpHost?.close(),
   ]);
+  await Promise.all(background.map((work) => work.stop()));
   await releaseResources();
   flushLogs();
   process.exit(0);

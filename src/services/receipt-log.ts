@@ -344,13 +344,12 @@ const BUNDLES_KEPT_PER_ROUND = 32;
  * now and then, receipts a build without the log stored beside this one. The timer does not keep
  * the process alive; a failed round is logged and tried again.
  */
-export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number, afterRound?: () => Promise<void>): { stop: () => void } {
-  let running = false;
+export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number, afterRound?: () => Promise<void>): { stop: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
   let rounds = 0;
   let keeping: Promise<unknown> | undefined;
-  const tick = async () => {
-    if (running) return;
-    running = true;
+  const round = async () => {
     try {
       // Every 60 rounds (5 minutes by default): a rolling deploy's older instances store receipts without entries.
       if (rounds % 60 === 0) {
@@ -367,12 +366,21 @@ export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore,
         .finally(() => (keeping = undefined));
     } catch (error) {
       logger.warn({ err: error }, 'receipt log: no checkpoint this round; trying again');
-    } finally {
-      running = false;
     }
   };
-  const timer = setInterval(() => void tick(), intervalSeconds * 1000);
+  const tick = () => {
+    if (stopped || running) return;
+    running = round().finally(() => (running = undefined));
+  };
+  const timer = setInterval(tick, intervalSeconds * 1000);
   timer.unref();
-  void tick();
-  return { stop: () => clearInterval(timer) };
+  tick();
+  return {
+    // Resolves once a round in progress has ended: a round started after the store closed would open it again.
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -48,22 +48,30 @@ export async function sweepExpired(store: AssistantStore, config: RetentionConfi
  * Sweeps now and then every `sweepIntervalSeconds`, never two at once; a failed sweep is logged and
  * tried again at the next tick. The timer does not keep the process alive.
  */
-export function startRetentionSweep(store: AssistantStore, config: RetentionConfig, clock: () => Date = () => new Date()): { stop: () => void } {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
+export function startRetentionSweep(store: AssistantStore, config: RetentionConfig, clock: () => Date = () => new Date()): { stop: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const sweep = async () => {
     try {
       const result = await sweepExpired(store, config, clock());
       if (result.quotes || result.tasks || result.freeUsageDays) logger.info({ deleted: result }, 'retention sweep');
     } catch (error) {
       logger.warn({ err: error }, 'retention sweep failed; it runs again at the next interval');
-    } finally {
-      running = false;
     }
   };
-  const timer = setInterval(() => void tick(), config.sweepIntervalSeconds * 1000);
+  const tick = () => {
+    if (stopped || running) return;
+    running = sweep().finally(() => (running = undefined));
+  };
+  const timer = setInterval(tick, config.sweepIntervalSeconds * 1000);
   timer.unref();
-  void tick();
-  return { stop: () => clearInterval(timer) };
+  tick();
+  return {
+    // Resolves once a sweep in progress has ended, so the store can close under nothing.
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
