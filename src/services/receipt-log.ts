@@ -20,6 +20,7 @@ import { inclusionCheck, judgeLogHealth, type LogHealth } from '../domain/tlog/a
 import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
 import { rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../domain/tlog/tree.ts';
 import { sharedWhileRunning } from '../lib/in-flight.ts';
+import { everyInterval } from '../lib/rounds.ts';
 import { logger } from './logger.ts';
 
 export type TileAnswer =
@@ -39,7 +40,7 @@ export interface ReceiptLog {
   checkpoint(): Promise<StoredCheckpoint | undefined>;
   /** Signs and stores a checkpoint of the log as it is now, unless the newest already covers it. */
   checkpointNow(now?: Date): Promise<StoredCheckpoint | undefined>;
-  /** A tile or an entry bundle; with `gzip`, a large entry bundle comes gzipped. */
+  /** A tile or an entry bundle; an entry bundle of COMPRESS_FROM_BYTES or more comes gzipped. */
   tile(path: string): Promise<TileAnswer>;
   proofOf(receiptId: string): Promise<ProofAnswer>;
   /**
@@ -345,8 +346,6 @@ const BUNDLES_KEPT_PER_ROUND = 32;
  * the process alive; a failed round is logged and tried again.
  */
 export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore, intervalSeconds: number, afterRound?: () => Promise<void>): { stop: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
   let rounds = 0;
   let keeping: Promise<unknown> | undefined;
   const round = async () => {
@@ -368,19 +367,5 @@ export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore,
       logger.warn({ err: error }, 'receipt log: no checkpoint this round; trying again');
     }
   };
-  const tick = () => {
-    if (stopped || running) return;
-    running = round().finally(() => (running = undefined));
-  };
-  const timer = setInterval(tick, intervalSeconds * 1000);
-  timer.unref();
-  tick();
-  return {
-    // Resolves once a round in progress has ended: a round started after the store closed would open it again.
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return everyInterval(intervalSeconds, round);
 }

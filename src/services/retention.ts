@@ -9,6 +9,7 @@
 import type { RetentionConfig } from '../config/store.ts';
 import { utcDay } from '../domain/assistant/pricing.ts';
 import type { AssistantStore } from '../domain/ports.ts';
+import { everyInterval } from '../lib/rounds.ts';
 import { logger } from './logger.ts';
 
 /** Rows one statement deletes: a few milliseconds of write lock on SQLite. */
@@ -49,8 +50,6 @@ export async function sweepExpired(store: AssistantStore, config: RetentionConfi
  * tried again at the next tick. The timer does not keep the process alive.
  */
 export function startRetentionSweep(store: AssistantStore, config: RetentionConfig, clock: () => Date = () => new Date()): { stop: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
   const sweep = async () => {
     try {
       const result = await sweepExpired(store, config, clock());
@@ -59,19 +58,5 @@ export function startRetentionSweep(store: AssistantStore, config: RetentionConf
       logger.warn({ err: error }, 'retention sweep failed; it runs again at the next interval');
     }
   };
-  const tick = () => {
-    if (stopped || running) return;
-    running = sweep().finally(() => (running = undefined));
-  };
-  const timer = setInterval(tick, config.sweepIntervalSeconds * 1000);
-  timer.unref();
-  tick();
-  return {
-    // Resolves once a sweep in progress has ended, so the store can close under nothing.
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return everyInterval(config.sweepIntervalSeconds, sweep);
 }
