@@ -935,6 +935,23 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
     }
   });
 
+  it('keeps its schema when DATABASE_URL carries libpq options of its own (they once replaced the search_path: every table in public)', async () => {
+    const schema = `url_options_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const url = new URL(POSTGRES_URL);
+    url.searchParams.set('options', '-c work_mem=5MB');
+    const database = openPostgres({ connectionString: url.toString(), schema, poolSize: 1, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      const [row] = await database.query<{ path: string; memory: string }>("SELECT current_setting('search_path') AS path, current_setting('work_mem') AS memory");
+      expect(row).toEqual({ path: schema, memory: '5MB' });
+    } finally {
+      await database.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await admin.end();
+    }
+  });
+
   it('survives PostgreSQL ending a connection in the middle of a transaction: StoreUnavailableError, nothing written, the next one works', async () => {
     const database = openPostgres({ connectionString: POSTGRES_URL, schema: undefined, poolSize: 1, statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 });
     const admin = new pg.Client({ connectionString: POSTGRES_URL });

@@ -85,13 +85,32 @@ function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
 /** Tolerates losing a race to create the schema: another instance made it first. */
 const SCHEMA_EXISTS_STATES = new Set(['42P06', '23505']);
 
+/**
+ * The connection string with the schema's search_path added to its libpq `options`. `pg` lets the
+ * connection string's parameters win over the pool's, so a DATABASE_URL that carried `options` (a
+ * timezone, say) once dropped the search_path silently and put every table in `public`.
+ */
+export function withSearchPath(connectionString: string, schema: string): { connectionString: string; options?: string } {
+  const searchPath = `-c search_path=${schema}`;
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return { connectionString, options: searchPath };
+  }
+  const given = url.searchParams.get('options');
+  if (given === null) return { connectionString, options: searchPath };
+  url.searchParams.set('options', `${given} ${searchPath}`);
+  return { connectionString: url.toString() };
+}
+
 /** A pool over `connectionString`; connections are opened on first use. */
 export function openPostgres(options: PostgresOptions): Database {
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
     throw new Error(`store: schema "${options.schema}" is not a plain lower-case SQL identifier`);
   }
   const pool = new (loadPg().Pool)({
-    connectionString: options.connectionString,
+    ...(options.schema ? withSearchPath(options.connectionString, options.schema) : { connectionString: options.connectionString }),
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
     statement_timeout: options.statementTimeoutMs,
@@ -100,7 +119,6 @@ export function openPostgres(options: PostgresOptions): Database {
     idle_in_transaction_session_timeout: options.statementTimeoutMs * 2 + CLIENT_SLACK_MS,
     keepAlive: true,
     application_name: 'agent-economy',
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle connection dropped by the server emits here; unhandled it would end the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'store: idle PostgreSQL connection failed; the pool replaces it'));
