@@ -10,14 +10,7 @@ import { walletAgentContentSchema } from '../../schemas/wallet-agent.ts';
 import { type PolicyCheckRequest, type PolicyVerdict, type WalletAgentPolicyProfile, policyCheckRequestSchema, walletAgentPolicyProfileSchema } from '../../schemas/policy-check.ts';
 import { typeName } from '../config/site.ts';
 import { checkPolicy } from './policy-engine.ts';
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
+import { deepFreeze } from '../lib/deep-freeze.ts';
 
 /** `content/wallet-agent.json`, validated when this module loads, so broken content fails the build. */
 export const walletAgentContent = deepFreeze(walletAgentContentSchema.parse(walletAgentJson));

@@ -163,6 +163,12 @@ export interface StoredA2aTask {
   updatedAt: Date;
 }
 
+/** A stored receipt bundle as its stored text; `bundle()` reads it back (in the documented key order), anew on each call. */
+export interface StoredReceiptText {
+  readonly text: string;
+  bundle(): ReceiptBundle;
+}
+
 export interface AssistantStore {
   /** `sqlite`: the embedded store in DATA_DIR; `postgres`: a PostgreSQL shared by every instance. */
   readonly kind: 'sqlite' | 'postgres';
@@ -189,8 +195,12 @@ export interface AssistantStore {
   spendToken(tokenHash: string, questionHash: string, now: Date): Promise<SpendTokenResult>;
   /** By receipt id or by settlement transaction id; in the documented key order of the bundle. */
   getReceipt(idOrTxId: string): Promise<ReceiptBundle | undefined>;
-  /** Newest first. */
-  listReceipts(limit: number): Promise<ReceiptBundle[]>;
+  /**
+   * Newest first, each as the text stored, read back into a bundle only when asked: a reader that
+   * keeps what it derived from a text it saw before reads back only the texts that are new or
+   * changed, and one looking for the first of a kind reads back only up to it.
+   */
+  listReceiptTexts(limit: number): Promise<StoredReceiptText[]>;
   /** Every stored receipt as the reputation derivation reads it, oldest first. */
   /** Every receipt's summary, in the order stored; with `logSize`, only those of the first `logSize` log entries, in log order. */
   listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]>;

@@ -9,6 +9,7 @@
  */
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { canonicalJson } from './canonical-hash.ts';
+import { deepFreeze } from '../lib/deep-freeze.ts';
 
 const built = new WeakMap<object, string>();
 
@@ -16,6 +17,17 @@ const built = new WeakMap<object, string>();
 export function rememberLogEntry(bundle: ReceiptBundle, canonicalText: string): void {
   if (!Object.isFrozen(bundle)) throw new TypeError('receipt log entry: only a frozen bundle keeps its text');
   built.set(bundle, canonicalText);
+}
+
+/**
+ * `bundle` (as read from the store) frozen through, with its entry text computed now and kept beside
+ * it: a reader that keeps the bundle across rounds (the proofs build) serializes it once, not on
+ * every inclusion check.
+ */
+export function withLogEntry(bundle: ReceiptBundle): ReceiptBundle {
+  const frozen = deepFreeze(bundle);
+  if (!built.has(frozen)) built.set(frozen, canonicalJson(frozen));
+  return frozen;
 }
 
 /** The entry's text: RFC 8785 canonical JSON of the whole bundle (a verifier passes the bundle it holds, as parsed). */

@@ -6,7 +6,8 @@
  * checked for inclusion in the receipt log's newest checkpoint, as the store holds it now, and the log
  * itself against the store (docs/transparency-log.md). Chain reads run a few at a time within one time
  * budget; a settlement that checked is remembered, since a settled Note does not change, and the
- * whole answer is shared for a few seconds like live status.
+ * whole answer is shared for a few seconds like live status. A receipt's offline checks are a
+ * function of its stored text alone, so they are kept by that text from one build to the next.
  */
 import { readFileSync } from 'node:fs';
 import type { ProofExplorer } from '../../schemas/live.ts';
@@ -17,7 +18,8 @@ import { policyConformanceChecks } from '../domain/policy-conformance.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
 import { receiptProofUrl, receiptUrl, routeUrl } from '../catalogue/lookup.ts';
 import { PROOF_CHAIN_BUDGET_MS, PROOF_RECEIPT_LIMIT, PROOFS_CACHE_SECONDS } from '../config/limits.ts';
-import type { AssistantStore, ChainClient } from '../domain/ports.ts';
+import type { AssistantStore, ChainClient, StoredReceiptText } from '../domain/ports.ts';
+import { withLogEntry } from '../domain/receipt-log-entry.ts';
 import { pooled, turnTaker } from '../lib/loop-turns.ts';
 import { answerEvery } from '../lib/shared-answers.ts';
 import { logger } from './logger.ts';
@@ -26,6 +28,12 @@ import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { site } from '../config/site.ts';
 
 type Proof = ProofExplorer['proofs'][number];
+
+/** A stored receipt text read back and checked offline: the bundle frozen, its log entry kept with it. */
+interface CheckedText {
+  bundle: ReceiptBundle;
+  offline: readonly ProofCheck[];
+}
 
 const CHAIN_CONCURRENCY = 8;
 /** Milliseconds of receipt checks the build runs between two turns of the event loop. */
@@ -97,13 +105,27 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
    * inclusion) is checked afresh on every build: a stored receipt can be changed under the server.
    */
   const settled = new Map<string, ProofCheck>();
+  /**
+   * The last build's receipts by their stored text. Reading back and checking 200 bundles every few
+   * seconds was most of the build's garbage, and its collection held the event loop 20 to 40 ms at a
+   * time under load. The checks depend on nothing but the text, so a text seen before keeps them,
+   * and one changed in the store by a byte is a text not seen before. Only the last build's are kept.
+   */
+  let checkedTexts = new Map<string, CheckedText>();
+
+  function checkedText(stored: StoredReceiptText, kept: Map<string, CheckedText>): CheckedText {
+    const known = checkedTexts.get(stored.text) ?? kept.get(stored.text);
+    if (known) return known;
+    const bundle = withLogEntry(stored.bundle());
+    return { bundle, offline: receiptOfflineChecks(JSON.stringify(bundle)) };
+  }
 
   /**
    * One receipt's proof. A chain source that fails is named in the check, and what it said (its
    * URL, the transport's error) is handed to `failed` for the log.
    */
-  async function receiptProof(bundle: ReceiptBundle, { chain, receiptLog }: ProofSources, deadline: number, now: Date, failed: (cause: unknown) => void): Promise<Proof> {
-    const checks: ProofCheck[] = receiptOfflineChecks(JSON.stringify(bundle));
+  async function receiptProof({ bundle, offline }: CheckedText, { chain, receiptLog }: ProofSources, deadline: number, now: Date, failed: (cause: unknown) => void): Promise<Proof> {
+    const checks: ProofCheck[] = [...offline];
     const source = { name: bundle.chain, explorerUrl: chain.explorerUrl };
     const settledKey = `${bundle.receiptId}:${bundle.noteBoxId}`;
     const known = settled.get(settledKey);
@@ -169,17 +191,25 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
 
   async function build(now: Date, requestId: string | undefined): Promise<ProofExplorer> {
     const parts = await sources();
-    const receipts = await parts.store.listReceipts(PROOF_RECEIPT_LIMIT);
+    const texts = await parts.store.listReceiptTexts(PROOF_RECEIPT_LIMIT);
     const deadline = Date.now() + chainBudgetMs;
     const causes: unknown[] = [];
+    const kept = new Map<string, CheckedText>();
+    const receipts: ReceiptBundle[] = [];
     const [proofs, receiptLog] = await Promise.all([
       pooled(
-        receipts.map((bundle) => () => receiptProof(bundle, parts, deadline, now, (cause) => causes.push(cause))),
+        texts.map((stored, index) => async () => {
+          const checked = checkedText(stored, kept);
+          kept.set(stored.text, checked);
+          receipts[index] = checked.bundle;
+          return receiptProof(checked, parts, deadline, now, (cause) => causes.push(cause));
+        }),
         CHAIN_CONCURRENCY,
         turnTaker(BUILD_SLICE_MS),
       ),
       logSection(parts.receiptLog),
     ]);
+    checkedTexts = kept;
     // One line for the build, not one per receipt: a chain source that is down fails them all alike.
     if (causes.length > 0) logger.warn({ reqId: requestId, receipts: causes.length, err: causes[0] }, 'proof explorer could not re-read settlements from the chain source');
     const testnet = proofs.filter((_, index) => receipts[index]!.chain === 'testnet');

@@ -32,7 +32,14 @@ import {
   type A2aTaskRecord,
   type CompleteA2aTaskResult,
   type StoredA2aTask,
+  type StoredReceiptText,
 } from '../../src/domain/ports.ts';
+
+/** `receipt` as a store lists it: its text, read back on each `bundle()`. */
+export function storedText(receipt: ReceiptBundle): StoredReceiptText {
+  const text = JSON.stringify(receipt);
+  return { text, bundle: () => JSON.parse(text) as ReceiptBundle };
+}
 
 export class FakeStore implements AssistantStore {
   readonly kind = 'sqlite' as const;
@@ -106,9 +113,9 @@ export class FakeStore implements AssistantStore {
     const id = idOrTxId.toLowerCase();
     return this.receipts.find((receipt) => receipt.receiptId === id) ?? this.receipts.find((receipt) => receipt.settlementTxId === id);
   }
-  async listReceipts(limit: number): Promise<ReceiptBundle[]> {
+  async listReceiptTexts(limit: number): Promise<StoredReceiptText[]> {
     this.#check();
-    return this.receipts.slice(-limit).reverse();
+    return this.receipts.slice(-limit).reverse().map(storedText);
   }
   async listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]> {
     this.#check();

@@ -16,7 +16,7 @@ import type { LogHealth } from '../../src/domain/tlog/audit.ts';
 import type { ReceiptLog } from '../../src/services/receipt-log.ts';
 import { noModelProvider } from '../../src/services/model/provider.ts';
 import type { RateLimiter } from '../../src/domain/ports.ts';
-import { FakeChain, FakeLimiter, FakeModel, FakeStore } from '../helpers/fakes.ts';
+import { FakeChain, FakeLimiter, FakeModel, FakeStore, storedText } from '../helpers/fakes.ts';
 import { loopIterations } from '../helpers/loop-iterations.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 
@@ -68,7 +68,7 @@ describe('live status', () => {
     const loop = loopIterations();
     const store = new FakeStore();
     const ping = store.ping.bind(store);
-    const listReceipts = store.listReceipts.bind(store);
+    const listReceiptTexts = store.listReceiptTexts.bind(store);
     const model = new FakeModel();
     const answer = model.answer.bind(model);
     const chain = new FakeChain(5_000, 'testnet');
@@ -77,7 +77,7 @@ describe('live status', () => {
     const health = log.health.bind(log);
     const status = await createLiveStatus(
       sources({
-        store: Object.assign(store, { ping: () => (started.push(['store', loop.now()]), ping()), listReceipts: (limit: number) => (started.push(['latest', loop.now()]), listReceipts(limit)) }),
+        store: Object.assign(store, { ping: () => (started.push(['store', loop.now()]), ping()), listReceiptTexts: (limit: number) => (started.push(['latest', loop.now()]), listReceiptTexts(limit)) }),
         model: () => Object.assign(model, { answer: (...args: Parameters<FakeModel['answer']>) => (started.push(['model', loop.now()]), answer(...args)) }),
         chain: Object.assign(chain, { height: () => (started.push(['chain', loop.now()]), height()) }),
         receiptLog: Object.assign(log, { health: () => (started.push(['log', loop.now()]), health()) }),
@@ -90,7 +90,7 @@ describe('live status', () => {
   });
 
   it('answers within about one probe timeout when the store, the chain and the model all hang', async () => {
-    const store = Object.assign(new FakeStore(), { ping: never, listReceipts: never, recordProbeRun: never });
+    const store = Object.assign(new FakeStore(), { ping: never, listReceiptTexts: never, recordProbeRun: never });
     const chain = Object.assign(new FakeChain(1, 'testnet'), { height: never });
     const hungModel = Object.assign(new FakeModel(), { answer: never });
     const started = performance.now();
@@ -243,7 +243,7 @@ describe('live status', () => {
     const testnet: ReceiptBundle = makeReceipt(makeQuote(), hex32(), { chain: 'testnet' });
     const sandbox: ReceiptBundle = makeReceipt(makeQuote(), hex32(), { chain: 'sandbox' });
     // Newest first, as the store lists them: the sandbox receipt is newer.
-    store.listReceipts = async () => [sandbox, testnet];
+    store.listReceiptTexts = async () => [sandbox, testnet].map(storedText);
     const status = await createLiveStatus(sources({ store }))();
     expect(status.latest_full_receipt_id).toBe(testnet.receiptId);
     expect(status.summary.latest_full_receipt_id).toBe(testnet.receiptId);

@@ -35,8 +35,8 @@ describe('proof explorer after a quiet hour', () => {
       vi.setSystemTime(Date.now() + 3_600_000);
       store.receipts.pop();
       // The next build is slow (the chain source, say).
-      const list = store.listReceipts.bind(store);
-      vi.spyOn(store, 'listReceipts').mockImplementationOnce(async (limit) => {
+      const list = store.listReceiptTexts.bind(store);
+      vi.spyOn(store, 'listReceiptTexts').mockImplementationOnce(async (limit) => {
         await new Promise((resolve) => setTimeout(resolve, 200));
         return list(limit);
       });

@@ -249,6 +249,58 @@ describe('proof explorer', () => {
     expect(chain.reads).toBe(readsAfterFirst);
   }, 10_000);
 
+  it('reads back and checks only the receipts whose stored text it has not checked, and still fails one changed in the store since', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const store = new FakeStore();
+      const chain = new FakeChain(1_100, 'testnet');
+      for (let i = 0; i < 5; i++) {
+        const bundle = storedReceipt('testnet');
+        store.receipts.push(bundle);
+        chain.boxes.set(bundle.noteBoxId, boxOf(bundle));
+      }
+      let readBack = 0;
+      const texts = store.listReceiptTexts.bind(store);
+      vi.spyOn(store, 'listReceiptTexts').mockImplementation(async (limit) =>
+        (await texts(limit)).map((stored) => ({ text: stored.text, bundle: () => (readBack++, stored.bundle()) })),
+      );
+      const service = explorer(store, chain);
+      /** The next build's answer, once the shared one has aged out. */
+      const rebuilt = async (before: { generated_at: string }) => {
+        vi.setSystemTime(Date.now() + PROOFS_CACHE_SECONDS * 1000);
+        await service.proofs();
+        return vi.waitFor(async () => {
+          const board = await service.proofs();
+          expect(board.generated_at).not.toBe(before.generated_at);
+          return proofExplorerSchema.parse(board);
+        });
+      };
+      const first = proofExplorerSchema.parse(await service.proofs());
+      expect(readBack).toBe(5);
+      expect(first.proofs.filter((proof) => proof.kind === 'testnet_receipt').every((proof) => proof.checks.every((check) => check.ok))).toBe(true);
+
+      const same = await rebuilt(first);
+      expect(readBack).toBe(5);
+      expect(same.proofs.map((proof) => proof.checks)).toEqual(first.proofs.map((proof) => proof.checks));
+
+      // One byte of one stored receipt changed under the server: that text is new, read back and failed.
+      const victim = store.receipts[2]!;
+      store.receipts[2] = { ...victim, issued_at: victim.issued_at.replace(/.$/, (last) => (last === 'Z' ? 'Z ' : 'Z')) };
+      const changed = await rebuilt(same);
+      expect(readBack).toBe(6);
+      const failing = changed.proofs.find((proof) => proof.id === victim.receiptId)!.checks.filter((check) => !check.ok).map((check) => check.id);
+      expect(failing).toEqual(expect.arrayContaining(['receipt_id', 'log_inclusion']));
+      expect(changed.proofs.filter((proof) => proof.id !== victim.receiptId && proof.kind === 'testnet_receipt').every((proof) => proof.checks.every((check) => check.ok))).toBe(true);
+
+      // Put back as it was: the original text passes again.
+      store.receipts[2] = victim;
+      const restored = await rebuilt(changed);
+      expect(restored.proofs.find((proof) => proof.id === victim.receiptId)!.checks.every((check) => check.ok)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('reports a missing build report as a failing conformance check, and the report as given otherwise', async () => {
     const store = new FakeStore();
     const chain = new FakeChain(1_100, 'testnet');
@@ -275,8 +327,8 @@ describe('proof explorer', () => {
       const first = await service.proofs();
       vi.setSystemTime(Date.now() + PROOFS_CACHE_SECONDS * 1000);
       let release: (() => void) | undefined;
-      const list = store.listReceipts.bind(store);
-      vi.spyOn(store, 'listReceipts').mockImplementationOnce(async (limit) => {
+      const list = store.listReceiptTexts.bind(store);
+      vi.spyOn(store, 'listReceiptTexts').mockImplementationOnce(async (limit) => {
         await new Promise<void>((resolve) => (release = resolve));
         return list(limit);
       });

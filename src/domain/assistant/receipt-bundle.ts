@@ -10,6 +10,7 @@ import { receiptBundleSchema, TASK_HASH_DERIVATION, type ChainSource, type Recei
 import type { ChainBox } from '../ports.ts';
 import { blake2b256Hex, canonicalJsonWithAndWithout } from '../canonical-hash.ts';
 import { rememberLogEntry } from '../receipt-log-entry.ts';
+import { deepFreeze } from '../../lib/deep-freeze.ts';
 import { computeReceiptId } from '../receipt-id.ts';
 import type { NoteCheckResult } from './note-rules.ts';
 
@@ -103,6 +104,7 @@ export function buildReceiptBundle({ quote, noteBox, noteCheck, chain, checkedAt
   }
   // Parsing drops undeclared keys; the id must hold for exactly what is stored and served. The same
   // canonical members give the receipt log's entry, so the settlement serializes the bundle once more, not twice.
+  // A stored fact: nothing may change a bundle after its id and its log entry were computed.
   const bundle = deepFreeze(parsed.data);
   const { whole, without } = canonicalJsonWithAndWithout(bundle, 'receiptId');
   if (blake2b256Hex(without) !== bundle.receiptId) throw new Error('receipt bundle: the quote carries keys its schema does not declare');
@@ -110,11 +112,3 @@ export function buildReceiptBundle({ quote, noteBox, noteCheck, chain, checkedAt
   return bundle;
 }
 
-/** A stored fact: nothing may change a bundle after its id and its log entry were computed. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const member of Object.values(value)) deepFreeze(member);
-    Object.freeze(value);
-  }
-  return value;
-}

@@ -8,7 +8,6 @@
  * turns a nanoERG value into a float; JSON documents are read as text and parsed here, so both
  * engines hand back the same shape; timestamps are normalised to Date whatever the driver returns.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import type { ReceiptSummary, SubjectKind } from '../../../schemas/reputation.ts';
 import type { ProbeRun } from '../../domain/probe-history.ts';
@@ -35,6 +34,7 @@ import {
   type ReceiptDay,
   type ReputationStore,
   type StoredA2aTask,
+  type StoredReceiptText,
 } from '../../domain/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
@@ -49,8 +49,6 @@ import { leafHash, sameBytes, storedHashIndex } from '../../domain/tlog/tree.ts'
 
 /** Concurrent retries of one verification each rotate the token once; more rounds than this is a storm. */
 const MAX_REISSUE_ATTEMPTS = 8;
-/** Receipts parsed and ordered between two turns of the event loop when a list is read (about 1 ms). */
-const RECEIPTS_READ_PER_TURN = 25;
 
 /** Money moved: a settled payment and a spent token must survive a power loss, not only a crash. */
 const DURABLE = { durable: true };
@@ -265,19 +263,13 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
     return row ? readBundle(database.dialect, row.bundle) : undefined;
   }
 
-  async listReceipts(limit: number): Promise<ReceiptBundle[]> {
+  async listReceiptTexts(limit: number): Promise<StoredReceiptText[]> {
     const database = await this.ready();
     const rows = await database.read<{ bundle: string }>(
       `SELECT CAST(bundle AS TEXT) AS bundle FROM receipts ORDER BY created_at DESC, ${database.dialect.insertionOrder} LIMIT $1`,
       [clampLimit(limit)],
     );
-    // Read back a slice at a time, the loop turning between: 200 receipts (1 MB of JSON) took 8 to 18 ms.
-    const bundles: ReceiptBundle[] = [];
-    for (let start = 0; start < rows.length; start += RECEIPTS_READ_PER_TURN) {
-      if (start > 0) await nextTurn();
-      for (const row of rows.slice(start, start + RECEIPTS_READ_PER_TURN)) bundles.push(readBundle(database.dialect, row.bundle));
-    }
-    return bundles;
+    return rows.map(({ bundle: text }) => ({ text, bundle: () => readBundle(database.dialect, text) }));
   }
 
   async listReceiptSummaries(logSize?: number): Promise<ReceiptSummary[]> {
