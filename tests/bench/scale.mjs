@@ -17,6 +17,10 @@
 // BENCH_SCALE_COLD=1 empties the operating system's page cache (as root: /proc/sys/vm/drop_caches)
 // before each route's load and before the mixed load, so the store is read from disk as a store
 // larger than the machine's memory would be; without it, a store seeded a moment ago is all in memory.
+// BENCH_SCALE_KEEP=1 keeps each seeded store (embedded: .bench/scale-sqlite-<size>; PostgreSQL: the schema
+// bench_scale_kept_<size>) and a later run measures it again without seeding; BENCH_SCALE_ENGINES=postgres
+// (or sqlite) measures one engine only; BENCH_SCALE_SEED_UNSYNCED=1 seeds PostgreSQL without waiting for
+// each commit's WAL flush (a kept store's seeding, whose time is then not a figure).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -50,12 +54,16 @@ function dropPageCache() {
 }
 
 const sandbox = await startSandbox({ port: 0, startHeight: 3_000 });
-const engines = [{ name: 'sqlite' }, ...(process.env.DATABASE_URL ? [{ name: 'postgres', url: process.env.DATABASE_URL }] : [])];
+// BENCH_SCALE_ENGINES=postgres (or sqlite) measures one engine only.
+const engines = [{ name: 'sqlite' }, ...(process.env.DATABASE_URL ? [{ name: 'postgres', url: process.env.DATABASE_URL }] : [])].filter(
+  (engine) => !process.env.BENCH_SCALE_ENGINES || process.env.BENCH_SCALE_ENGINES.split(',').includes(engine.name),
+);
 
 /**
  * A fresh place for one run's store: a data folder, and a schema of its own on PostgreSQL. With
  * BENCH_SCALE_KEEP=1 an embedded store is kept in .bench/scale-sqlite-<size> once seeded, and a
- * later run measures it again without seeding (7.7 GB at a million receipts: delete it after).
+ * later run measures it again without seeding (7.7 GB at a million receipts: delete it after); on
+ * PostgreSQL the schema bench_scale_kept_<size> is kept, its signing key and mark in .bench/scale-postgres-<size>.
  */
 async function freshStore(engine, size) {
   if (engine.name === 'sqlite' && process.env.BENCH_SCALE_KEEP === '1') {
@@ -64,16 +72,27 @@ async function freshStore(engine, size) {
     const seeded = existsSync(join(dataDir, 'seeded'));
     return { dataDir, seeded, config: { driver: 'sqlite', dataDir }, env: { DATABASE_URL: '' }, bytes: () => folderBytes(dataDir), drop: async () => writeFileSync(join(dataDir, 'seeded'), ''), keep: true };
   }
-  const dataDir = mkdtempSync(join(tmpdir(), `bench-scale-${size}-`));
-  if (engine.name === 'sqlite') return { dataDir, config: { driver: 'sqlite', dataDir }, env: { DATABASE_URL: '' }, bytes: () => folderBytes(dataDir), drop: async () => {} };
-  const schema = `bench_scale_${size}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: engine.url });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  if (engine.name === 'sqlite') {
+    const dataDir = mkdtempSync(join(tmpdir(), `bench-scale-${size}-`));
+    return { dataDir, config: { driver: 'sqlite', dataDir }, env: { DATABASE_URL: '' }, bytes: () => folderBytes(dataDir), drop: async () => {} };
+  }
+  // Kept on PostgreSQL: a schema of its own, with the log's signing key and the `seeded` mark in .bench.
+  const keep = process.env.BENCH_SCALE_KEEP === '1';
+  const dataDir = keep ? join(root, '.bench', `scale-postgres-${size}`) : mkdtempSync(join(tmpdir(), `bench-scale-${size}-`));
+  mkdirSync(dataDir, { recursive: true });
+  const schema = keep ? `bench_scale_kept_${size}` : `bench_scale_${size}_${process.pid}`;
+  const seeded = keep && existsSync(join(dataDir, 'seeded'));
   const keyFile = join(dataDir, 'log-signing-key.pem');
+  if (!keep) {
+    const admin = new pg.Client({ connectionString: engine.url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
   return {
     dataDir,
+    seeded,
+    keep,
     config: { driver: 'postgres', connectionString: engine.url, schema, poolSize: 8 },
     env: { DATABASE_URL: engine.url, DATABASE_SCHEMA: schema, LOG_SIGNING_KEY_FILE: keyFile, REDIS_URL: '' },
     keyFile,
@@ -88,12 +107,20 @@ async function freshStore(engine, size) {
       return Number(rows[0].bytes);
     },
     drop: async () => {
+      if (keep) return writeFileSync(join(dataDir, 'seeded'), '');
       const client = new pg.Client({ connectionString: engine.url });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.end();
     },
   };
+}
+
+/** `url` with libpq `options` (run-time settings for its sessions). */
+function withOptions(url, options) {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', options);
+  return parsed.toString();
 }
 
 function folderBytes(dir) {
@@ -142,22 +169,32 @@ const results = [];
 for (const engine of engines) {
   for (const size of sizes) {
     const place = await freshStore(engine, size);
-    if (place.keyFile) {
+    if (place.keyFile && !place.seeded) {
       const { generateKeyPairSync } = await import('node:crypto');
       writeFileSync(place.keyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
     }
-    const store = createStore({ ...place.config, statementTimeoutMs: 30_000, connectTimeoutMs: 10_000 });
+    // BENCH_SCALE_SEED_UNSYNCED=1: PostgreSQL seeding commits without waiting for the WAL's flush (on the
+    // seeding connections only; the server measured runs with the database's own setting). Each settlement
+    // appends to the log under one lock, so seeding otherwise waits a flush per group: for a kept store,
+    // whose seeding time is then not a figure to report.
+    const unsynced = engine.name === 'postgres' && process.env.BENCH_SCALE_SEED_UNSYNCED === '1';
+    const seedConfig = unsynced ? { ...place.config, connectionString: withOptions(place.config.connectionString, '-c synchronous_commit=off') } : place.config;
+    const store = createStore({ ...seedConfig, statementTimeoutMs: 30_000, connectTimeoutMs: 10_000 });
     await store.ready();
     const seedStarted = performance.now();
     let shown = 0;
+    // A kept store whose seeding was stopped is topped up to `size`.
+    const had = place.keep && !place.seeded ? await store.countReceipts() : 0;
     if (!place.seeded) {
-      await seedReceipts(store, size, {
+      if (had > 0) process.stderr.write(`bench:scale ${engine.name}: ${had} receipts kept from a seeding that stopped; adding ${size - had}\n`);
+      await seedReceipts(store, size - had, {
         progress: (stored) => {
-          if (stored - shown >= 100_000) process.stderr.write(`bench:scale ${engine.name}: ${(shown = stored)} of ${size} receipts stored\n`);
+          if (had + stored - shown >= 100_000) process.stderr.write(`bench:scale ${engine.name}: ${(shown = had + stored)} of ${size} receipts stored\n`);
         },
       });
     }
     const seedSeconds = place.seeded ? undefined : (performance.now() - seedStarted) / 1000;
+    const seededNow = size - had;
     await store.close();
     const storeBytes = await place.bytes();
 
@@ -262,7 +299,7 @@ for (const engine of engines) {
       rows,
     };
     results.push(summary);
-    const seeding = seedSeconds === undefined ? 'kept from an earlier run' : `seeded in ${summary.seedSeconds} s (${Math.round(size / seedSeconds)} a second)`;
+    const seeding = seedSeconds === undefined ? 'kept from an earlier run' : `${had > 0 ? `${had} kept, ${seededNow} more ` : ''}seeded in ${summary.seedSeconds} s (${Math.round(seededNow / seedSeconds)} a second${unsynced ? ', commits unsynced' : ''})`;
     console.log(`\n${engine.name}, ${size} receipts: ${seeding}, ${summary.storeBytesPerReceipt} store bytes a receipt; server start to the first reputation answer ${summary.foldSeconds} s`);
     console.table(rows);
     const over = rows.filter((row) => row['body bytes'] > MIB || row['p99 ms'] > 50);
