@@ -12,7 +12,9 @@ const STOP_WORDS = new Set(
     'that the their them then there these they this those to was we were what when where which who whom why will with would you your ' +
     'about any some tell explain please also just get got need needs must may might one use used using there here than other such ' +
     'site service page carry carries hold holds contain contains mean means work works happen know find say take give make want go stay ' +
-    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running people according through'
+    'does doe many often ever happen happens way ways able want wants see show shows look looks like own run running people according through ' +
+    // What is left of a contraction once its apostrophe splits it ("doesn't": doesn, t).
+    've ll re doesn don isn aren didn won wouldn shouldn couldn wasn weren hasn haven hadn'
   ).split(' '),
 );
 
