@@ -26,11 +26,27 @@ export interface ApiResponse {
   contentType?: string;
 }
 
+/** Text from this length on is sent as bytes encoded once: see JsonText.sent. */
+const SENT_AS_BYTES_FROM = 16 * 1024;
+
 /** A JSON body serialized once and sent as it is to every request that shares it (an answer kept for seconds). */
 export class JsonText {
   readonly text: string;
+  #bytes: Buffer | undefined;
   constructor(text: string) {
     this.text = text;
+  }
+
+  /**
+   * What goes on the wire. A large text is encoded to UTF-8 once, on its first sending, and the same
+   * bytes handed to every request after: sent as a string, each request of a 500 KB reputation page
+   * measured and copied it again, and the copies still queued on a slow socket outlived the young
+   * generation and kept the old one collecting several times a second. A small text stays a string,
+   * which node:http sends in one write with the head.
+   */
+  get sent(): string | Uint8Array {
+    if (this.text.length < SENT_AS_BYTES_FROM) return this.text;
+    return (this.#bytes ??= Buffer.from(this.text, 'utf8'));
   }
 }
 

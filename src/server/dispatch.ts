@@ -134,7 +134,7 @@ export function serializeApiResponse(response: ApiResponse, route?: DynamicRoute
       'cache-control': 'no-store',
       ...response.headers,
     },
-    body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
+    body: response.body instanceof JsonText ? response.body.sent : JSON.stringify(response.body),
   };
 }
 

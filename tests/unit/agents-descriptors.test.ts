@@ -253,7 +253,7 @@ describe('reputation graph', () => {
     const response = await declared.handler!(request);
     expect(response.status).toBe(200);
     // As sent: the page is serialized once and shared (JsonText).
-    const sent = JSON.parse(String(serializeApiResponse(response, declared).body)) as unknown;
+    const sent = JSON.parse(Buffer.from(serializeApiResponse(response, declared).body).toString()) as unknown;
     const graph = reputationGraphSchema.parse(sent);
     expectValidAgainstPublished(declared.responses[200]!.schema!, sent);
     expect(graph.type).toBe(typeName('agent_economy.agent_reputation.v0'));

@@ -7,10 +7,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { answerRoute, findRoute, refusedPostHead, type RouteRequest } from '../../src/server/dispatch.ts';
+import { answerRoute, findRoute, refusedPostHead, serializeApiResponse, type RouteRequest } from '../../src/server/dispatch.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import type { DynamicRoute } from '../../src/routes/types.ts';
-import type { ApiResponse } from '../../src/lib/api.ts';
+import { JsonText, type ApiResponse } from '../../src/lib/api.ts';
 import { logger } from '../../src/services/logger.ts';
 
 const route = (method: 'GET' | 'POST', handler: DynamicRoute['handler'], request?: z.ZodType): DynamicRoute => ({
@@ -116,5 +116,18 @@ describe('before a POST body is read', () => {
     expect(wrongMethod && 'answer' in wrongMethod ? wrongMethod.answer.status : undefined).toBe(405);
     expect(findRoute('GET', '/api/assistant/receipt/abc')).toMatchObject({ params: { id: 'abc' } });
     expect(findRoute('GET', '/not/a/route')).toBeUndefined();
+  });
+});
+
+describe('a JSON answer serialized once and shared (JsonText)', () => {
+  it('sends a large text as the same UTF-8 bytes to every request, encoded once, and a small one as its string', () => {
+    const large = new JsonText(JSON.stringify({ subjects: Array.from({ length: 400 }, (_, i) => ({ id: `sübject-${i}`, note: 'é'.repeat(40) })) }));
+    const first = serializeApiResponse({ status: 200, body: large }).body;
+    const second = serializeApiResponse({ status: 200, body: large }).body;
+    expect(first).toBeInstanceOf(Uint8Array);
+    expect(second).toBe(first);
+    expect(Buffer.from(first as Uint8Array).equals(Buffer.from(large.text, 'utf8'))).toBe(true);
+    const small = new JsonText('{"ok":true}');
+    expect(serializeApiResponse({ status: 200, body: small }).body).toBe('{"ok":true}');
   });
 });
