@@ -46,6 +46,14 @@ process.on('SIGUSR2', async () => {
     { count: 0, totalMs: 0, maxMs: 0, over20: 0 },
   );
   const longest = pauses.toSorted((a, b) => b.ms - a.ms).slice(0, 3).map((pause) => `${pause.kind} ${pause.ms.toFixed(1)}`);
+  // Per kind: how many, in all and the longest (ms).
+  const kinds = {};
+  for (const pause of pauses) {
+    const kind = (kinds[pause.kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
+    kind.count++;
+    kind.totalMs = Math.round((kind.totalMs + pause.ms) * 10) / 10;
+    kind.maxMs = Math.max(kind.maxMs, Math.round(pause.ms * 10) / 10);
+  }
   pauses = [];
   if (session && profiling) {
     const { profile } = await session.post('Profiler.stop');
@@ -58,7 +66,7 @@ process.on('SIGUSR2', async () => {
       p50: ms(histogram.percentile(50)),
       p99: ms(histogram.percentile(99)),
       max: ms(histogram.max),
-      gc: { count: gc.count, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 10) / 10, over20: gc.over20, longest },
+      gc: { count: gc.count, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 10) / 10, over20: gc.over20, longest, kinds },
       memoryMiB: { rss: mib(rss), heapTotal: mib(heapTotal), heapUsed: mib(heapUsed), external: mib(external), arrayBuffers: mib(arrayBuffers) },
     }),
   );

@@ -5,7 +5,9 @@
 // the server's event-loop delay (perf_hooks.monitorEventLoopDelay, read inside the server) and
 // resident memory under a mixed load of every route, store bytes per receipt, seeding time and the
 // time the server took to fold the seeded receipts into the reputation aggregates (what a
-// migration's backfill costs). Figures are printed, never asserted: the machines are shared.
+// migration's backfill costs), and the event-loop delay of a bare node:http server under the same load
+// (tests/bench/bare-server.mjs, the yardstick of `npm run bench`): on a shared machine its max is the
+// floor. Figures are printed, never asserted: the machines are shared.
 //
 // The server runs pinned to core 0 and the load generator (wrk, or autocannon's command line) to
 // core 1, as in `npm run bench`; BENCH_SCALE_SECONDS (default 5) per route and BENCH_SCALE_CONNECTIONS
@@ -282,6 +284,14 @@ for (const engine of engines) {
     const delay = await loopDelay(server.child, delayFile);
     const rss = rssMiB(server.child.pid);
     await stop(server.child);
+    // The yardstick: a bare node:http server (tests/bench/bare-server.mjs) under the same load, its loop
+    // delay read the same way. On a shared machine its max is the floor no server here gets under.
+    const bareDelayFile = join(place.dataDir, 'bare-loop-delay.json');
+    const bare = await start(`${root}tests/bench/bare-server.mjs`, { NODE_OPTIONS: `--import=${root}tests/bench/loop-delay.mjs`, BENCH_LOOP_DELAY_FILE: bareDelayFile });
+    await loopDelay(bare.child, bareDelayFile);
+    const bareMixed = await load({ url: `${bare.url}/` }, { duration: 2 * seconds, connections });
+    const bareDelay = await loopDelay(bare.child, bareDelayFile);
+    await stop(bare.child);
     await place.drop();
     if (!place.keep) rmSync(place.dataDir, { recursive: true, force: true });
 
@@ -293,6 +303,7 @@ for (const engine of engines) {
       storeBytesPerReceipt: Math.round(storeBytes / size),
       mixed: { 'req/s': Math.round(mixed.requests.average), p50: mixed.latency.p50, p99: mixed.latency.p99, errors: mixed.errors + mixed.non2xx },
       eventLoopDelayMs: { p50: delay.p50, p99: delay.p99, max: delay.max },
+      bareEventLoopDelayMs: { 'req/s': Math.round(bareMixed.requests.average), p50: bareDelay.p50, p99: bareDelay.p99, max: bareDelay.max },
       gcPauses: delay.gc,
       memoryMiB: delay.memoryMiB,
       rssMiB: Number(rss.toFixed(1)),
@@ -308,7 +319,11 @@ for (const engine of engines) {
         `event-loop delay p50 ${delay.p50} ms, p99 ${delay.p99} ms, max ${delay.max} ms; RSS ${summary.rssMiB} MiB (V8 heap ${delay.memoryMiB.heapUsed} of ${delay.memoryMiB.heapTotal} MiB)` +
         (over.length ? `; over the goals (p99 50 ms, body 1 MiB): ${over.map((row) => row.route).join(', ')}` : ''),
     );
-    console.log(`garbage collector during the mixed load: ${delay.gc.count} pauses, ${delay.gc.totalMs} ms in all, longest ${delay.gc.longest.join(', ')} ms (${delay.gc.over20} over 20 ms)`);
+    console.log(`bare node:http under the same load (${summary.bareEventLoopDelayMs['req/s']} req/s): event-loop delay p50 ${bareDelay.p50} ms, p99 ${bareDelay.p99} ms, max ${bareDelay.max} ms`);
+    console.log(
+      `garbage collector during the mixed load: ${delay.gc.count} pauses, ${delay.gc.totalMs} ms in all, longest ${delay.gc.longest.join(', ')} ms (${delay.gc.over20} over 20 ms); ` +
+        Object.entries(delay.gc.kinds ?? {}).map(([kind, { count, totalMs, maxMs }]) => `${kind} ${count} (${totalMs} ms, longest ${maxMs})`).join(', '),
+    );
     if (profiling && existsSync(profileFile)) {
       const busiest = stalls(JSON.parse(readFileSync(profileFile, 'utf8'))).slice(0, 5);
       console.log(`event loop held over 20 ms at a stretch during the mixed load: ${busiest.length ? '' : 'none'}`);

@@ -4,7 +4,7 @@
  * nothing stored on failure, one 200 for a raced Note), chat (free, paid, 402 for each token
  * problem, 429, 503/502 without spending the token), activity, quote and receipt lookup.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chatResponseSchema, freeTierDecisionSchema, premiumQuoteSchema, type NoteFailureCode, type PremiumQuote } from '../../schemas/assistant.ts';
 import { activitySchema } from '../../schemas/assistant-status.ts';
 import { problemSchema } from '../../schemas/problem.ts';
@@ -12,7 +12,7 @@ import { receiptBundleSchema, verifyPaymentResponseSchema, type VerifyPaymentRes
 import { hashPaymentToken } from '../../src/domain/assistant/payment-token.ts';
 import { hashQuestion } from '../../src/domain/assistant/task-hash.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
-import type { ApiRequest, ApiResponse, Handler } from '../../src/lib/api.ts';
+import type { ApiRequest, ApiResponse, Handler, JsonText } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
@@ -603,11 +603,24 @@ describe('GET /api/assistant/activity and /api/assistant/receipt/{id}', () => {
     const { verified } = await paidTurn(h);
     await h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: verified.paymentToken }));
     const response = await createActivityHandler(h.deps)(get());
-    const feed = activitySchema.parse(response.body);
+    const text = (response.body as JsonText).text;
+    const feed = activitySchema.parse(JSON.parse(text));
     expect(feed.events.map((event) => event.kind)).toEqual(['turn_answered', 'payment_verified', 'quote_issued']);
     expect(feed.events[1]).toMatchObject({ amountNanoErg: '10000000', receiptId: verified.receiptId });
-    const text = JSON.stringify(response.body);
     for (const secret of [LONG_QUESTION.slice(0, 30), verified.paymentToken, '203.0.113.7']) expect(text).not.toContain(secret);
+  });
+
+  it('lets requests that arrive while the feed is read share that read, and reads again for the next one', async () => {
+    const h = harness();
+    await paidTurn(h);
+    const read = vi.spyOn(h.deps.store, 'listActivity');
+    const [first, second] = await Promise.all([createActivityHandler(h.deps)(get()), createActivityHandler(h.deps)(get())]);
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(second.body).toBe(first.body);
+    await h.chat(post({ messages: [{ role: 'user', content: LONG_QUESTION }], paymentToken: (await paidTurn(h)).verified.paymentToken }));
+    const after = activitySchema.parse(JSON.parse(((await createActivityHandler(h.deps)(get())).body as JsonText).text));
+    expect(read).toHaveBeenCalledTimes(2);
+    expect(after.events[0]!.kind).toBe('turn_answered');
   });
 
   it('answers 503 when the store is down', async () => {

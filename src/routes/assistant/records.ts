@@ -8,16 +8,24 @@ import { quoteId as quoteIdSchema } from '../../../schemas/assistant.ts';
 import { type Activity } from '../../../schemas/assistant-status.ts';
 import { ACTIVITY_LIMIT } from '../../config/limits.ts';
 import { typeName } from '../../config/site.ts';
-import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import { json, JsonText, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
+import { sharedWhileRunning } from '../../lib/in-flight.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { AssistantStore } from '../../domain/ports.ts';
 import { premiumQuoteBody } from '../../domain/assistant/pricing.ts';
 import { fromStore } from '../../services/paid-turn/deps.ts';
 
-
+/**
+ * The feed is read per request, never kept; requests that arrive while a read runs share that read
+ * and its serialization (under load, several a read: the feed was the busiest reader of the store).
+ */
+const feedReads = new WeakMap<AssistantStore, ReturnType<typeof sharedWhileRunning<JsonText>>>();
 
 export function createActivityHandler({ store }: { store: AssistantStore }): Handler {
-  return async (): Promise<ApiResponse> => {
+  // By store: a handler is made per request, the store lives as long as the runtime.
+  let shared = feedReads.get(store);
+  if (!shared) feedReads.set(store, (shared = sharedWhileRunning<JsonText>()));
+  const feed = async (): Promise<JsonText> => {
     const events = await fromStore(() => store.listActivity(ACTIVITY_LIMIT));
     const body: Activity = {
       type: typeName('agent_economy.assistant_activity.v0'),
@@ -30,8 +38,9 @@ export function createActivityHandler({ store }: { store: AssistantStore }): Han
         ...(event.receiptId !== undefined ? { receiptId: event.receiptId } : {}),
       })),
     };
-    return json(200, body, { 'cache-control': 'no-store' });
+    return new JsonText(JSON.stringify(body));
   };
+  return async (): Promise<ApiResponse> => json(200, await shared('feed', feed), { 'cache-control': 'no-store' });
 }
 
 export function createReceiptHandler({ store }: { store: AssistantStore }): Handler {
