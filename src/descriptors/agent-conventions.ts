@@ -10,7 +10,7 @@ import { A2A_X402_EXTENSION } from '../../schemas/a2a.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
 import { DESCRIPTION_VERSION } from './openapi.ts';
-import { answersJson, bodySchemaOf, pageUrl, routeUrl } from '../catalogue/lookup.ts';
+import { answersJson, pageUrl, routeUrl } from '../catalogue/lookup.ts';
 import { pageHeading } from '../catalogue/page-titles.ts';
 import { catalogue } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
@@ -49,12 +49,6 @@ function pageGroups(): PageGroup[] {
   }
   return [...groups.values()];
 }
-
-const faces = (route: Entry): string => {
-  const schema = bodySchemaOf(route);
-  const url = routeAbsoluteUrl(route);
-  return `${route.method} ${url}${schema ? ` (schema ${schemaUrl(schema.file)})` : ''}`;
-};
 
 /** `/llms.txt`: the index. */
 export function buildLlmsTxt(): string {

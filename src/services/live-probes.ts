@@ -13,7 +13,7 @@ import type { ModelProvider } from './model/provider.ts';
 import type { AssistantStore, ChainClient, RateLimiter } from '../domain/ports.ts';
 import type { ReceiptLog } from './receipt-log.ts';
 import { signerHealth } from './signer-health.ts';
-import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../config/limits.ts';
+import { PROBE_TIMEOUT_MS } from '../config/limits.ts';
 
 
 /**

@@ -15,16 +15,18 @@ const HELD_OUT_FLOOR = 22 / 40;
 const SECOND_HELD_OUT_FLOOR = 43 / 48;
 /**
  * The third held-out set (written 2026-11-29 the same way, 83 questions) on its one measurement: 45
- * of 83, under the 75 % goal. A floor, not the goal: its misses are questions in plain words the
+ * of 83, under the 75 % goal; 46 since contraction fragments stopped counting as words (2026-12-05). A floor, not the goal: its misses are questions in plain words the
  * pages do not use, and tuning the engine on them would make it one more tuning set.
  */
-const THIRD_HELD_OUT_FLOOR = 45 / 83;
+const THIRD_HELD_OUT_FLOOR = 46 / 83;
 /**
  * The fourth (written 2026-12-02 the same way, a third of it in plain words, 70 questions) on its one
  * measurement: 32 of 70, and 8 of its 10 unanswerable ones refused at quote time, under both goals.
- * Which ones missed was not looked at: the set is kept for measuring the next change of the engine.
+ * Measured once more after the next change of the engine (contraction fragments no longer words,
+ * 2026-12-05, tuned on the other sets only): 33 of 70, 8 of 10 refused. Which ones missed was not
+ * looked at either time.
  */
-const FOURTH_HELD_OUT_FLOOR = 32 / 70;
+const FOURTH_HELD_OUT_FLOOR = 33 / 70;
 const FOURTH_HELD_OUT_REFUSED = 8;
 
 describe('assistant evaluation set', () => {

@@ -14,7 +14,7 @@ import { ProblemError } from '../../lib/problem-error.ts';
 import type { SpendTokenResult } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import type { ModelAnswer } from '../../services/model/provider.ts';
-import { consumeRateLimit, fromStore, recordActivity, type AssistantDeps } from '../../services/paid-turn/deps.ts';
+import { consumeRateLimit, recordActivity, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { takeFreeTurn } from './free-tier.ts';
 import { answerPaidTurn, askModel, CLEARS_BY_ITSELF, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
