@@ -5,7 +5,7 @@
  * store has to prove (several openers of one file, corrupt and newer files, a full disk, group
  * commit), and PostgreSQL under failure.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -629,6 +629,22 @@ describe('embedded store specifics', () => {
     const second = sqlite(dataDir);
     expect(await second.getQuote(quote.quoteId)).toEqual(quote);
     await second.close();
+  });
+
+  it('folds the WAL into the database file off the event loop shortly after a commit, long before the automatic threshold', async () => {
+    const store = sqlite(dataDir);
+    await store.insertQuote(makeQuote());
+    const databaseFile = join(dataDir, SQLITE_FILE_NAME);
+    const folded = async (more: () => boolean) => {
+      for (let waited = 0; waited < 3_000 && !more(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      return more();
+    };
+    // The schema's pages reach the file without a close: a checkpoint ran (1,000 pages would have been the writer's own threshold).
+    expect(await folded(() => statSync(databaseFile).size > 16 * 4096)).toBe(true);
+    const before = statSync(databaseFile).size;
+    for (let i = 0; i < 100; i++) await store.insertQuote(makeQuote());
+    expect(await folded(() => statSync(databaseFile).size > before)).toBe(true);
+    await store.close();
   });
 
   it('migrates a store written before receipts had a payer: its receipts stay, with no payer', async () => {

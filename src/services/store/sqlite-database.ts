@@ -12,7 +12,8 @@
  *   and share one COMMIT and one fsync; every caller is answered after that COMMIT.
  * - Reads run on a second connection, which in WAL mode sees the newest committed state and never
  *   the work of a batch in progress, held by a thread of their own (`sqlite-read-thread.ts`): a read
- *   of pages not in memory, or of a long list, never holds the event loop.
+ *   of pages not in memory, or of a long list, never holds the event loop. That thread also folds
+ *   the WAL into the database file shortly after each commit; the writer never checkpoints.
  * - Several processes may open the same file: SQLite's own locks order their writes (BEGIN
  *   IMMEDIATE waits up to the busy timeout for the one write lock), so a Note raced across two
  *   processes is settled once, and the other process reads the unique violation.
@@ -39,6 +40,11 @@ export const SQLITE_FILE_NAME = 'agent-economy.sqlite';
 
 /** Most transactions one COMMIT carries: bounds how long the first caller of a busy turn waits. */
 const MAX_BATCH = 256;
+/**
+ * How long after a commit the read thread folds the WAL into the database file: the writer never
+ * checkpoints (wal_autocheckpoint 0), so the WAL holds at most this long's commits beyond the last fold.
+ */
+const CHECKPOINT_AFTER_MS = 250;
 /** Prepared statements kept per connection; the store's own SQL is a few dozen strings. */
 const MAX_CACHED_STATEMENTS = 256;
 
@@ -166,6 +172,9 @@ export function openSqlite(options: SqliteOptions): Database {
       writer.exec('PRAGMA synchronous = NORMAL');
       // The WAL file is reused after each checkpoint; this keeps it from staying at its largest size.
       writer.exec('PRAGMA journal_size_limit = 16777216');
+      // A commit that reached the automatic checkpoint copied the WAL into the file on the event loop
+      // (tens of milliseconds at a million receipts): the read thread runs the checkpoints instead.
+      writer.exec('PRAGMA wal_autocheckpoint = 0');
       // The header and the schema are read here: a file that is not a database fails now. A full
       // integrity check reads every page (seconds for a large store) and would hold up every restart;
       // damage deeper in the file is reported by the statement that meets it, as a 503.
@@ -180,6 +189,18 @@ export function openSqlite(options: SqliteOptions): Database {
   }
 
   let closed = false;
+  let folding: NodeJS.Timeout | undefined;
+  /** A commit was made: the read thread folds the WAL shortly (one fold for every commit until then). */
+  function committed(): void {
+    if (folding || closed) return;
+    folding = setTimeout(() => {
+      reader
+        .checkpoint()
+        // A fold that failed is tried again after the next commit; the WAL only grows meanwhile.
+        .catch(() => {})
+        .finally(() => (folding = undefined));
+    }, CHECKPOINT_AFTER_MS).unref();
+  }
   let queue: QueuedWork[] = [];
   let scheduled = false;
   let flushing: Promise<void> | undefined;
@@ -281,7 +302,9 @@ export function openSqlite(options: SqliteOptions): Database {
     if (aborted === undefined) {
       try {
         // Nothing to keep (a lone work that failed): roll back instead of committing an empty transaction.
-        writer.run(outcomes.some((outcome) => outcome.ok) ? 'COMMIT' : 'ROLLBACK');
+        const keep = outcomes.some((outcome) => outcome.ok);
+        writer.run(keep ? 'COMMIT' : 'ROLLBACK');
+        if (keep) committed();
       } catch (error) {
         aborted = classify(error, file);
       }
@@ -341,6 +364,7 @@ export function openSqlite(options: SqliteOptions): Database {
       closed = true;
       while (flushing || scheduled) await (flushing ?? new Promise((resolve) => setImmediate(resolve)));
       for (const item of queue.splice(0)) item.reject(new StoreUnavailableError('the embedded store is closed'));
+      clearTimeout(folding);
       // The writer closes last: the last connection to close folds the WAL into the database file.
       await reader.close().catch(() => {});
       writer.close();
