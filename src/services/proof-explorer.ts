@@ -102,7 +102,8 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
   /**
    * Settlement checks that passed, by receipt id and Note: a settled Note does not change, so the
    * chain is read once per receipt. Everything read from the store (the bundle's own checks, its log
-   * inclusion) is checked afresh on every build: a stored receipt can be changed under the server.
+   * inclusion) is read afresh on every build, since a stored receipt can be changed under the server,
+   * and checked again whenever its stored text is not the one checked last time.
    */
   const settled = new Map<string, ProofCheck>();
   /**
@@ -113,8 +114,8 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
    */
   let checkedTexts = new Map<string, CheckedText>();
 
-  function checkedText(stored: StoredReceiptText, kept: Map<string, CheckedText>): CheckedText {
-    const known = checkedTexts.get(stored.text) ?? kept.get(stored.text);
+  function checkedText(stored: StoredReceiptText): CheckedText {
+    const known = checkedTexts.get(stored.text);
     if (known) return known;
     const bundle = withLogEntry(stored.bundle());
     return { bundle, offline: receiptOfflineChecks(JSON.stringify(bundle)) };
@@ -199,7 +200,7 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
     const [proofs, receiptLog] = await Promise.all([
       pooled(
         texts.map((stored, index) => async () => {
-          const checked = checkedText(stored, kept);
+          const checked = checkedText(stored);
           kept.set(stored.text, checked);
           receipts[index] = checked.bundle;
           return receiptProof(checked, parts, deadline, now, (cause) => causes.push(cause));

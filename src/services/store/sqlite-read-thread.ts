@@ -28,7 +28,6 @@ export interface ReadFailure {
 type Request =
   | { op: 'open'; connection: number; file: string; busyTimeoutMs: number }
   | { op: 'all'; id: number; connection: number; sql: string; params: unknown[] }
-  | { op: 'checkpoint'; id: number; connection: number }
   | { op: 'close'; id: number; connection: number };
 
 type Answer = { id: number; rows: unknown[] } | { id: number; failure: ReadFailure };
@@ -77,8 +76,6 @@ function readThread(): void {
     try {
       if (!connection) throw Object.assign(new Error('the embedded store is closed'), { errcode: 21, errstr: 'bad parameter or other API misuse' });
       if ('failure' in connection) throw connection.failure;
-      // query_only forbids changes to the content, not a checkpoint: the file's writes, off the event loop.
-      if (request.op === 'checkpoint') return void parentPort!.postMessage({ id: request.id, rows: connection.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').all() });
       let statement = connection.statements.get(request.sql);
       if (!statement) {
         if (connection.statements.size >= MAX_CACHED_STATEMENTS) connection.statements.clear();
@@ -168,7 +165,8 @@ export function openReadConnection(file: string, busyTimeoutMs: number): ReadCon
   return {
     all: <R>(sql: string, params: unknown[]) => ask<R>({ op: 'all', id: ++nextId, connection, sql, params }),
     async checkpoint(): Promise<void> {
-      if (open.has(connection)) await ask({ op: 'checkpoint', id: ++nextId, connection });
+      // A statement like any read: query_only forbids changes to the content, not a checkpoint.
+      if (open.has(connection)) await ask({ op: 'all', id: ++nextId, connection, sql: 'PRAGMA wal_checkpoint(PASSIVE)', params: [] });
     },
     async close(): Promise<void> {
       if (!open.delete(connection)) return;
