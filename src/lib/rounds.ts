@@ -22,3 +22,39 @@ export function everyInterval(seconds: number, round: () => Promise<void>): { st
     },
   };
 }
+
+/**
+ * A round a short while after a change, covering every change made before it starts (the embedded
+ * store's WAL fold after commits). A change made while a round runs may be past what that round
+ * sees, so it gets a round of its own after it. A failed round waits for the next change.
+ */
+export function afterChanges(milliseconds: number, round: () => Promise<void>): { changed: () => void; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let changedWhileRunning = false;
+  let stopped = false;
+  const changed = (): void => {
+    if (stopped) return;
+    if (running) changedWhileRunning = true;
+    if (running || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = true;
+      changedWhileRunning = false;
+      round()
+        .catch(() => {})
+        .finally(() => {
+          running = false;
+          if (changedWhileRunning) changed();
+        });
+    }, milliseconds);
+    timer.unref();
+  };
+  return {
+    changed,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -14,7 +14,7 @@ describe('checkpointer beside a long reputation fold', () => {
 
   it('keeps signing checkpoints every interval while a fold started after a checkpoint is still running', async () => {
     let signed = 0;
-    const log = { checkpointNow: async () => void signed++ } as unknown as ReceiptLog;
+    const log = { checkpointNow: async () => void signed++, keepBundles: async () => 0 } as unknown as ReceiptLog;
     const store = { appendUnloggedReceipts: async () => 0 } as unknown as ReceiptLogStore;
     // A fold of a long backlog: it outlasts many checkpoint intervals.
     const longFold = () => new Promise<void>(() => undefined);

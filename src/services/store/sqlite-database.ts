@@ -25,6 +25,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { StoreUnavailableError, StoreUnusableError } from '../../domain/ports.ts';
+import { afterChanges } from '../../lib/rounds.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
 import { SQLITE } from './dialect.ts';
 import { openReadConnection, type ReadConnection } from './sqlite-read-thread.ts';
@@ -189,18 +190,8 @@ export function openSqlite(options: SqliteOptions): Database {
   }
 
   let closed = false;
-  let folding: NodeJS.Timeout | undefined;
-  /** A commit was made: the read thread folds the WAL shortly (one fold for every commit until then). */
-  function committed(): void {
-    if (folding || closed) return;
-    folding = setTimeout(() => {
-      reader
-        .checkpoint()
-        // A fold that failed is tried again after the next commit; the WAL only grows meanwhile.
-        .catch(() => {})
-        .finally(() => (folding = undefined));
-    }, CHECKPOINT_AFTER_MS).unref();
-  }
+  // After commits the read thread folds the WAL (one fold for the commits until it starts).
+  const fold = afterChanges(CHECKPOINT_AFTER_MS, () => reader.checkpoint());
   let queue: QueuedWork[] = [];
   let scheduled = false;
   let flushing: Promise<void> | undefined;
@@ -304,7 +295,7 @@ export function openSqlite(options: SqliteOptions): Database {
         // Nothing to keep (a lone work that failed): roll back instead of committing an empty transaction.
         const keep = outcomes.some((outcome) => outcome.ok);
         writer.run(keep ? 'COMMIT' : 'ROLLBACK');
-        if (keep) committed();
+        if (keep) fold.changed();
       } catch (error) {
         aborted = classify(error, file);
       }
@@ -364,7 +355,7 @@ export function openSqlite(options: SqliteOptions): Database {
       closed = true;
       while (flushing || scheduled) await (flushing ?? new Promise((resolve) => setImmediate(resolve)));
       for (const item of queue.splice(0)) item.reject(new StoreUnavailableError('the embedded store is closed'));
-      clearTimeout(folding);
+      fold.stop();
       // The writer closes last: the last connection to close folds the WAL into the database file.
       await reader.close().catch(() => {});
       writer.close();
