@@ -17,6 +17,7 @@ import { loadMcpConfig } from '../config/mcp.ts';
 import { site } from '../config/site.ts';
 import { batchThisTurn, endPending, endWithBatch } from './batched-ends.ts';
 import { dispatch, problemResponse, type SerializedResponse } from './dispatch.ts';
+import { keepHelperThreadsBehindTheLoop } from '../lib/helper-threads.ts';
 import { tooLarge } from '../lib/json-body.ts';
 import { listen } from '../lib/listen.ts';
 import { answerClientError, clientTimeoutOptions, destroyedWithin } from '../lib/server-limits.ts';
@@ -443,6 +444,9 @@ export async function main(): Promise<void> {
   // The receipt log's checkpoints: a receipt's proof is there within LOG_CHECKPOINT_INTERVAL_SECONDS (docs/transparency-log.md).
   // The reputation aggregates follow each checkpoint, so a request finds them folded (issue 38).
   background.push(startCheckpointer(getReceiptLog, getStore() as unknown as ReceiptLogStore, loadReceiptLogConfig().checkpointIntervalSeconds, () => getReputationReader().catchUp()));
+  // Every thread the server has started by now (the collector's, the store's read thread) yields a busy core to the loop's.
+  const helpers = keepHelperThreadsBehindTheLoop();
+  background.push({ stop: async () => helpers.stop() });
   const keyMismatch = verifierKeyMismatch(distDir);
   if (keyMismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'verifier key mismatch', detail: keyMismatch }) + '\n');
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));

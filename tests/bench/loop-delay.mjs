@@ -5,7 +5,13 @@
 // inspector's profiler, every 250 microseconds) and writes that profile there with the stretches in
 // which a 1 ms timer fired more than 20 ms late (`stalls`, in the profile's microseconds), so the
 // bench can name what ran while the loop was held.
-import { writeFileSync } from 'node:fs';
+//
+// Every stretch over 20 ms between two turns of a 1 ms timer is also split by where the loop's
+// thread was (its /proc schedstat): running (our code and the collector's steps on that thread),
+// waiting for the CPU (runnable while the core ran another thread: on the bench's one pinned core,
+// the collector's helpers, the store's read thread or another process) or neither (asleep: a lock,
+// a collector's join, a blocking call). Only the first is the loop held by the server's own work.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
@@ -27,15 +33,37 @@ if (session) {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 250 });
-  // V8's profile counts microseconds of the monotonic clock that process.hrtime reads.
-  const now = () => Number(process.hrtime.bigint() / 1000n);
-  let last = now();
-  setInterval(() => {
-    const at = now();
-    if (profiling && at - last > 20_000) late.push([last, at]);
-    last = at;
-  }, 1).unref();
 }
+
+// The loop's thread is the process's first: its schedstat is CPU time, then time runnable but waiting, in ns.
+const schedstat = `/proc/${process.pid}/task/${process.pid}/schedstat`;
+const threadTimes = () => {
+  try {
+    const [running, waiting] = readFileSync(schedstat, 'utf8').split(' ').map(Number);
+    return { running, waiting };
+  } catch {
+    return undefined;
+  }
+};
+let stretches = [];
+// V8's profile counts microseconds of the monotonic clock that process.hrtime reads.
+const now = () => Number(process.hrtime.bigint() / 1000n);
+let last = now();
+let lastTimes = threadTimes();
+setInterval(() => {
+  const at = now();
+  const times = threadTimes();
+  if (at - last > 20_000) {
+    if (profiling) late.push([last, at]);
+    if (times && lastTimes) {
+      const running = (times.running - lastTimes.running) / 1e6;
+      const waiting = (times.waiting - lastTimes.waiting) / 1e6;
+      stretches.push({ ms: (at - last) / 1000, running, waiting, asleep: Math.max(0, (at - last) / 1000 - running - waiting) });
+    }
+  }
+  last = at;
+  lastTimes = times;
+}, 1).unref();
 
 process.on('SIGUSR2', async () => {
   if (!process.env.BENCH_LOOP_DELAY_FILE) return;
@@ -67,12 +95,23 @@ process.on('SIGUSR2', async () => {
       p99: ms(histogram.percentile(99)),
       max: ms(histogram.max),
       gc: { count: gc.count, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 10) / 10, over20: gc.over20, longest, kinds },
+      stretches: over20(stretches),
       memoryMiB: { rss: mib(rss), heapTotal: mib(heapTotal), heapUsed: mib(heapUsed), external: mib(external), arrayBuffers: mib(arrayBuffers) },
     }),
   );
   histogram.reset();
+  stretches = [];
   if (session) {
     await session.post('Profiler.start');
     profiling = true;
   }
 });
+
+/** Stretches over 20 ms: how many, the longest, and the longest time the loop's thread ran within one. */
+function over20(all) {
+  const round = (value) => Math.round(value * 10) / 10;
+  const longest = all.toSorted((a, b) => b.ms - a.ms)[0];
+  const mostRun = all.toSorted((a, b) => b.running - a.running)[0];
+  const shape = (stretch) => stretch && { ms: round(stretch.ms), running: round(stretch.running), waiting: round(stretch.waiting), asleep: round(stretch.asleep) };
+  return { count: all.length, heldOver20: all.filter((stretch) => stretch.running > 20).length, longest: shape(longest), mostRunning: shape(mostRun) };
+}

@@ -7,7 +7,9 @@
 // time the server took to fold the seeded receipts into the reputation aggregates (what a
 // migration's backfill costs), and the event-loop delay of a bare node:http server under the same load
 // (tests/bench/bare-server.mjs, the yardstick of `npm run bench`): on a shared machine its max is the
-// floor. Figures are printed, never asserted: the machines are shared.
+// floor. Each stretch over 20 ms without a turn of the loop is split by where the loop's thread was:
+// running, waiting for the CPU, or asleep (tests/bench/loop-delay.mjs); only the first is the server's
+// own work holding the loop. Figures are printed, never asserted: the machines are shared.
 //
 // The server runs pinned to core 0 and the load generator (wrk, or autocannon's command line) to
 // core 1, as in `npm run bench`; BENCH_SCALE_SECONDS (default 5) per route and BENCH_SCALE_CONNECTIONS
@@ -123,6 +125,13 @@ async function freshStore(engine, size) {
       await client.end();
     },
   };
+}
+
+/** A loop-delay reading's stretches over 20 ms, split by where the loop's thread was (tests/bench/loop-delay.mjs). */
+function stretchText(stretches) {
+  if (!stretches?.count) return 'none';
+  const parts = (stretch) => `${stretch.ms} ms: ${stretch.running} running, ${stretch.waiting} waiting for the CPU, ${stretch.asleep} asleep`;
+  return `${stretches.count}, ${stretches.heldOver20} with the thread running over 20 ms; longest ${parts(stretches.longest)}; most running ${parts(stretches.mostRunning)}`;
 }
 
 /** `url` with libpq `options` (run-time settings for its sessions). */
@@ -315,6 +324,8 @@ for (const engine of engines) {
       eventLoopDelayMs: { p50: delay.p50, p99: delay.p99, max: delay.max },
       bareEventLoopDelayMs: { 'req/s': Math.round(bareMixed.requests.average), p50: bareDelay.p50, p99: bareDelay.p99, max: bareDelay.max },
       gcPauses: delay.gc,
+      stretchesOver20: delay.stretches,
+      bareStretchesOver20: bareDelay.stretches,
       memoryMiB: delay.memoryMiB,
       rssMiB: Number(rss.toFixed(1)),
       rows,
@@ -330,6 +341,7 @@ for (const engine of engines) {
         (over.length ? `; over the goals (p99 50 ms, body 1 MiB): ${over.map((row) => row.route).join(', ')}` : ''),
     );
     console.log(`bare node:http under the same load (${summary.bareEventLoopDelayMs['req/s']} req/s): event-loop delay p50 ${bareDelay.p50} ms, p99 ${bareDelay.p99} ms, max ${bareDelay.max} ms`);
+    console.log(`stretches over 20 ms between turns of the loop (where its thread was): this server ${stretchText(delay.stretches)}; the bare server ${stretchText(bareDelay.stretches)}`);
     console.log(
       `garbage collector during the mixed load: ${delay.gc.count} pauses, ${delay.gc.totalMs} ms in all, longest ${delay.gc.longest.join(', ')} ms (${delay.gc.over20} over 20 ms); ` +
         Object.entries(delay.gc.kinds ?? {}).map(([kind, { count, totalMs, maxMs }]) => `${kind} ${count} (${totalMs} ms, longest ${maxMs})`).join(', '),

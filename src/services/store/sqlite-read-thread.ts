@@ -15,6 +15,7 @@
  * thread runs the writer's checkpoints.
  */
 import { Worker } from 'node:worker_threads';
+import { lowerNewHelperThreads } from '../../lib/helper-threads.ts';
 
 /** What the thread answers for a statement that failed: enough for the driver to classify it. */
 export interface ReadFailure {
@@ -120,6 +121,8 @@ function started(): Worker {
   if (thread) return thread;
   const worker = new Worker(`(${readThread.toString()})()`, { eval: true, name: 'sqlite reads', resourceLimits: READ_THREAD_HEAP });
   worker.unref();
+  // Started on the first read, after the server's first look: it yields a busy core to the loop from the start.
+  worker.once('online', () => lowerNewHelperThreads());
   worker.on('message', (answer: Answer) => {
     const read = waiting.get(answer.id);
     if (!read) return;
