@@ -100,7 +100,10 @@ process.on('SIGUSR2', async () => {
     }),
   );
   histogram.reset();
+  // From here: the reading's own work (the file, the profile) is no stretch of the next reading.
   stretches = [];
+  last = now();
+  lastTimes = threadTimes();
   if (session) {
     await session.post('Profiler.start');
     profiling = true;
