@@ -18,11 +18,12 @@ import { getPriority, setPriority } from 'node:os';
 
 /**
  * How many steps of nice every thread but the loop's runs below it; each step is about 1.25 times
- * less of a contended core. At a million receipts on one core, 10 kept every stretch of the loop
- * under 15 ms in three runs; 5 and 7 let it reach 18 to 23 ms on a noisy day. The cost: V8's helpers
- * return memory later, 30 to 40 MiB more resident under load (5: about 10).
+ * less of a contended core. At a million receipts on one core, 10 (or 10 with two V8 helpers
+ * instead of four) kept the loop's stretches a little shorter than 5, but V8's helpers, with less of
+ * the core, returned freed memory later: up to 264 MiB resident under load, over the 250 the scale
+ * goals allow. 5 cost about 10 MiB (docs/performance.md).
  */
-export const HELPER_THREAD_NICE_STEPS = 10;
+export const HELPER_THREAD_NICE_STEPS = 5;
 const LOWEST_NICE = 19;
 const LOOK_AGAIN_MS = 10_000;
 
