@@ -24,6 +24,7 @@ import { endReadThread } from '../../src/services/store/sqlite-read-thread.ts';
 import { closedPort, POSTGRES_URL, postgresAvailable, startBlackHole } from '../helpers/services.ts';
 import { loopIterations } from '../helpers/loop-iterations.ts';
 import { hex32, makeQuote, makeReceipt, NEWEST_RECORDED_VERSION } from '../helpers/store-fixtures.ts';
+import { seedReceipts } from '../helpers/receipt-seed.ts';
 
 const withPostgres = await postgresAvailable();
 const TIMEOUTS = { statementTimeoutMs: 2_000, connectTimeoutMs: 2_000 };
@@ -990,6 +991,29 @@ describe.skipIf(!withPostgres)('PostgreSQL store under failure', () => {
       await expect(database.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
     } finally {
       await database.close();
+    }
+  });
+});
+
+// Skipped as the block above is, and for the same reason.
+describe.skipIf(!withPostgres)('PostgreSQL store statistics', () => {
+  it('analyses the reputation tables itself after folding a long backlog: their planner statistics exist even where autovacuum is off', async () => {
+    const schema = `store_stats_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const store = createStore({ driver: 'postgres', connectionString: POSTGRES_URL, schema, poolSize: 4, ...TIMEOUTS });
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      await seedReceipts(store, 1_200);
+      const size = await store.logSize();
+      for (let folded = 0; folded < size; ) folded = await store.foldReputation(size, 200);
+      // Before: on this machine's PostgreSQL (autovacuum off) the folded tables had no statistics, and
+      // the busiest subject's evidence page was planned as a read of every row.
+      const { rows } = await admin.query<{ tablename: string }>("SELECT DISTINCT tablename FROM pg_stats WHERE schemaname = $1 AND tablename IN ('reputation_evidence', 'reputation_subjects') ORDER BY tablename", [schema]);
+      expect(rows.map((row) => row.tablename)).toEqual(['reputation_evidence', 'reputation_subjects']);
+    } finally {
+      await store.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
     }
   });
 });

@@ -62,12 +62,12 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => Array.from({ len
 
 /**
  * Folds the log's entries from where the aggregates stand up to `toSize`, at most `maxEntries` of
- * them, inside `tx`. The log size the aggregates cover afterwards.
+ * them, inside `tx`. The log size the aggregates covered before and cover afterwards.
  */
-export async function foldStretch(tx: Queryable, dialect: Dialect, toSize: number, maxEntries: number): Promise<number> {
+export async function foldStretch(tx: Queryable, dialect: Dialect, toSize: number, maxEntries: number): Promise<{ from: number; to: number }> {
   const [locked] = await tx.query<TotalsRow>(`UPDATE reputation_totals SET log_size = log_size WHERE id = 1 RETURNING ${TOTALS_COLUMNS}`);
   const totals = totalsOf(locked!);
-  if (totals.logSize >= toSize) return totals.logSize;
+  if (totals.logSize >= toSize) return { from: totals.logSize, to: totals.logSize };
   const end = Math.min(toSize, totals.logSize + Math.max(1, maxEntries));
   const summaries: ReceiptSummary[] = (
     await tx.query<ReceiptSummaryRow>(
@@ -107,7 +107,7 @@ export async function foldStretch(tx: Queryable, dialect: Dialect, toSize: numbe
     'UPDATE reputation_totals SET log_size = $1, receipts_counted = $2, sandbox_excluded = $3, without_payer = $4, total_nano_erg = $5, latest_settled_at = $6, subjects = $7 WHERE id = 1',
     [next.logSize, next.receiptsCounted, next.sandboxReceiptsExcluded, next.receiptsWithoutPayer, next.totalSettledNanoErg.toString(), next.latestSettledAt, next.subjects],
   );
-  return end;
+  return { from: totals.logSize, to: end };
 }
 
 /** The aggregates of every subject `receipts` credit that has one, by subjectKey. */
