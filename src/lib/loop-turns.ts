@@ -44,3 +44,20 @@ export async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number, t
   );
   return results;
 }
+
+/** Runs `steps` (a build that yields between pieces) to its end now, for a caller that needs the result this turn. */
+export function runAtOnce<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Runs `steps` to its end, taking a turn from `turn` at every yield: the loop serves requests between slices. */
+export async function runInTurns<T>(steps: Generator<void, T>, turn: TurnTaker): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await turn();
+  }
+}

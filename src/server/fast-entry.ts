@@ -451,9 +451,9 @@ export async function main(): Promise<void> {
   if (keyMismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'verifier key mismatch', detail: keyMismatch }) + '\n');
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
-  // The docs model provider's index is built once, before the first question is likely: a second
-  // after listening, so it does not hold up the first requests of a restart (a question that comes
-  // sooner builds it itself).
+  // The docs model provider's indexes are built once, before the first question is likely: a second
+  // after listening, a few milliseconds of the loop at a time, so they do not hold up the requests
+  // of a restart (a question that comes sooner builds what it needs itself).
   setTimeout(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()), WARM_UP_DELAY_MS).unref();
 }
 

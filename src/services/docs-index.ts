@@ -12,6 +12,7 @@
  */
 import MiniSearch from 'minisearch';
 import { stem, wordsAndPartsOf, wordsOf } from '../domain/assistant/question-terms.ts';
+import { runAtOnce, runInTurns, turnTaker, type TurnTaker } from '../lib/loop-turns.ts';
 
 /** A document of the corpus. */
 export interface CorpusDocument {
@@ -70,27 +71,38 @@ function chunk(text: string): string[] {
   return pieces;
 }
 
-function buildPassages(): DocsPassage[] {
+function corpusReader(): () => readonly CorpusDocument[] {
   if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(servedDocuments) before the first search');
-  const passages: DocsPassage[] = [];
-  for (const document of corpus()) {
-    for (const text of chunk(document.text)) passages.push({ id: passages.length, documentId: document.id, title: document.title, url: document.url, text });
-  }
-  return passages;
+  return corpus;
 }
 
-let built: { passages: DocsPassage[]; index: MiniSearch<DocsPassage> } | undefined;
+interface PassageIndex {
+  passages: DocsPassage[];
+  index: MiniSearch<DocsPassage>;
+}
 
-function docsIndex() {
-  if (built) return built;
-  const passages = buildPassages();
+/** The passage index of `documents`, yielding after each passage (a step of about a quarter of a millisecond). */
+function* passageIndexSteps(documents: readonly CorpusDocument[]): Generator<void, PassageIndex> {
+  const passages: DocsPassage[] = [];
+  for (const document of documents) {
+    for (const text of chunk(document.text)) passages.push({ id: passages.length, documentId: document.id, title: document.title, url: document.url, text });
+  }
   const index = new MiniSearch<DocsPassage>({
     fields: ['title', 'text'],
     storeFields: ['title', 'url', 'text'],
     searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
   });
-  index.addAll(passages);
-  built = { passages, index };
+  for (const passage of passages) {
+    index.add(passage);
+    yield;
+  }
+  return { passages, index };
+}
+
+let built: PassageIndex | undefined;
+
+function docsIndex(): PassageIndex {
+  built ??= runAtOnce(passageIndexSteps(corpusReader()()));
   return built;
 }
 
@@ -189,14 +201,36 @@ let sentencesBuilt: SentenceIndex | undefined;
 
 /** Every sentence of the corpus with its stems, and how common each stem is; built once per corpus. */
 export function sentenceIndex(): SentenceIndex {
-  if (sentencesBuilt) return sentencesBuilt;
-  if (!corpus) throw new Error('docs index: no corpus: the entry must call useCorpus(servedDocuments) before the first search');
-  sentencesBuilt = indexSentences(corpus());
+  sentencesBuilt ??= indexSentences(corpusReader()());
   return sentencesBuilt;
+}
+
+/** How long the background build works before the loop turns: each step is well under it. */
+const BUILD_SLICE_MS = 4;
+
+/**
+ * Builds both indexes of the corpus with the event loop turning every BUILD_SLICE_MS, for a server
+ * that warms up while it answers: built at once they held the loop 65 and 100 ms (177 ms in all
+ * under load, one second after a restart, so every request of that moment waited for it). A search
+ * made meanwhile builds what it needs at once, and that build is kept; a corpus changed meanwhile
+ * is left to be built on use.
+ */
+export async function buildDocsIndexesInTurns(turn: TurnTaker = turnTaker(BUILD_SLICE_MS)): Promise<void> {
+  const read = corpusReader();
+  const documents = read();
+  const passages = built ?? (await runInTurns(passageIndexSteps(documents), turn));
+  if (corpus === read) built ??= passages;
+  const sentences = sentencesBuilt ?? (await runInTurns(sentenceIndexSteps(documents), turn));
+  if (corpus === read) sentencesBuilt ??= sentences;
 }
 
 /** The sentence index of `documents`. */
 export function indexSentences(documents: readonly CorpusDocument[]): SentenceIndex {
+  return runAtOnce(sentenceIndexSteps(documents));
+}
+
+/** The sentence index of `documents`, yielding after each sentence is read and after each is indexed. */
+function* sentenceIndexSteps(documents: readonly CorpusDocument[]): Generator<void, SentenceIndex> {
   const sentences: DocsSentence[] = [];
   const seen = new Set<string>();
   for (const document of documents) {
@@ -209,6 +243,7 @@ export function indexSentences(documents: readonly CorpusDocument[]): SentenceIn
         if (seen.has(text) || text.endsWith('?') || wordsOf(text).length < MIN_SENTENCE_WORDS) continue;
         seen.add(text);
         sentences.push({ documentId: document.id, title: document.title, url: document.url, text, terms: stemsOf(text), titleTerms });
+        yield;
       }
     }
   }
@@ -220,6 +255,9 @@ export function indexSentences(documents: readonly CorpusDocument[]): SentenceIn
     processTerm: stem,
     searchOptions: { boost: { text: 1, title: 0.4 }, combineWith: 'OR' },
   });
-  search.addAll(sentences.map((sentence, id) => ({ id, text: sentence.text, title: sentence.title })));
+  for (const [id, sentence] of sentences.entries()) {
+    search.add({ id, text: sentence.text, title: sentence.title });
+    yield;
+  }
   return { sentences, frequency, search };
 }

@@ -4,7 +4,7 @@
  * (chat answers 503).
  */
 import { modelConfig, type ModelConfig } from '../../config/assistant.ts';
-import { docsPassages } from '../docs-index.ts';
+import { buildDocsIndexesInTurns } from '../docs-index.ts';
 import { logger } from '../logger.ts';
 import { createDocsProvider } from './docs-provider.ts';
 import { createOpenAiProvider } from './openai-provider.ts';
@@ -30,12 +30,13 @@ export function modelProvider(): ModelProvider {
 }
 
 /**
- * Builds the configured provider now, and with it the docs index, so the first question is not the
- * one that waits for it. Never throws: a failure is logged and the first chat tries again.
+ * Builds the configured provider now, and with it the docs indexes (a slice of the loop at a time),
+ * so the first question is not the one that waits for them. Never rejects: a failure is logged and
+ * the first chat tries again.
  */
-export function warmUpModelProvider(): void {
+export async function warmUpModelProvider(): Promise<void> {
   try {
-    if (modelProvider().name !== 'none') docsPassages();
+    if (modelProvider().name !== 'none') await buildDocsIndexesInTurns();
   } catch (error) {
     logger.warn({ err: error }, 'model provider not ready at start; the first chat builds it');
   }
