@@ -164,6 +164,12 @@ export interface StoredA2aTask {
 }
 
 /** A stored receipt bundle as its stored text; `bundle()` reads it back (in the documented key order), anew on each call. */
+/** One window of a retention sweep: how many rows it deleted, and where the next window starts. */
+export interface SweepWindow {
+  deleted: number;
+  next: Date;
+}
+
 export interface StoredReceiptText {
   readonly text: string;
   bundle(): ReceiptBundle;
@@ -225,10 +231,12 @@ export interface AssistantStore {
   releaseFreeUsage(clientKey: string, day: string): Promise<void>;
   getFreeUsage(clientKey: string, day: string): Promise<number>;
   /**
-   * Retention: deletes up to `limit` quotes that expired before `expiredBefore` and were never paid
-   * (no Note claimed them); paid quotes stay with their receipts. How many were deleted.
+   * Retention, one window: of the quotes that expired from `from` on and before `expiredBefore`,
+   * the oldest `limit` or so (a window ends between two expiry instants), deletes those never paid
+   * (no Note claimed them); paid quotes stay with their receipts. How many went, and where the next
+   * window starts (`expiredBefore` once none are left).
    */
-  deleteUnpaidQuotes(expiredBefore: Date, limit: number): Promise<number>;
+  sweepUnpaidQuotes(from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow>;
   /** Stores a new task (state `input-required`). */
   insertA2aTask(task: StoredA2aTask): Promise<void>;
   getA2aTask(taskId: string): Promise<StoredA2aTask | undefined>;
@@ -250,8 +258,8 @@ export interface AssistantStore {
    * without being kept on its task.
    */
   completeA2aTask(input: { taskId: string; claimedAt: Date; record: A2aTaskRecord; tokenHash: string; questionHash: string; now: Date }): Promise<CompleteA2aTaskResult>;
-  /** Retention: deletes up to `limit` tasks whose quote expired before `expiredBefore` unpaid (no Note settled it). How many. */
-  deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number>;
+  /** Retention, one window as for quotes: deletes the tasks in it not completed whose quote no Note settled. */
+  sweepStaleA2aTasks(from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow>;
   /** Retention: deletes the free-tier counts of days before `day` (YYYY-MM-DD). How many were deleted. */
   deleteFreeUsageBefore(day: string): Promise<number>;
   close(): Promise<void>;

@@ -33,6 +33,7 @@ import {
   type CompleteA2aTaskResult,
   type StoredA2aTask,
   type StoredReceiptText,
+  type SweepWindow,
 } from '../../src/domain/ports.ts';
 
 /** `receipt` as a store lists it: its text, read back on each `bundle()`. */
@@ -168,15 +169,10 @@ export class FakeStore implements AssistantStore {
     if (count > 1) this.freeUsage.set(`${clientKey}/${day}`, count - 1);
     else this.freeUsage.delete(`${clientKey}/${day}`);
   }
-  async deleteUnpaidQuotes(expiredBefore: Date, limit: number): Promise<number> {
+  async sweepUnpaidQuotes(from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow> {
     this.#check();
     const paid = new Set(this.usedNotes.values());
-    const gone = [...this.quotes.values()]
-      .filter((quote) => quote.expiresAt.getTime() < expiredBefore.getTime() && !paid.has(quote.quoteId))
-      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
-      .slice(0, limit);
-    for (const quote of gone) this.quotes.delete(quote.quoteId);
-    return gone.length;
+    return sweepWindowOf(this.quotes, (quote) => quote.quoteId, (quote) => !paid.has(quote.quoteId), from, expiredBefore, limit);
   }
   readonly a2aTasks = new Map<string, StoredA2aTask>();
   async insertA2aTask(task: StoredA2aTask): Promise<void> {
@@ -211,12 +207,10 @@ export class FakeStore implements AssistantStore {
     if (spent.ok) Object.assign(task, { state: 'completed', record: structuredClone(record), updatedAt: now });
     return spent;
   }
-  async deleteStaleA2aTasks(expiredBefore: Date, limit: number): Promise<number> {
+  async sweepStaleA2aTasks(from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow> {
     this.#check();
     const paid = new Set(this.usedNotes.values());
-    const gone = [...this.a2aTasks.values()].filter((task) => task.expiresAt.getTime() < expiredBefore.getTime() && task.state !== 'completed' && !paid.has(task.quoteId)).slice(0, limit);
-    for (const task of gone) this.a2aTasks.delete(task.taskId);
-    return gone.length;
+    return sweepWindowOf(this.a2aTasks, (task) => task.taskId, (task) => task.state !== 'completed' && !paid.has(task.quoteId), from, expiredBefore, limit);
   }
 
   async deleteFreeUsageBefore(day: string): Promise<number> {
@@ -395,4 +389,14 @@ export function noteBox(options: NoteBoxOptions): ChainBox {
     inclusionHeight: options.inclusionHeight,
     registers: options.registers ?? registers,
   };
+}
+
+/** A retention window over `rows` as the SQL store reads one: the rows from `from` to the `limit`+1-th row's expiry, those `unkept` deleted. */
+function sweepWindowOf<T extends { expiresAt: Date }>(rows: Map<string, T>, key: (row: T) => string, unkept: (row: T) => boolean, from: Date, expiredBefore: Date, limit: number): SweepWindow {
+  const ahead = [...rows.values()].filter((row) => row.expiresAt >= from && row.expiresAt < expiredBefore).sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
+  const boundary = ahead[limit];
+  const next = boundary ? new Date(Math.max(boundary.expiresAt.getTime(), from.getTime() + 1)) : expiredBefore;
+  const gone = ahead.filter((row) => row.expiresAt < next && unkept(row));
+  for (const row of gone) rows.delete(key(row));
+  return { deleted: gone.length, next };
 }

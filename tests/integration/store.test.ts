@@ -437,26 +437,37 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     expect(await store.getFreeUsage(`${client}-other`, '2026-03-01')).toBe(1);
   });
 
-  test('retention deletes unpaid quotes that expired before the cutoff, in batches, and keeps paid ones with their receipts', async () => {
+  test('retention deletes unpaid quotes that expired before the cutoff, a window at a time, and keeps paid ones with their receipts', async () => {
     // Expired long before anything else in this store, so the cutoff below touches only these.
     const old = (minutes: number) => makeQuote({ issuedAt: new Date(Date.UTC(2001, 0, 1, 0, minutes)), expiresAt: new Date(Date.UTC(2001, 0, 1, 0, minutes + 15)) });
-    const unpaid = [old(0), old(1), old(2)];
-    const paid = old(3);
+    const paid = [old(0), old(1), old(2), old(3)];
+    const unpaid = [old(4), old(5), old(6)];
+    // Three expiring in the same millisecond, more than a window holds: that millisecond is one window.
+    const tied = [0, 1, 2].map(() => makeQuote({ issuedAt: new Date(Date.UTC(2001, 0, 1, 0, 10)), expiresAt: new Date(Date.UTC(2001, 0, 1, 0, 25)) }));
     const fresh = makeQuote({ issuedAt: new Date(Date.UTC(2001, 0, 2)), expiresAt: new Date(Date.UTC(2001, 0, 2, 0, 15)) });
-    for (const quote of [...unpaid, paid, fresh]) await store.insertQuote(quote);
-    const noteBoxId = hex32();
-    const receipt = makeReceipt(paid, noteBoxId);
-    await store.settlePayment({ quoteId: paid.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: paid.questionHash, payerAddress: null, retryKeyHash: null });
+    for (const quote of [...paid, ...unpaid, ...tied, fresh]) await store.insertQuote(quote);
+    const receipts = [];
+    for (const quote of paid) {
+      const noteBoxId = hex32();
+      const receipt = makeReceipt(quote, noteBoxId);
+      receipts.push(receipt);
+      await store.settlePayment({ quoteId: quote.quoteId, noteBoxId, receipt, tokenHash: hex32(), tokenExpiresAt: new Date(Date.now() + 60_000), questionHash: quote.questionHash, payerAddress: null, retryKeyHash: null });
+    }
 
+    // A window reads `limit` quotes and no more: the four paid ones hide the unpaid after them from
+    // the first two windows (one statement used to read every expired quote to find them).
     const cutoff = new Date(Date.UTC(2001, 0, 1, 12));
-    expect(await store.deleteUnpaidQuotes(cutoff, 2)).toBe(2);
-    expect(await store.deleteUnpaidQuotes(cutoff, 2)).toBe(1);
-    expect(await store.deleteUnpaidQuotes(cutoff, 2)).toBe(0);
-    for (const quote of unpaid) expect(await store.getQuote(quote.quoteId)).toBeUndefined();
-    expect(await store.getQuote(paid.quoteId)).toEqual(paid);
+    const at = (minutes: number) => new Date(Date.UTC(2001, 0, 1, 0, minutes + 15));
+    expect(await store.sweepUnpaidQuotes(new Date(0), cutoff, 2)).toEqual({ deleted: 0, next: at(2) });
+    expect(await store.sweepUnpaidQuotes(at(2), cutoff, 2)).toEqual({ deleted: 0, next: at(4) });
+    expect(await store.sweepUnpaidQuotes(at(4), cutoff, 2)).toEqual({ deleted: 2, next: at(6) });
+    expect(await store.sweepUnpaidQuotes(at(6), cutoff, 2)).toEqual({ deleted: 1, next: at(10) });
+    expect(await store.sweepUnpaidQuotes(at(10), cutoff, 2)).toEqual({ deleted: 3, next: new Date(at(10).getTime() + 1) });
+    expect(await store.sweepUnpaidQuotes(new Date(at(10).getTime() + 1), cutoff, 2)).toEqual({ deleted: 0, next: cutoff });
+    for (const quote of [...unpaid, ...tied]) expect(await store.getQuote(quote.quoteId)).toBeUndefined();
+    for (const quote of paid) expect(await store.getQuote(quote.quoteId)).toEqual(quote);
     expect(await store.getQuote(fresh.quoteId)).toEqual(fresh);
-    expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
-    expect(await store.isNoteUsed(noteBoxId)).toBe(true);
+    for (const receipt of receipts) expect(await store.getReceipt(receipt.receiptId)).toEqual(receipt);
   });
 
   test('keeps A2A tasks: one claim at a time, across instances, a stale claim taken over, ended tasks kept, waiting ones swept with their quote', async () => {
@@ -513,7 +524,7 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     await store.insertA2aTask(waiting);
     await store.insertA2aTask(settledWaiting);
     const cutoff = new Date(Date.UTC(2001, 0, 2));
-    expect(await store.deleteStaleA2aTasks(cutoff, 10)).toBeGreaterThanOrEqual(1);
+    expect((await store.sweepStaleA2aTasks(new Date(0), cutoff, 10)).deleted).toBeGreaterThanOrEqual(1);
     expect(await store.getA2aTask(waiting.taskId)).toBeUndefined();
     expect(await store.getA2aTask(settledWaiting.taskId)).toMatchObject({ state: 'input-required' });
     expect(await store.getA2aTask(task.taskId)).toMatchObject({ state: 'completed' });

@@ -4,7 +4,7 @@
  * free-tier counts) and what it keeps.
  */
 import { describe, expect, it } from 'vitest';
-import { sweepExpired } from '../../src/services/retention.ts';
+import { sweepExpired, sweepFromTheStart } from '../../src/services/retention.ts';
 import { FakeStore } from '../helpers/fakes.ts';
 import { makeQuote } from '../helpers/store-fixtures.ts';
 
@@ -37,12 +37,47 @@ describe('retention sweep', () => {
     expect([...store.freeUsage.keys()]).toEqual(['client/2026-11-27', 'client/2026-11-28']);
   });
 
-  it('stops after a bounded number of batches; the rest waits for the next sweep', async () => {
+  it('reads a bounded number of windows a sweep; the next sweep goes on from where it stopped', async () => {
     const store = new FakeStore();
     const now = new Date('2026-11-28T12:00:00.000Z');
-    for (let index = 0; index < 10_100; index++) await store.insertQuote(makeQuote({ expiresAt: new Date(now.getTime() - 48 * HOUR) }));
+    const windows: Date[] = [];
+    // A history that never ends: every window moves a millisecond on and deletes one quote.
+    store.sweepUnpaidQuotes = async (from) => (windows.push(from), { deleted: 1, next: new Date(from.getTime() + 1) });
     const config = { quoteGraceSeconds: 3600, sweepIntervalSeconds: 600 };
-    expect((await sweepExpired(store, config, now)).quotes).toBe(10_000);
-    expect((await sweepExpired(store, config, now)).quotes).toBe(100);
+    const marks = sweepFromTheStart();
+    expect((await sweepExpired(store, config, now, marks)).quotes).toBe(1_000);
+    expect(marks.quotesFrom).toEqual(new Date(1_000));
+    expect((await sweepExpired(store, config, now, marks)).quotes).toBe(1_000);
+    expect(windows.map((from) => from.getTime())).toEqual(Array.from({ length: 2_000 }, (_, index) => index));
+  });
+
+  it('does not read again what an earlier sweep read: paid history is read once per process, not once per sweep', async () => {
+    const store = new FakeStore();
+    const now = new Date('2026-11-28T12:00:00.000Z');
+    // Three thousand paid quotes, a second apart, long expired, and one unpaid after them.
+    for (let index = 0; index < 3_000; index++) {
+      const quote = makeQuote({ expiresAt: new Date(now.getTime() - 48 * HOUR + index * 1000) });
+      await store.insertQuote(quote);
+      store.usedNotes.set(`note-${index}`, quote.quoteId);
+    }
+    const unpaid = makeQuote({ expiresAt: new Date(now.getTime() - 47 * HOUR) });
+    await store.insertQuote(unpaid);
+    const config = { quoteGraceSeconds: 3600, sweepIntervalSeconds: 600 };
+    const marks = sweepFromTheStart();
+    const read: Date[] = [];
+    const sweepWindow = store.sweepUnpaidQuotes.bind(store);
+    store.sweepUnpaidQuotes = (from, expiredBefore, limit) => (read.push(from), sweepWindow(from, expiredBefore, limit));
+
+    expect((await sweepExpired(store, config, now, marks)).quotes).toBe(1);
+    expect(read.length).toBe(7);
+    expect(marks.quotesFrom).toEqual(new Date(now.getTime() - HOUR));
+    expect(await store.getQuote(unpaid.quoteId)).toBeUndefined();
+
+    // Ten minutes later: one window, from where the last sweep ended, whatever the history holds.
+    read.length = 0;
+    const later = makeQuote({ expiresAt: new Date(now.getTime() - HOUR + 60_000) });
+    await store.insertQuote(later);
+    expect((await sweepExpired(store, config, new Date(now.getTime() + 10 * 60_000), marks)).quotes).toBe(1);
+    expect(read).toEqual([new Date(now.getTime() - HOUR)]);
   });
 });
