@@ -659,6 +659,24 @@ describe('embedded store specifics', () => {
     await store.close();
   });
 
+  it('keeps the WAL short under writes one after another: a batch waits for a fold once the WAL passes its bound', async () => {
+    const walFile = join(dataDir, `${SQLITE_FILE_NAME}-wal`);
+    // Writes back to back, as the reputation's fold of a seeded history makes them, 8 MiB in all.
+    const writeAll = async (walBytesBeforeWaiting: number) => {
+      const database = openSqlite({ dataDir, busyTimeoutMs: 1_000, walBytesBeforeWaiting });
+      await database.exec('CREATE TABLE IF NOT EXISTS scratch (body BLOB)');
+      let largest = 0;
+      for (let write = 0; write < 512; write++) {
+        await database.transaction((tx) => tx.query('INSERT INTO scratch (body) VALUES (randomblob(16384))'));
+        largest = Math.max(largest, statSync(walFile, { throwIfNoEntry: false })?.size ?? 0);
+      }
+      await database.close();
+      return largest;
+    };
+    // Bound at 1 MiB: the WAL stays within a few MiB however long the writes go on.
+    expect(await writeAll(1024 * 1024)).toBeLessThan(4 * 1024 * 1024);
+  });
+
   it('migrates a store written before receipts had a payer: its receipts stay, with no payer', async () => {
     const before = sqlite(dataDir);
     const quote = makeQuote();

@@ -21,7 +21,7 @@
  * `node:sqlite` is synchronous; the writer's statements run on the event loop. They are single-row
  * writes on indexed keys (microseconds); the fsync of each batch is the one wait.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { StoreUnavailableError, StoreUnusableError } from '../../domain/ports.ts';
@@ -35,6 +35,8 @@ export interface SqliteOptions {
   dataDir: string;
   /** How long a statement waits for another process's write lock before the store answers unavailable. */
   busyTimeoutMs: number;
+  /** Bytes the WAL file may reach before the next batch waits for a fold (WAL_BYTES_BEFORE_WAITING; smaller in tests). */
+  walBytesBeforeWaiting?: number;
 }
 
 export const SQLITE_FILE_NAME = 'agent-economy.sqlite';
@@ -46,6 +48,16 @@ const MAX_BATCH = 256;
  * checkpoints (wal_autocheckpoint 0), so the WAL holds at most this long's commits beyond the last fold.
  */
 const CHECKPOINT_AFTER_MS = 250;
+/**
+ * How large the WAL file may grow before the writer's next batch waits for a fold: 64 MiB, past the
+ * 16 MiB it is cut back to once it starts again (journal_size_limit). A PASSIVE
+ * fold copies what was committed when it began, and the WAL starts again from its beginning only
+ * when a write finds every page folded; under writes one after another (the reputation's fold of a
+ * seeded or migrated history) that never happened. The WAL grew to 2.4 GB during the fold of
+ * 100,000 receipts, and the commit that finally started it again cut the file back to
+ * journal_size_limit on the event loop: 2.2 s in which nothing was answered.
+ */
+const WAL_BYTES_BEFORE_WAITING = 64 * 1024 * 1024;
 /** Prepared statements kept per connection; the store's own SQL is a few dozen strings. */
 const MAX_CACHED_STATEMENTS = 256;
 
@@ -192,6 +204,8 @@ export function openSqlite(options: SqliteOptions): Database {
   let closed = false;
   // After commits the read thread folds the WAL (one fold for the commits until it starts).
   const fold = afterChanges(CHECKPOINT_AFTER_MS, () => reader.checkpoint());
+  const walFile = `${file}-wal`;
+  const walBytesBeforeWaiting = options.walBytesBeforeWaiting ?? WAL_BYTES_BEFORE_WAITING;
   let queue: QueuedWork[] = [];
   let scheduled = false;
   let flushing: Promise<void> | undefined;
@@ -219,6 +233,9 @@ export function openSqlite(options: SqliteOptions): Database {
   /** Runs the queued works as one batch (at most MAX_BATCH), at the safety level the batch needs. */
   async function flush(): Promise<void> {
     scheduled = false;
+    // A long WAL is folded whole before the batch, with no write beside the fold, so the batch starts
+    // it again from its beginning (a fold that fails leaves it to the next batch).
+    if ((statSync(walFile, { throwIfNoEntry: false })?.size ?? 0) > walBytesBeforeWaiting) await reader.checkpoint().catch(() => {});
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
     // The safety level cannot change inside a transaction: a batch carrying money is fsynced whole.
