@@ -163,13 +163,13 @@ export interface StoredA2aTask {
   updatedAt: Date;
 }
 
-/** A stored receipt bundle as its stored text; `bundle()` reads it back (in the documented key order), anew on each call. */
 /** One window of a retention sweep: how many rows it deleted, and where the next window starts. */
 export interface SweepWindow {
   deleted: number;
   next: Date;
 }
 
+/** A stored receipt bundle as its stored text; `bundle()` reads it back (in the documented key order), anew on each call. */
 export interface StoredReceiptText {
   readonly text: string;
   bundle(): ReceiptBundle;

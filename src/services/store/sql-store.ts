@@ -465,7 +465,8 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
    */
   async #sweepWindow(table: 'quotes' | 'a2a_tasks', idColumn: string, unkept: string, from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow> {
     const database = await this.ready();
-    const [boundary] = await database.query<{ expires_at: string | Date }>(
+    // Read beside the writes (the embedded store's read thread): where a window ends takes no write lock.
+    const [boundary] = await database.read<{ expires_at: string | Date }>(
       `SELECT expires_at FROM ${table} WHERE expires_at >= $1 AND expires_at < $2 ORDER BY expires_at LIMIT 1 OFFSET $3`,
       [from.toISOString(), expiredBefore.toISOString(), Math.max(1, Math.trunc(limit))],
     );
