@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closedPort } from './services.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** DIST_DIR lets parallel work build into its own folder (`astro build --outDir $DIST_DIR`). */
@@ -45,7 +46,10 @@ export interface RunningServer {
 export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does).`);
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'agent-economy-data-'));
-  const started = await startBuiltProcess(ENTRY, { PORT: '0', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env }, ['listening']);
+  // The MCP host this server probes is one the test names, else a closed port: the default
+  // (127.0.0.1:4322) is where a newcomer's own `npm start` runs one beside the tests.
+  const mcpUrl: Record<string, string> = env.SITE_MCP_URL ? {} : { SITE_MCP_URL: `http://127.0.0.1:${await closedPort()}` };
+  const started = await startBuiltProcess(ENTRY, { PORT: '0', ...mcpUrl, ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env }, ['listening']);
   const url = started.urls['listening']!;
   const child = started.process;
   if (ownDataDir) child.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));

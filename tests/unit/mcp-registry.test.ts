@@ -6,7 +6,7 @@
  * loudly; the zod schema that builds it states the same rules.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
@@ -20,10 +20,17 @@ const REGISTRY_SCHEMA_FILE = new URL('../../../shared/vendor/mcp-registry/2025-1
 const REGISTRY_SCHEMA_SHA256 = '3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+/**
+ * The registry's schema lives beside CI's checkout, not in a clone: outside CI its test is skipped,
+ * saying why; with CI=true a missing file fails it.
+ */
+const registrySchemaPresent = existsSync(REGISTRY_SCHEMA_FILE) || process.env.CI === 'true';
+if (!registrySchemaPresent) console.warn(`[skipped] server.json against the MCP Registry's schema: ${REGISTRY_SCHEMA_FILE.pathname} is not beside this clone (../shared/vendor; required when CI=true)`);
+
 describe('server.json', () => {
   const entry = buildMcpRegistryServer();
 
-  it('validates against the MCP Registry\'s own schema (2025-12-11, sha256 pinned), which refuses what it should', () => {
+  it.skipIf(!registrySchemaPresent)('validates against the MCP Registry\'s own schema (2025-12-11, sha256 pinned), which refuses what it should', () => {
     const bytes = readFileSync(REGISTRY_SCHEMA_FILE);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(REGISTRY_SCHEMA_SHA256);
     const schema = JSON.parse(bytes.toString('utf8')) as { $id: string };
