@@ -145,6 +145,14 @@ const premiumQuoteObject = z
     issuedHeight: blockHeight.describe('Chain height when the quote was issued; a Note created before it (less a small documented tolerance) is refused.'),
     expiresAt: isoDateTime.describe('After this instant verify-payment answers 410 for this quote.'),
     noteRequirements: noteRequirementsSchema,
+    reason: z
+      .string()
+      .min(1)
+      .max(2_000)
+      .optional()
+      .describe(
+        'What the answer will answer, said before anyone pays: the whole question, or which of its parts this site answers and which the answer will name as not answered here. In the quote endpoint\'s answer only: a quote read back later, or embedded in a receipt, carries none.',
+      ),
   });
 
 /** The rules between a quote's fields, the same for a quote as answered and as receipts embed it. */

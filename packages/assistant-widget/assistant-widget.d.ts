@@ -18,8 +18,13 @@ export interface PremiumQuote {
   issuedHeight: number;
   expiresAt: string;
   noteRequirements: { R4: NoteRequirement; R5: NoteRequirement; R6: NoteRequirement };
+  /** What the answer will answer, said before anyone pays: the whole question, or which of its parts. */
+  reason?: string;
   [key: string]: unknown;
 }
+
+/** An answer's Markdown as the element shows it: built as DOM nodes, never parsed as HTML. */
+export declare function renderAnswer(markdown: string): HTMLDivElement;
 
 /** Creates the Note box that pays `quote` with the host's wallet and resolves to its box id. */
 export type PayHook = (quote: PremiumQuote, question: string) => Promise<string>;

@@ -16,6 +16,8 @@
  *   assistant-answer, assistant-error; `detail` carries the data of each step (never the token).
  */
 
+import { Lexer } from 'marked';
+
 const NOTE_BOX_ID = /^[0-9a-fA-F]{64}$/;
 const STEPS = { quote: '/api/assistant/quote', verify: '/api/assistant/verify-payment', chat: '/api/assistant/chat' };
 
@@ -32,7 +34,9 @@ const STYLE = `
   a { color: var(--link, #0b4fb3); }
   .step { margin-top: 1rem; padding-top: .75rem; border-top: 1px solid var(--line, #c8c8d0); }
   .step h3 { margin: 0 0 .5rem; font-size: 1.05rem; }
-  .answer { white-space: pre-wrap; }
+  .answer blockquote { margin: .5rem 0; padding: .1rem .75rem; border-left: 3px solid var(--line, #c8c8d0); }
+  .answer p { margin: .4rem 0; }
+  .answer pre { overflow-x: auto; padding: .5rem; background: var(--code-bg, #f1f2f5); }
   .problem { border-left: 4px solid var(--bad, #a4161a); padding: .25rem .75rem; }
   .bad { color: var(--bad, #a4161a); font-weight: 700; }
   .ok { color: var(--ok, #0a6b2f); font-weight: 700; }
@@ -59,6 +63,66 @@ function h(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : String(child));
   }
   return node;
+}
+
+/** Whether `href` may be a link: the web, or a path of the service; never `javascript:` and the like. */
+const LINKABLE = /^(?:https?:\/\/|\/(?!\/)|#)/i;
+
+/** Markdown inline tokens (marked's lexer) as DOM nodes; what is not plain formatting stays text. */
+function inline(tokens) {
+  return (tokens ?? []).map((token) => {
+    switch (token.type) {
+      case 'strong':
+        return h('strong', {}, inline(token.tokens));
+      case 'em':
+        return h('em', {}, inline(token.tokens));
+      case 'del':
+        return h('del', {}, inline(token.tokens));
+      case 'codespan':
+        return h('code', {}, decodeEntities(token.text));
+      case 'br':
+        return h('br');
+      case 'link':
+        return LINKABLE.test(token.href) ? h('a', { href: token.href }, inline(token.tokens)) : inline(token.tokens);
+      case 'text':
+        return token.tokens ? inline(token.tokens) : decodeEntities(token.text);
+      default:
+        return decodeEntities(token.raw ?? token.text ?? '');
+    }
+  });
+}
+
+/** Markdown blocks as DOM nodes, built with `h` like the rest of the element: an answer is never parsed as HTML. */
+function blocks(tokens) {
+  return (tokens ?? []).map((token) => {
+    switch (token.type) {
+      case 'paragraph':
+        return h('p', {}, inline(token.tokens));
+      case 'blockquote':
+        return h('blockquote', {}, blocks(token.tokens));
+      case 'heading':
+        return h('p', {}, h('strong', {}, inline(token.tokens)));
+      case 'list':
+        return h(token.ordered ? 'ol' : 'ul', {}, token.items.map((item) => h('li', {}, blocks(item.tokens))));
+      case 'code':
+        return h('pre', {}, h('code', {}, token.text));
+      case 'text':
+        return h('p', {}, token.tokens ? inline(token.tokens) : decodeEntities(token.text));
+      case 'space':
+      case 'hr':
+        return null;
+      default:
+        return h('p', {}, token.raw ?? '');
+    }
+  });
+}
+
+/** The lexer leaves entities of the source escaped in text; they are text here. */
+const decodeEntities = (text) => String(text).replace(/&(amp|lt|gt|quot|#39);/g, (_, name) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]);
+
+/** An answer's Markdown (quotes, links to the pages it cites, code) as the element shows it. */
+export function renderAnswer(markdown) {
+  return h('div', { class: 'answer' }, blocks(new Lexer({ gfm: true }).lex(String(markdown))));
 }
 
 const STATUS_MEANING = {
@@ -230,6 +294,7 @@ export class AgentEconomyAssistant extends HTMLElement {
       h('p', {}, 'This question is a paid turn. Pay ', h('strong', {}, `${quote.price} testnet ERG`), ' (', h('code', {}, quote.priceNanoErg), ' nanoERG) to ', h('code', {}, quote.receiverAddress), ` before ${quote.expiresAt}.`),
       h('p', {}, `Your wallet creates a Note box with these registers; it needs ${quote.minConfirmations} confirmation(s). This page never signs: the host wallet pays.`),
       h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-label': 'Note registers' }, h('table', {}, h('thead', {}, h('tr', {}, ['Register', 'Type', 'Value', 'Meaning'].map((name) => h('th', { scope: 'col' }, name)))), h('tbody', {}, requirements))),
+      quote.reason ? h('p', {}, quote.reason) : null,
       h('p', { class: 'muted' }, 'Quote ', h('code', {}, quote.quoteId), '; task hash ', h('code', {}, quote.taskHash), '.'),
       payButton,
       form,
@@ -284,7 +349,7 @@ export class AgentEconomyAssistant extends HTMLElement {
       this.#emit('assistant-answer', { tier: chat.tier, answer: chat.answer, citations: chat.citations, receiptId: chat.receiptId });
       this.#step(
         chat.tier === 'premium' ? 'Paid answer' : 'Answer',
-        h('div', { class: 'answer' }, chat.answer),
+        renderAnswer(chat.answer),
         chat.citations?.length ? h('p', {}, 'Sources: ', chat.citations.map((citation, index) => [index ? ', ' : '', h('a', { href: citation.url }, citation.title)])) : null,
         receiptPage ? h('p', {}, h('a', { href: receiptPage }, 'Open the receipt')) : null,
       );

@@ -2495,6 +2495,7 @@ export interface components {
             /** @description After this instant verify-payment answers 410 for this quote. */
             expiresAt: components["schemas"]["IsoDateTime"];
             noteRequirements: components["schemas"]["NoteRequirements"];
+            reason?: components["schemas"]["IssuedPremiumQuoteReason"];
         };
         /**
          * Assistant quote request
@@ -2725,6 +2726,7 @@ export interface components {
                     /** @description After this instant verify-payment answers 410 for this quote. */
                     expiresAt: components["schemas"]["IsoDateTime"];
                     noteRequirements: components["schemas"]["NoteRequirements"];
+                    reason?: components["schemas"]["IssuedPremiumQuoteReason"];
                 };
                 /**
                  * @description How `taskHash` was computed: blake2b256 of the RFC 8785 canonical JSON of {quoteId, question, history}, history `[]` when omitted.
@@ -6520,6 +6522,8 @@ export interface components {
          * @description ISO 8601 timestamp.
          */
         IsoDateTime: string;
+        /** @description What the answer will answer, said before anyone pays: the whole question, or which of its parts this site answers and which the answer will name as not answered here. In the quote endpoint's answer only: a quote read back later, or embedded in a receipt, carries none. */
+        IssuedPremiumQuoteReason: string;
         /** @description The receipt the agent commits to leave. */
         JobReceiptExpectation: {
             /** @description Whether every paid call leaves a receipt the payer can fetch and re-check. */
@@ -8473,7 +8477,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Nothing on this site answers the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. */
+            /** @description Nothing on this site answers any part of the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. A question the site answers in part is quoted, and the quote's `reason` names the parts the answer will answer and those it will name as not answered here. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8616,7 +8620,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description An unpaid premium question: Nothing on this site answers the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. */
+            /** @description An unpaid premium question: Nothing on this site answers any part of the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. A question the site answers in part is quoted, and the quote's `reason` names the parts the answer will answer and those it will name as not answered here. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -12,7 +12,7 @@
 import { staticBody } from './human-pages.ts';
 import { contentSchema, fieldRows, variantsOf, writtenOut, type FieldRow, type JsonSchema } from './schema-fields.ts';
 import { allRoutes } from '../routes/table.ts';
-import { sentencesOf } from '../services/docs-index.ts';
+import { sentencesOf } from '../domain/assistant/sentences.ts';
 
 interface ToolsBody {
   tools: Array<{ name: string }>;

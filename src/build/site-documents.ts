@@ -10,13 +10,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dataSentences, requestBodySentences } from './data-sentences.ts';
+import { markdownCorpus } from './markdown-documents.ts';
 import { humanPages } from './human-pages.ts';
 import { staticDocuments } from './static-documents.ts';
 import { siteUrl } from '../config/site.ts';
-import { PROBLEM_CODES } from '../lib/problem-codes.ts';
-import { paidTurnConfig } from '../config/assistant.ts';
-import { referenceHref, routeUrl } from '../catalogue/lookup.ts';
-import { assistantTermsProse, buildAssistantTerms } from '../descriptors/assistant-terms.ts';
+import { referenceHref } from '../catalogue/lookup.ts';
+import { builtFactDocuments, termsFactDocument } from './fact-documents.ts';
+import { ANSWER_INDEX_FILE, answerIndexData, indexSentencesOf } from './answer-index-file.ts';
+import type { AnswerIndexData } from '../domain/assistant/answer-index.ts';
+import type { AnswerIndexSource } from '../services/answer-index.ts';
 import { buildLlmsFullTxt } from '../descriptors/agent-conventions.ts';
 import { allRoutes, routeById } from '../routes/table.ts';
 import type { StaticRoute } from '../routes/types.ts';
@@ -27,6 +29,8 @@ export interface SiteDocument {
   url: string;
   /** Prose, one passage per line. */
   text: string;
+  /** For each line, the words a question may ask for it by that it does not write (a fact's, a table row's header); absent for plain prose. */
+  cues?: Array<string[] | null>;
 }
 
 /**
@@ -95,7 +99,7 @@ function llmsFullSections(text: string): SiteDocument[] {
  */
 export const DOCS_CORPUS_FILE = 'docs-corpus.json';
 
-/** The documents a build fixes: pages, descriptors, llms-full.txt sections and error codes. */
+/** The documents a build fixes: pages, descriptors, llms-full.txt sections, the README and docs/*.md by section, and error codes. */
 export function builtDocuments(): SiteDocument[] {
   const documents: SiteDocument[] = [];
   for (const page of humanPages()) {
@@ -123,23 +127,14 @@ export function builtDocuments(): SiteDocument[] {
     documents.push({ id: `api:${routeId}`, title: `${route.method} ${route.path}`, url: siteUrl(referenceHref(routeId)), text: sentences.map(({ sentence }) => sentence).join('\n') });
   }
   documents.push(...llmsFullSections(buildLlmsFullTxt()));
-  documents.push({
-    id: 'page:/problems/',
-    title: 'Errors',
-    url: siteUrl('/problems/'),
-    text: PROBLEM_CODES.map((entry) => `${entry.code} (${entry.status}, ${entry.where}): ${entry.meaning}`).join('\n'),
-  });
+  documents.push(...markdownCorpus());
+  documents.push(...builtFactDocuments());
   return documents;
-}
-
-/** The assistant's terms follow the running configuration: read when the corpus is, never at build. */
-function termsDocument(): SiteDocument {
-  return { id: 'json:/api/assistant/terms', title: 'Assistant terms', url: routeUrl('assistant-terms'), text: assistantTermsProse(buildAssistantTerms(paidTurnConfig, new Date())).join('\n') };
 }
 
 /** Every document, built now from the route table (tests, the assistant evaluation). */
 export function siteDocuments(): SiteDocument[] {
-  return [...builtDocuments(), termsDocument()];
+  return [...builtDocuments(), termsFactDocument()];
 }
 
 /**
@@ -151,5 +146,24 @@ export function siteDocuments(): SiteDocument[] {
 export function servedDocuments(): SiteDocument[] {
   const file = new URL(DOCS_CORPUS_FILE, import.meta.url);
   const built = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SiteDocument[]) : builtDocuments();
-  return [...built, termsDocument()];
+  return [...built, termsFactDocument()];
+}
+
+/** The assistant's index of the site as it is now (tests, the assistant evaluation): its sentences, and this process's terms added. */
+export function siteAnswerIndex(): AnswerIndexSource {
+  const terms = termsFactDocument();
+  const data = answerIndexData(builtDocuments(), [terms]);
+  return { data, extra: indexSentencesOf([terms], new Set(), data.documents.length) };
+}
+
+/**
+ * The index a running entry answers from: the build's file beside the bundle when there is one,
+ * else built now; with this process's terms. One function, so the site and an in-process MCP host
+ * share one index.
+ */
+export function servedAnswerIndex(): AnswerIndexSource {
+  const file = new URL(ANSWER_INDEX_FILE, import.meta.url);
+  if (!existsSync(file)) return siteAnswerIndex();
+  const data = JSON.parse(readFileSync(file, 'utf8')) as AnswerIndexData;
+  return { data, extra: indexSentencesOf([termsFactDocument()], new Set(), data.documents.length) };
 }

@@ -34,22 +34,54 @@ export function buildAssistantTerms(config: PaidTurnConfig, now: Date): Assistan
 
 const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
 
+/** One sentence of the terms, with the words a question may ask for it by that it does not write ("how long" for a lifetime). */
+export interface TermsFact {
+  text: string;
+  cues: string[];
+}
+
+const LIFETIME = ['long', 'lifetime', 'valid', 'expire', 'expiry', 'last', 'time', 'ttl', 'until'];
+
 /**
- * The terms as sentences a person reads (and the assistant quotes): each number of the terms body
- * said once, in words, with what it governs.
+ * The terms as sentences a person reads (and the assistant quotes as facts): each number of the
+ * terms body said once, in words, with what it governs.
  */
-export function assistantTermsProse(terms: AssistantTerms): string[] {
+export function assistantTermsFacts(terms: AssistantTerms): TermsFact[] {
   const { premium, free_tier: free } = terms;
   return [
-    `A premium answer costs ${premium.price} ERG, that is ${premium.price_nanoerg} nanoERG, paid with one Note box on the Ergo testnet.`,
-    'The price is given twice, in ERG with exactly nine fraction digits (`price` in the terms and in a premium quote) and in nanoERG as an integer string (`price_nanoerg` in the terms, `priceNanoErg` in a quote); the Note value must reach the nanoERG amount.',
-    `A premium quote stays valid for ${minutes(premium.quote_lifetime_seconds)} (${premium.quote_lifetime_seconds} seconds): verify the payment before it expires.`,
-    `The free tier answers up to ${free.daily_limit} questions a day per client, each at most ${free.max_characters} characters; longer questions, or more of them, need a premium quote.`,
-    `A question is at most ${terms.question_max_characters} characters.`,
-    `The Note must have at least ${premium.min_confirmations} confirmation${premium.min_confirmations === 1 ? '' : 's'} before verify-payment accepts it.`,
-    `The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height (at least ${premium.note_expiry_margin_blocks} blocks ahead of the quote), and R6 the task hash of the quoted question.`,
-    `A Note created more than ${premium.creation_height_tolerance_blocks} blocks before the quote was issued is refused (NOTE_TOO_OLD).`,
-    `The payment token verify-payment returns is valid for ${minutes(premium.payment_token_lifetime_seconds)} and pays for one answer only.`,
-    ...terms.note_rules.map((rule) => `${rule.code}: the Note does not pay the quote unless ${rule.rule}.`),
+    {
+      text: `A premium answer costs ${premium.price} ERG, that is ${premium.price_nanoerg} nanoERG, paid with one Note box on the Ergo testnet.`,
+      cues: ['cost', 'price', 'much', 'fee', 'charge', 'pay', 'paid', 'expensive', 'cheap'],
+    },
+    {
+      text: 'The price is given twice, in ERG with exactly nine fraction digits (`price` in the terms and in a premium quote) and in nanoERG as an integer string (`price_nanoerg` in the terms, `priceNanoErg` in a quote); the Note value must reach the nanoERG amount.',
+      cues: ['cost', 'format', 'written', 'field'],
+    },
+    {
+      text: `A premium quote stays valid for ${minutes(premium.quote_lifetime_seconds)} (${premium.quote_lifetime_seconds} seconds): verify the payment before it expires.`,
+      cues: LIFETIME,
+    },
+    {
+      text: `The free tier answers up to ${free.daily_limit} questions a day per client, each at most ${free.max_characters} characters; longer questions, or more of them, need a premium quote.`,
+      cues: ['free', 'many', 'day', 'daily', 'limit', 'allowance', 'long', 'length', 'character', 'cost', 'charge'],
+    },
+    { text: `A question is at most ${terms.question_max_characters} characters.`, cues: ['long', 'length', 'limit', 'maximum', 'size', 'big'] },
+    {
+      text: `The Note must have at least ${premium.min_confirmations} confirmation${premium.min_confirmations === 1 ? '' : 's'} before verify-payment accepts it.`,
+      cues: ['many', 'wait', 'block', 'confirm'],
+    },
+    {
+      text: `The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height (at least ${premium.note_expiry_margin_blocks} blocks ahead of the quote), and R6 the task hash of the quoted question.`,
+      cues: ['register', 'need', 'carry'],
+    },
+    { text: `A Note created more than ${premium.creation_height_tolerance_blocks} blocks before the quote was issued is refused (NOTE_TOO_OLD).`, cues: ['old', 'early', 'height'] },
+    {
+      text: `The payment token verify-payment returns is valid for ${minutes(premium.payment_token_lifetime_seconds)} (${premium.payment_token_lifetime_seconds} seconds) and pays for one answer only.`,
+      cues: LIFETIME,
+    },
+    ...terms.note_rules.map((rule) => ({ text: `${rule.code}: the Note does not pay the quote unless ${rule.rule}.`, cues: ['error', 'code', 'refus', 'reason', 'rule', 'mean'] })),
   ];
 }
+
+/** The terms as sentences a person reads. */
+export const assistantTermsProse = (terms: AssistantTerms): string[] => assistantTermsFacts(terms).map(({ text }) => text);

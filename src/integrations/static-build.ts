@@ -16,6 +16,8 @@ import { build as esbuild } from 'esbuild';
 import * as pagefind from 'pagefind';
 import { schemaConformance, SCHEMA_CONFORMANCE_FILE } from '../build/schema-conformance.ts';
 import { builtDocuments, DOCS_CORPUS_FILE } from '../build/site-documents.ts';
+import { ANSWER_INDEX_FILE, answerIndexData } from '../build/answer-index-file.ts';
+import { termsFactDocument } from '../build/fact-documents.ts';
 import { staticDocuments } from '../build/static-documents.ts';
 import { BUILD_ORIGIN_FILE, buildOriginOf } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
@@ -74,6 +76,9 @@ async function buildSearchIndex(clientDir: string): Promise<number> {
   }
 }
 
+/** The assistant widget, bundled with its dependencies, at the site's root. */
+export const WIDGET_FILE = 'assistant-widget.js';
+
 export function staticBuild(): AstroIntegration {
   let root = '';
   return {
@@ -114,6 +119,10 @@ export function staticBuild(): AstroIntegration {
           await writeFile(target, document.body);
         }
         logger.info(`wrote ${documents.length} static documents (descriptors, schemas, OpenAPI)`);
+        // The assistant widget as one module with what it imports (marked), so a page without a
+        // bundler or an import map embeds it with one <script type="module" src>.
+        await esbuild({ entryPoints: [join(root, 'packages/assistant-widget/assistant-widget.js')], outfile: join(clientDir, WIDGET_FILE), bundle: true, format: 'esm', minify: true, target: 'es2022', logLevel: 'warning' });
+        logger.info(`bundled the assistant widget as /${WIDGET_FILE} (${Math.round((await stat(join(clientDir, WIDGET_FILE))).size / 1024)} KiB)`);
 
         const cdnHeaders = documents
           .map((doc) => [doc.path, `  Content-Type: ${doc.contentType}`, ...Object.entries(doc.headers).map(([k, v]) => `  ${k}: ${v}`), '  Access-Control-Allow-Origin: *'].join('\n'))
@@ -131,7 +140,11 @@ export function staticBuild(): AstroIntegration {
         const manifest = documents.map(({ path, file, contentType, headers }) => ({ path, file, contentType, headers }));
         await writeFile(join(serverDir, 'static-manifest.json'), JSON.stringify(manifest, null, 2));
         await writeFile(join(serverDir, BUILD_ORIGIN_FILE), JSON.stringify(buildOriginOf(site), null, 2) + '\n');
-        await writeFile(join(serverDir, DOCS_CORPUS_FILE), JSON.stringify(builtDocuments()));
+        const corpus = builtDocuments();
+        await writeFile(join(serverDir, DOCS_CORPUS_FILE), JSON.stringify(corpus));
+        const answers = answerIndexData(corpus, [termsFactDocument()]);
+        await writeFile(join(serverDir, ANSWER_INDEX_FILE), JSON.stringify(answers));
+        logger.info(`indexed ${answers.sentences.length} sentences and facts for the assistant`);
         logger.info(`built for ${site.base_url} (MCP host ${site.mcp_url})`);
 
         const conformance = schemaConformance(documents, new Date());

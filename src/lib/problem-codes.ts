@@ -35,7 +35,7 @@ const LISTED = [
     code: 'question_unanswerable',
     status: 422,
     where: `${QUOTE}, ${CHAT}`,
-    meaning: 'Nothing on this site answers the question, so no premium quote is issued and nothing is to be paid; `search_url` names the site search.',
+    meaning: 'Nothing on this site answers any part of the question, so no premium quote is issued and nothing is to be paid; `search_url` names the site search. A question answered in part is quoted, its `reason` naming the parts.',
   },
   { code: 'chain_unavailable', status: 503, where: `${QUOTE}, ${VERIFY}`, meaning: 'The chain source did not answer, or answered garbage, within its timeout; nothing was written. Retry shortly.' },
   { code: 'receipt_storage_unavailable', status: 503, where: ASSISTANT, meaning: 'The store of quotes, tokens and receipts cannot be reached; nothing was written. Retry shortly.' },

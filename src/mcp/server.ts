@@ -25,7 +25,8 @@ import { listen } from '../lib/listen.ts';
 import { answerClientError, clientTimeoutOptions } from '../lib/server-limits.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { flushLogs, logger } from '../services/logger.ts';
-import { servedDocuments } from '../build/site-documents.ts';
+import { servedAnswerIndex, servedDocuments } from '../build/site-documents.ts';
+import { useAnswerIndex } from '../services/answer-index.ts';
 import { buildMcpHostOpenApiDocument } from '../descriptors/openapi.ts';
 import { createMcpToolServices } from './services.ts';
 import { clientKey, SessionTable, type Session } from './sessions.ts';
@@ -119,6 +120,7 @@ export interface McpHost {
 export async function startMcpServer(config: McpConfig, services: ToolServices, limits: ServerConfig = loadServerConfig()): Promise<McpHost> {
   // search_docs reads the documents the site serves.
   useCorpus(servedDocuments);
+  useAnswerIndex(servedAnswerIndex);
   /** This host's own OpenAPI description, made on its first request. */
   let description: ReturnType<typeof buildMcpHostOpenApiDocument> | undefined;
   const sessions = new SessionTable<HostSession>({ maxSessions: config.maxSessions, maxPerClient: config.maxSessionsPerClient });

@@ -28,7 +28,8 @@ import { resolveHubAlias } from '../catalogue/hub-aliases.ts';
 import { routePath } from '../catalogue/lookup.ts';
 import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
-import { servedDocuments } from '../build/site-documents.ts';
+import { servedAnswerIndex, servedDocuments } from '../build/site-documents.ts';
+import { useAnswerIndex } from '../services/answer-index.ts';
 import { closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { startCheckpointer } from '../services/receipt-log.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
@@ -379,6 +380,7 @@ function answerClientErrorAfterBatch(error: NodeJS.ErrnoException, socket: Duple
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<http.Server> {
   // The docs index (search_docs, the docs model provider) reads the documents this server serves.
   useCorpus(servedDocuments);
+  useAnswerIndex(servedAnswerIndex);
   const listener = createRequestListener(options);
   const limits = loadServerConfig();
   const server = http.createServer(clientTimeoutOptions(limits), listener);
@@ -451,10 +453,12 @@ export async function main(): Promise<void> {
   if (keyMismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'verifier key mismatch', detail: keyMismatch }) + '\n');
   process.once('SIGTERM', () => void shutdown(server, 'SIGTERM'));
   process.once('SIGINT', () => void shutdown(server, 'SIGINT'));
-  // The docs model provider's indexes are built once, before the first question is likely: a second
-  // after listening, a few milliseconds of the loop at a time, so they do not hold up the requests
-  // of a restart (a question that comes sooner builds what it needs itself).
-  setTimeout(() => void import('../services/model/index.ts').then(({ warmUpModelProvider }) => warmUpModelProvider()), WARM_UP_DELAY_MS).unref();
+  // The assistant's index is read from the build at once (a few milliseconds), so the first question
+  // costs what any does; search_docs' passage index is built a second after listening, a few
+  // milliseconds of the loop at a time, so it does not hold up the requests of a restart.
+  const model = import('../services/model/index.ts');
+  setImmediate(() => void model.then(({ readAnswerIndex }) => readAnswerIndex()));
+  setTimeout(() => void model.then(({ warmUpModelProvider }) => warmUpModelProvider()), WARM_UP_DELAY_MS).unref();
 }
 
 /**

@@ -1,17 +1,15 @@
 /**
- * Full-text search over this site's own content: the MCP `search_docs` tool and the assistant's
- * `docs` model provider retrieve from this one index, so an answer cites what a search finds. The
- * corpus is the site's own documents (every human page, every static descriptor's prose and the
- * error codes: src/build/site-documents.ts), cut into passages and indexed once per process
- * on first use with MiniSearch (BM25 with prefix and light fuzzy matching); nothing is read from
- * the network.
+ * Full-text search over this site's own content for the MCP `search_docs` tool: the site's own
+ * documents (every human page, every static descriptor's prose, the README and docs, the error
+ * codes: src/build/site-documents.ts), cut into passages and indexed once per process with
+ * MiniSearch (BM25 with prefix and light fuzzy matching); nothing is read from the network. The
+ * assistant answers from its own index of the same documents (services/answer-index.ts).
  *
  * The entries (the server, the MCP host) hand the corpus in with `useCorpus`: the documents come
  * from the route table, which binds the assistant, which asks this index, so importing them here
  * would close a circle.
  */
 import MiniSearch from 'minisearch';
-import { stem, wordsAndPartsOf, wordsOf } from '../domain/assistant/question-terms.ts';
 import { runAtOnce, runInTurns, turnTaker, type TurnTaker } from '../lib/loop-turns.ts';
 
 /** A document of the corpus. */
@@ -32,7 +30,6 @@ export function useCorpus(read: () => readonly CorpusDocument[]): void {
   if (corpus === read) return;
   corpus = read;
   built = undefined;
-  sentencesBuilt = undefined;
 }
 
 /** One retrievable passage: a few lines of one document, small enough to quote. */
@@ -146,118 +143,17 @@ export function searchDocs(query: string, limit: number): Array<{ title: string;
   }));
 }
 
-/** One sentence of a document, the unit an extractive answer quotes. */
-export interface DocsSentence {
-  documentId: string;
-  title: string;
-  url: string;
-  text: string;
-  /** The stems of the sentence's words. */
-  terms: ReadonlySet<string>;
-  /** The stems of its page's title. */
-  titleTerms: ReadonlySet<string>;
-}
-
-export interface SentenceIndex {
-  sentences: readonly DocsSentence[];
-  /** How many sentences hold each stem. */
-  frequency: ReadonlyMap<string, number>;
-  /** BM25 over the sentences (text, and the page title at a lower weight), on the same stems. */
-  search: MiniSearch<{ id: number; text: string; title: string }>;
-}
-
-/** A full stop ends a sentence when a capital, a digit, a backtick or a quote follows; abbreviations (e.g., i.e.) do not end one. */
-const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs))([.!?])\s+(?=[A-Z0-9`"(])/g;
-
-/** A sentence this short leads into the next ("Step 2 of the paid turn."), which says what it means: the two are quoted together. */
-const LEAD_IN_WORDS = 8;
-
-export function sentencesOf(line: string): string[] {
-  const sentences: string[] = [];
-  let lead = '';
-  for (const part of line.replace(SENTENCE_END, '$1\n').split('\n')) {
-    const sentence = `${lead}${part.trim()}`;
-    lead = '';
-    if (wordsOf(part).length < LEAD_IN_WORDS) {
-      lead = `${sentence} `;
-      continue;
-    }
-    sentences.push(sentence);
-  }
-  if (lead.trim()) sentences.push(lead.trim());
-  return sentences.filter((sentence) => sentence.length >= 12);
-}
-
-/** Lines up to this long are quoted whole (measured on the evaluation set: 27 answered of 87 against 24 sentence by sentence, before identifiers were split). */
-const WHOLE_LINE_CHARACTERS = 400;
-
-/** A sentence of fewer words is a label (a heading, a link text), not something to quote. */
-const MIN_SENTENCE_WORDS = 4;
-
-/** The stems of the words of `text` and of the parts of its identifiers. */
-export const stemsOf = (text: string) => new Set(wordsAndPartsOf(text).map(stem));
-
-let sentencesBuilt: SentenceIndex | undefined;
-
-/** Every sentence of the corpus with its stems, and how common each stem is; built once per corpus. */
-export function sentenceIndex(): SentenceIndex {
-  sentencesBuilt ??= indexSentences(corpusReader()());
-  return sentencesBuilt;
-}
-
 /** How long the background build works before the loop turns: each step is well under it. */
 const BUILD_SLICE_MS = 4;
 
 /**
- * Builds both indexes of the corpus with the event loop turning every BUILD_SLICE_MS, for a server
- * that warms up while it answers: built at once they held the loop 65 and 100 ms (177 ms in all
- * under load, one second after a restart, so every request of that moment waited for it). A search
- * made meanwhile builds what it needs at once, and that build is kept; a corpus changed meanwhile
- * is left to be built on use.
+ * Builds the passage index of the corpus with the event loop turning every BUILD_SLICE_MS, for a
+ * server that warms up while it answers: built at once it held the loop 65 ms, one second after a
+ * restart. A search made meanwhile builds it at once, and that build is kept; a corpus changed
+ * meanwhile is left to be built on use.
  */
-export async function buildDocsIndexesInTurns(turn: TurnTaker = turnTaker(BUILD_SLICE_MS)): Promise<void> {
+export async function buildDocsIndexInTurns(turn: TurnTaker = turnTaker(BUILD_SLICE_MS)): Promise<void> {
   const read = corpusReader();
-  const documents = read();
-  const passages = built ?? (await runInTurns(passageIndexSteps(documents), turn));
+  const passages = built ?? (await runInTurns(passageIndexSteps(read()), turn));
   if (corpus === read) built ??= passages;
-  const sentences = sentencesBuilt ?? (await runInTurns(sentenceIndexSteps(documents), turn));
-  if (corpus === read) sentencesBuilt ??= sentences;
-}
-
-/** The sentence index of `documents`. */
-export function indexSentences(documents: readonly CorpusDocument[]): SentenceIndex {
-  return runAtOnce(sentenceIndexSteps(documents));
-}
-
-/** The sentence index of `documents`, yielding after each sentence is read and after each is indexed. */
-function* sentenceIndexSteps(documents: readonly CorpusDocument[]): Generator<void, SentenceIndex> {
-  const sentences: DocsSentence[] = [];
-  const seen = new Set<string>();
-  for (const document of documents) {
-    const titleTerms = stemsOf(document.title);
-    for (const line of document.text.split('\n')) {
-      // A short line (a reason code and its meaning, a status and what it says) is quoted whole; a long one sentence by sentence.
-      for (const text of line.length <= WHOLE_LINE_CHARACTERS ? [line.trim()] : sentencesOf(line)) {
-        // The same sentence on two pages is quoted from the first (pages come before descriptors);
-        // labels and questions (a review pack's open questions) are not answers.
-        if (seen.has(text) || text.endsWith('?') || wordsOf(text).length < MIN_SENTENCE_WORDS) continue;
-        seen.add(text);
-        sentences.push({ documentId: document.id, title: document.title, url: document.url, text, terms: stemsOf(text), titleTerms });
-        yield;
-      }
-    }
-  }
-  const frequency = new Map<string, number>();
-  for (const sentence of sentences) for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
-  const search = new MiniSearch<{ id: number; text: string; title: string }>({
-    fields: ['text', 'title'],
-    tokenize: wordsAndPartsOf,
-    processTerm: stem,
-    searchOptions: { boost: { text: 1, title: 0.4 }, combineWith: 'OR' },
-  });
-  for (const [id, sentence] of sentences.entries()) {
-    search.add({ id, text: sentence.text, title: sentence.title });
-    yield;
-  }
-  return { sentences, frequency, search };
 }

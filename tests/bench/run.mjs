@@ -26,6 +26,11 @@ import { payForTurn, PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid
 import { buildPreviousRelease } from '../helpers/previous-release.ts';
 import { paidTurnBodies } from './paid-turn-bodies.mjs';
 import { startSandbox } from '../../src/sandbox/server.ts';
+import { longQuestions } from './long-questions.mjs';
+import { answerIndexOf } from '../../src/domain/assistant/answer-index.ts';
+import { indexSentencesOf } from '../../src/build/answer-index-file.ts';
+import { termsFactDocument } from '../../src/build/fact-documents.ts';
+import { createDocsProvider } from '../../src/services/model/docs-provider.ts';
 
 const entry = `${root}dist/server/fast-entry.mjs`;
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -242,6 +247,71 @@ if (!only || 'settled paid turn'.includes(only)) {
   }
   await stop(bareTurns.child);
 }
+// Long questions: 4 KB tickets of a dozen asks each, every one different. In process, the docs
+// provider reads each from the built index while a ticker measures the longest stretch the event
+// loop was held; then the built server quotes them (premium: longer than the free tier) while a
+// probe GET of a static descriptor measures what a request beside them waits.
+let longQuestionFigures;
+if (!only || 'long questions'.includes(only)) {
+  const questions = longQuestions(root, Number(process.env.BENCH_LONG_QUESTIONS ?? 300));
+  const data = JSON.parse(readFileSync(`${root}dist/server/answer-index.json`, 'utf8'));
+  const indexStartedAt = performance.now();
+  const index = answerIndexOf(data, indexSentencesOf([termsFactDocument()], new Set(), data.documents.length));
+  const indexMs = performance.now() - indexStartedAt;
+  const provider = createDocsProvider(() => index);
+  let longest = 0;
+  let ticking = true;
+  const ticker = (async () => {
+    let last = performance.now();
+    while (ticking) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }
+  })();
+  const costs = [];
+  for (const question of questions) {
+    const startedAt = performance.now();
+    await provider.judge(question);
+    costs.push(performance.now() - startedAt);
+  }
+  ticking = false;
+  await ticker;
+  costs.sort((a, b) => a - b);
+  const longDataDir = mkdtempSync(join(tmpdir(), 'bench-long-'));
+  const longServer = await start(entry, { ...serverEnv, DATA_DIR: longDataDir });
+  await fetch(`${longServer.url}/api/assistant/quote`, quoteRequest).then((response) => response.arrayBuffer());
+  const probes = [];
+  let probing = true;
+  const prober = (async () => {
+    while (probing) {
+      const startedAt = performance.now();
+      await fetch(`${longServer.url}${staticPath}`).then((response) => response.arrayBuffer());
+      probes.push(performance.now() - startedAt);
+      await sleep(20);
+    }
+  })();
+  const quoted = await fixedLoad(longServer.child.pid, `${longServer.url}/api/assistant/quote`, questions.map((question) => JSON.stringify({ question })));
+  probing = false;
+  await prober;
+  await stop(longServer.child);
+  rmSync(longDataDir, { recursive: true, force: true });
+  probes.sort((a, b) => a - b);
+  longQuestionFigures = {
+    questions: questions.length,
+    characters: Math.round(questions.reduce((sum, question) => sum + question.length, 0) / questions.length),
+    indexLoadMs: Number(indexMs.toFixed(1)),
+    readMsMedian: Number(median(costs).toFixed(2)),
+    readMsP99: Number(costs[Math.floor(costs.length * 0.99)].toFixed(2)),
+    longestLoopStretchMs: Number(longest.toFixed(1)),
+    quoteRequestsPerSecond: Math.round(quoted.result.requests.average),
+    quoteP99Ms: quoted.result.latency.p99,
+    quoteNon2xx: quoted.result.non2xx + quoted.result.errors,
+    probeMsP99: Number(probes[Math.floor(probes.length * 0.99)].toFixed(1)),
+    probeMsMax: Number(probes.at(-1).toFixed(1)),
+  };
+}
 previousRelease?.remove();
 await sandbox.close();
 cleanUp();
@@ -261,10 +331,18 @@ if (withLog && beforeLog) {
       'Against a baseline just before a change (BENCH_BASELINE), the difference is that change.',
   );
 }
+if (longQuestionFigures) {
+  const figures = longQuestionFigures;
+  console.log(
+    `long questions (${figures.questions} different, ~${figures.characters} characters, a dozen asks each): the docs provider reads one in ${figures.readMsMedian} ms (median; p99 ${figures.readMsP99} ms), ` +
+      `holding the event loop at most ${figures.longestLoopStretchMs} ms at a stretch (goal: 20 ms); the index loads in ${figures.indexLoadMs} ms. ` +
+      `The built server quotes them at ${figures.quoteRequestsPerSecond} req/s (p99 ${figures.quoteP99Ms} ms, ${figures.quoteNon2xx} not 2xx) while a probe GET beside them waits at most ${figures.probeMsMax} ms (p99 ${figures.probeMsP99} ms).`,
+  );
+}
 if (buildSeconds !== undefined) console.log(`build time: ${buildSeconds.toFixed(1)} s`);
 mkdirSync(`${root}.bench`, { recursive: true });
 writeFileSync(
   `${root}.bench/results.json`,
-  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, turnsPerRun, pinning, generator, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds, paidTurnCpuPairs: cpuPairs }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, turnsPerRun, pinning, generator, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds, paidTurnCpuPairs: cpuPairs, longQuestions: longQuestionFigures }, null, 2),
 );
 process.exit(0);

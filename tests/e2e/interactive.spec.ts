@@ -83,3 +83,40 @@ test.describe('assistant element', () => {
     }
   });
 });
+
+test.describe('assistant answers', () => {
+  test('render their Markdown as text, quotes and links, never as HTML, in the element the page and the bundled widget share', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/assistant/');
+    await page.locator('agent-economy-assistant').waitFor();
+    const rendered = await page.evaluate(async () => {
+      // The bundled widget the site serves, imported by its URL in the page (not resolved by the test's build).
+      const widgetUrl = '/assistant-widget.js';
+      const { renderAnswer } = (await import(/* @vite-ignore */ widgetUrl)) as { renderAnswer: (markdown: string) => HTMLElement };
+      const answer = renderAnswer(
+        '**1. Which registers?**\n> The Note carries R4, `R5` and R6. ([Assistant](/assistant/))\n\n' +
+          '**2. What else?**\nThis site does not say. <img src=x onerror="window.pwned=1"> [bad](javascript:alert(1))\n\nRead more: [Glossary](https://example.org/glossary/)',
+      );
+      document.body.append(answer);
+      return {
+        quote: answer.querySelector('blockquote')?.textContent,
+        code: answer.querySelector('blockquote code')?.textContent,
+        strong: [...answer.querySelectorAll('strong')].map((node) => node.textContent),
+        links: [...answer.querySelectorAll('a')].map((node) => node.getAttribute('href')),
+        images: answer.querySelectorAll('img').length,
+        text: answer.textContent,
+        pwned: (window as unknown as { pwned?: number }).pwned,
+      };
+    });
+    expect(rendered.quote).toContain('The Note carries R4, R5 and R6.');
+    expect(rendered.code).toBe('R5');
+    expect(rendered.strong).toEqual(['1. Which registers?', '2. What else?']);
+    // Only the web and the service's own paths become links; markup in an answer stays text.
+    expect(rendered.links).toEqual(['/assistant/', 'https://example.org/glossary/']);
+    expect(rendered.images).toBe(0);
+    expect(rendered.text).toContain('<img src=x onerror="window.pwned=1">');
+    expect(rendered.pwned).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+});

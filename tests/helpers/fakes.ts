@@ -12,7 +12,7 @@ import type { ReceiptSummary } from '../../schemas/reputation.ts';
 import { loadPaidTurnConfig, type PaidTurnConfig } from '../../src/config/assistant.ts';
 import type { AssistantDeps } from '../../src/services/paid-turn/deps.ts';
 import type { ProbeRun } from '../../src/domain/probe-history.ts';
-import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../../src/services/model/provider.ts';
+import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest, type QuestionJudgement } from '../../src/services/model/provider.ts';
 import {
   ChainUnavailableError,
   NoteAlreadyUsedError,
@@ -297,9 +297,14 @@ export class FakeModel implements ModelProvider {
   readonly requests: ModelRequest[] = [];
   /** Questions this model says nothing answers. */
   readonly unanswerable = new Set<string>();
-  async answers(question: string): Promise<boolean> {
+  /** What this model judges of a question, where a test says; otherwise one part, answered unless listed above. */
+  readonly judgements = new Map<string, QuestionJudgement>();
+  async judge(question: string): Promise<QuestionJudgement> {
     if (this.failure === 'not_configured') throw new ModelNotConfiguredError('fake model: none configured');
-    return !this.unanswerable.has(question);
+    const judged = this.judgements.get(question);
+    if (judged) return judged;
+    const answered = !this.unanswerable.has(question);
+    return { answerable: answered, parts: [{ text: question, answered }], dropped: 0 };
   }
   async answer(request: ModelRequest): Promise<ModelAnswer> {
     this.requests.push(request);

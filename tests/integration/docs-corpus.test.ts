@@ -1,11 +1,14 @@
 /**
- * The docs corpus the built server answers from: the build writes the route table's documents beside
- * the bundle (so a server just started does not spend its first half second building them), and the
- * running server adds the assistant's terms from its own configuration.
+ * The docs corpus and the assistant's index the built server answers from: the build writes the
+ * route table's documents and their index beside the bundle (so a server just started spends a few
+ * milliseconds reading them, not its first question's half second cutting and weighing the site),
+ * and the running server adds the assistant's terms from its own configuration.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtDocuments, DOCS_CORPUS_FILE, servedDocuments, siteDocuments } from '../../src/build/site-documents.ts';
+import { builtDocuments, DOCS_CORPUS_FILE, servedAnswerIndex, servedDocuments, siteAnswerIndex, siteDocuments } from '../../src/build/site-documents.ts';
+import { ANSWER_INDEX_FILE } from '../../src/build/answer-index-file.ts';
+import { answerIndexOf } from '../../src/domain/assistant/answer-index.ts';
 import { DIST_DIR, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 
 const chat = async (url: string, question: string) => {
@@ -29,6 +32,19 @@ describe('the built docs corpus', () => {
     const file = JSON.parse(readFileSync(`${DIST_DIR}/server/${DOCS_CORPUS_FILE}`, 'utf8'));
     expect(file).toEqual(JSON.parse(JSON.stringify(builtDocuments())));
     expect(file.some((document: { id: string }) => document.id === 'json:/api/assistant/terms')).toBe(false);
+  });
+
+  it('holds the assistant\'s index of exactly those documents, which reads back as the one built now', () => {
+    const file = JSON.parse(readFileSync(`${DIST_DIR}/server/${ANSWER_INDEX_FILE}`, 'utf8'));
+    const now = siteAnswerIndex();
+    expect(file).toEqual(JSON.parse(JSON.stringify(now.data)));
+    const index = answerIndexOf(file, now.extra);
+    expect(index.sentences.length).toBe(now.data.sentences.length + now.extra.sentences.length);
+    // The terms of this process are the last document, indexed at start.
+    expect(index.documents.at(-1)!.title).toBe('Assistant terms');
+    expect(index.postings.get('lifetim') ?? index.cues.get('lifetim')).toBeDefined();
+    // Run from source there is no index file beside the module: it is built now.
+    expect(JSON.stringify(servedAnswerIndex())).toBe(JSON.stringify(now));
   });
 
   it('is completed by the terms of the running configuration', () => {

@@ -116,9 +116,29 @@ describe('POST /api/assistant/quote', () => {
     expect(quote).toMatchObject({ tier: 'premium', issuedHeight: 5_000, noteExpiryMinHeight: 5_720, minConfirmations: 1, reserveBoxId: TEST_RESERVE_BOX_ID, price: '0.010000000' });
     expect(quote.expiresAt).toBe('2026-11-23T12:15:00.000Z');
     const stored = h.deps.store.quotes.get(quote.quoteId)!;
-    expect(premiumQuoteBody(stored)).toEqual(quote);
+    // What it will answer is said when it is issued, not kept: the stored terms render the rest.
+    const { reason, ...issued } = quote;
+    expect(reason).toBe('This site answers this question: the answer quotes its pages.');
+    expect(premiumQuoteBody(stored)).toEqual(issued);
     expect(JSON.stringify(stored, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))).not.toContain('verify-payment endpoint');
     expect(h.deps.store.activity).toEqual([{ kind: 'quote_issued', at: new Date('2026-11-23T12:00:00.000Z'), amountNanoErg: 10_000_000n, taskHash: quote.taskHash }]);
+  });
+
+  it('says in the quote which parts of a question the answer will answer, before anyone pays', async () => {
+    const h = harness();
+    h.deps.model.judgements.set(LONG_QUESTION, {
+      answerable: true,
+      parts: [
+        { text: 'which header carries the offer', answered: true },
+        { text: 'what will one premium answer cost on mainnet?', answered: false },
+        { text: 'which header comes back on the answer', answered: true },
+      ],
+      dropped: 0,
+    });
+    const quote = await premiumQuote(h);
+    expect(quote.reason).toBe(
+      'This question asks 3 things; this site answers 2 of them, (1) "which header carries the offer", (3) "which header comes back on the answer", and does not say (2) "what will one premium answer cost on mainnet": the answer will name what it does not answer.',
+    );
   });
 
   it('quotes premium once the daily free allowance is used up', async () => {
@@ -651,7 +671,8 @@ describe('GET /api/assistant/quote/{id}', () => {
     const response = await read(get({ id: quote.quoteId }));
     expect(response.status).toBe(200);
     expect(response.headers?.['cache-control']).toBe('no-store');
-    expect(response.body).toEqual(quote);
+    const { reason: _reason, ...issued } = quote;
+    expect(response.body).toEqual(issued);
     expect(JSON.stringify(response.body)).not.toContain(LONG_QUESTION.slice(0, 30));
 
     h.deps.fakeClock.advance(15 * 60 * 1000);

@@ -202,8 +202,10 @@ describe('quote response', () => {
         'issuedHeight',
         'expiresAt',
         'noteRequirements',
+        'reason',
       ].sort(),
     );
+    expect(premium.required).not.toContain('reason');
     expect(premium.additionalProperties).toBe(false);
   });
 

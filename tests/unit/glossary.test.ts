@@ -56,7 +56,7 @@ describe('a question asking what a term is', () => {
       const { answer, citations } = await provider.answer(ask(question));
       expect(answer, question).toBe(`> ${term.definition} ([Glossary](http://127.0.0.1:4321/glossary/#${term.id}))\n\nRead more: [Glossary](http://127.0.0.1:4321/glossary/#${term.id}) · [More on ${term.term}](http://127.0.0.1:4321${term.page})`);
       expect(citations[0]!.url).toContain(`/glossary/#${term.id}`);
-      expect(await provider.answers(question), question).toBe(true);
+      expect((await provider.judge(question)).answerable, question).toBe(true);
     }
   });
 });

@@ -25,10 +25,12 @@ import { fakeDeps } from '../helpers/fakes.ts';
 import { memoryReceiptLog } from '../helpers/memory-receipt-log.ts';
 import { hex32, makeQuote, makeReceipt } from '../helpers/store-fixtures.ts';
 import { useCorpus } from '../../src/services/docs-index.ts';
-import { siteDocuments } from '../../src/build/site-documents.ts';
+import { siteAnswerIndex, siteDocuments } from '../../src/build/site-documents.ts';
+import { useAnswerIndex } from '../../src/services/answer-index.ts';
 
 // As the server and the MCP host do at start: the index reads the site's own documents.
 useCorpus(siteDocuments);
+useAnswerIndex(siteAnswerIndex);
 
 const tool = (name: string): McpToolDefinition => MCP_TOOLS.find((candidate) => candidate.name === name)!;
 

@@ -7,27 +7,36 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseSentences, createDocsProvider, namesSomethingNew, rankSentences } from '../../src/services/model/docs-provider.ts';
+import { chooseSentences, createDocsProvider, rankPart } from '../../src/services/model/docs-provider.ts';
+import { answerIndexOf, namesSomethingNew } from '../../src/domain/assistant/answer-index.ts';
+import { answerIndexData } from '../../src/build/answer-index-file.ts';
+import { sentencesOf } from '../../src/domain/assistant/sentences.ts';
+import { useAnswerIndex } from '../../src/services/answer-index.ts';
 import { questionConcepts, stem, wordsAndPartsOf } from '../../src/domain/assistant/question-terms.ts';
 import { createModelProvider } from '../../src/services/model/index.ts';
 import { createOpenAiProvider } from '../../src/services/model/openai-provider.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelProvider } from '../../src/services/model/provider.ts';
-import { indexSentences, sentencesOf, useCorpus } from '../../src/services/docs-index.ts';
-import { siteDocuments } from '../../src/build/site-documents.ts';
+import { useCorpus } from '../../src/services/docs-index.ts';
+import { siteAnswerIndex, siteDocuments } from '../../src/build/site-documents.ts';
 
 // As the server and the MCP host do at start: the index reads the site's own documents.
 useCorpus(siteDocuments);
+useAnswerIndex(siteAnswerIndex);
 
 const ask = (question: string) => ({ question, messages: [{ role: 'user' as const, content: question }] });
 
 describe('docs provider', () => {
   const page = (id: string, title: string, text: string) => ({ id, title, url: `http://127.0.0.1:4321${id}`, text });
-  const corpus = indexSentences([
+  /** The answer index of `pages`, as the build makes it for the site. */
+  const indexOf = (pages: ReturnType<typeof page>[]) => {
+    const index = answerIndexOf(answerIndexData(pages));
+    return () => index;
+  };
+  const corpus = indexOf([
     page('/assistant/', 'Assistant', 'The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height, and R6 the task hash.\nA premium quote stays valid for 15 minutes.'),
     page('/wallet/', 'Wallet agent', 'The policy check never signs a transaction. An allowed verdict is advice to the host wallet.'),
     page('/jobs/', 'Jobs board', 'Open jobs carry a reward in testnet ERG and a deadline.'),
   ]);
-  const noSearch = () => [];
 
   it('reads a question with the domain\'s vocabulary: registers are R4, R5 and R6; words that say nothing are left out', () => {
     expect(questionConcepts('What is a Note, and which registers does it need?')).toEqual([['note'], ['register', 'r4', 'r5', 'r6']]);
@@ -37,6 +46,8 @@ describe('docs provider', () => {
     expect(questionConcepts('How long does a quote stay valid?')[0]).toEqual([stem('lifetime'), 'valid', 'second', stem('minute'), 'expir*']);
     expect(questionConcepts('what is it?')).toEqual([]);
     expect(stem('signing')).toBe('sign');
+    // "mining" is not "min" (minConfirmations).
+    expect(stem('mining')).toBe('mining');
     expect(stem('registers')).toBe('register');
     // A final e goes, so both forms of a word meet.
     expect(stem('released')).toBe(stem('release'));
@@ -52,6 +63,9 @@ describe('docs provider', () => {
     // A term of several words is one concept: "proof of work" is the faucet's challenge, not a proof.
     expect(questionConcepts('How does the faucet proof of work work?')).toEqual([['proof', stem('nonce'), 'difficulty*', 'challeng*'], ['faucet']]);
     expect(questionConcepts('What does the proof explorer show?')).toEqual([['proof'], ['explorer']]);
+    // Plain words for the domain's own: the main network is the mainnet, test coins are testnet ERG.
+    expect(questionConcepts('Does it work on the main network?')).toEqual([['mainnet']]);
+    expect(questionConcepts('Where do I get test coins?')).toEqual([['testnet', 'erg', 'faucet']]);
     // A minimum is what the site writes as "min" in a field name or "at least"; settling is settlement;
     // buying is what the site says is sold or not; "according to" and "through" say nothing.
     expect(questionConcepts('What minimum must it meet?')[0]).toEqual(['minimum', 'min', 'least', 'lowest']);
@@ -73,7 +87,7 @@ describe('docs provider', () => {
   });
 
   it('quotes the sentence that answers, with its page, then links to read more', async () => {
-    const answer = await createDocsProvider(() => corpus, noSearch).answer(ask('Which registers does a Note need?'));
+    const answer = await createDocsProvider(corpus).answer(ask('Which registers does a Note need?'));
     expect(answer.answer).toMatch(/^> The Note must carry three registers: R4 holds the reserve box id, R5 the expiry height, and R6 the task hash\. \(\[Assistant\]\(http:\/\/127\.0\.0\.1:4321\/assistant\/\)\)/);
     expect(answer.answer).toContain('Read more: [Assistant](http://127.0.0.1:4321/assistant/)');
     expect(answer.citations).toEqual([{ title: 'Assistant', url: 'http://127.0.0.1:4321/assistant/' }]);
@@ -81,51 +95,82 @@ describe('docs provider', () => {
   });
 
   it('prefers the sentence that covers the whole question over one that shares a word', async () => {
-    const answer = await createDocsProvider(() => corpus, noSearch).answer(ask('Does the policy check sign transactions?'));
+    const answer = await createDocsProvider(corpus).answer(ask('Does the policy check sign transactions?'));
     expect(answer.answer).toMatch(/^> The policy check never signs a transaction\./);
     expect(answer.answer).not.toContain('Jobs board');
   });
 
+  it('weighs courtesy, filler, labels and timestamps as nothing: they neither answer a question nor keep it from being answered', async () => {
+    // On the real site, where a word that says nothing of the domain was enough to refuse a question before.
+    const provider = createDocsProvider();
+    const asked = 'explain how a wallet agent reconciles a Note payment receipt with the proof explorer';
+    const plain = (await provider.answer(ask(asked))).answer;
+    expect(plain).toMatch(/^> /);
+    for (const dressed of [
+      `Question 12: ${asked}`,
+      `Takeover: ${asked}`,
+      `2026-12-06 22:41 UTC: please ${asked}, exactly. Thanks, our team.`,
+    ]) {
+      expect((await provider.judge(dressed)).answerable, dressed).toBe(true);
+      // What is quoted first is among what the plain question quotes.
+      expect(plain, dressed).toContain((await provider.answer(ask(dressed))).answer.split('\n')[0]);
+    }
+    // Words of a topic the site does not cover still refuse.
+    for (const question of ['Where can I buy a used car?', 'Which Kubernetes ingress controller do you recommend?', 'What will the weather be in Paris tomorrow?']) {
+      expect((await provider.judge(question)).answerable, question).toBe(false);
+    }
+  });
+
+  it('answers a question part by part, each under its own words, and says which part the site does not answer', async () => {
+    const provider = createDocsProvider(corpus);
+    const question = 'We are building a wallet agent. Which registers does a Note need, how long does a premium quote stay valid, and which Kubernetes operator deploys it?';
+    const judged = await provider.judge(question);
+    expect(judged).toEqual({
+      answerable: true,
+      parts: [
+        { text: 'Which registers does a Note need', answered: true },
+        { text: 'how long does a premium quote stay valid', answered: true },
+        { text: 'which Kubernetes operator deploys it?', answered: false },
+      ],
+      dropped: 0,
+    });
+    const { answer } = await provider.answer(ask(question));
+    const [first, second, third] = answer.split(/\n\n(?=\*\*)/);
+    expect(first).toMatch(/^\*\*1\. Which registers does a Note need\?\*\*\n> The Note must carry three registers/);
+    expect(second).toMatch(/^\*\*2\. how long does a premium quote stay valid\?\*\*\n> A premium quote stays valid for 15 minutes\./);
+    expect(third).toMatch(/^\*\*3\. which Kubernetes operator deploys it\?\*\*\nThis site does not say\./);
+  });
+
   it('quotes the sentence that says something over a heading that restates the question, and no description twice', async () => {
-    const pages = indexSentences([
+    const pages = indexOf([
       page('/registry/', 'Registry', 'MCP Registry entry of the MCP host\nThe MCP Registry entry of the MCP host is served at /.well-known/mcp/server.json with one Streamable HTTP remote.'),
       page('/discovery/', 'Discovery', 'The MCP Registry entry of the MCP host is served at /.well-known/mcp/server.json with one Streamable HTTP remote, as published.'),
       page('/mcp/', 'MCP host', 'Clients reach the MCP host entry at /mcp over Streamable HTTP, after checking its health at /health.'),
     ]);
-    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Where is the MCP Registry entry of the MCP host?'));
+    const answer = await createDocsProvider(pages).answer(ask('Where is the MCP Registry entry of the MCP host?'));
     expect(answer.answer).toMatch(/^> The MCP Registry entry of the MCP host is served at \/\.well-known\/mcp\/server\.json/);
     expect(answer.answer).not.toMatch(/^> MCP Registry entry of the MCP host \(/m);
-    // The discovery page says the same again: the third place goes to another sentence.
+    // The discovery page says the same again: it is not quoted as well.
     expect(answer.answer).not.toContain('as published');
-    expect(answer.answer).toContain('after checking its health at /health');
   });
 
   it('quotes a sentence once: where another page quotes it with its reason code, that fuller line takes its place', async () => {
-    const pages = indexSentences([
+    const pages = indexOf([
       page('/policy/', 'Policy check', 'Fees are capped by max_fee and never counted in the spend caps of the policy.'),
       page('/codes/', 'Reason codes', '`fee_over_max_fee` (/proposed_action/fee): Fees are capped by max_fee and never counted in the spend caps of the policy.'),
     ]);
-    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Is the fee counted in the spend caps of the policy?'));
+    const answer = await createDocsProvider(pages).answer(ask('Is the fee counted in the spend caps of the policy?'));
     expect(answer.answer).toMatch(/^> `fee_over_max_fee` \(\/proposed_action\/fee\): Fees are capped/);
     expect(answer.answer.match(/Fees are capped/g)).toHaveLength(1);
   });
 
-  it('quotes no sentence twice when one line holds two chosen sentences', async () => {
-    const fee = 'Fees are capped by max_fee, which the wallet owner sets once per agent, and never counted in the spend caps of the policy.';
-    const caps = 'The spend caps of the policy count only amounts sent to recipients, daily and weekly, per token and in nanoERG, never the fee.';
-    const pages = indexSentences([page('/policy/', 'Policy check', fee), page('/caps/', 'Spend caps', caps), page('/summary/', 'Summary', `${fee} ${caps}`)]);
-    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('Is the fee counted in the spend caps of the policy?'));
-    expect(answer.answer.split(fee)).toHaveLength(2);
-    expect(answer.answer.split(caps)).toHaveLength(2);
-  });
-
   it('quotes the sentence that names the thing asked for over one that describes it in prose', async () => {
-    const pages = indexSentences([
+    const pages = indexOf([
       // The prose repeats the question's words, and ranks first on them alone.
       page('/terms/', 'Assistant terms', 'When a premium quote expires, it stays expired, and the expired premium quote cannot be paid.'),
       page('/problems/', 'Errors', 'A premium quote that has expired answers 410 to every request for it.'),
     ]);
-    const answer = await createDocsProvider(() => pages, noSearch).answer(ask('What happens when a premium quote expires?'));
+    const answer = await createDocsProvider(pages).answer(ask('What happens when a premium quote expires?'));
     expect(answer.answer).toMatch(/^> A premium quote that has expired answers 410 to every request for it\./);
     // A name the question already gives is nothing new.
     expect(namesSomethingNew('Send it to /api/assistant/quote.', 'how do i post to /api/assistant/quote?')).toBe(false);
@@ -141,39 +186,27 @@ describe('docs provider', () => {
   it('prefers the sentences of the route a question names by its path (verify-payment) to the same words elsewhere', () => {
     const text = 'Checks the Note and issues a single-use payment token once the payment checks out.';
     // The same sentence in a section of the route and in one of a path that only looks like it.
-    const index = indexSentences([page('/llms-full.txt#a', 'POST /api/assistant/verify-payment-draft', text), page('/llms-full.txt#b', 'POST /api/assistant/verify-payment', text.replace('Checks', 'It checks'))]);
-    const rank = (question: string) => new Map(rankSentences(questionConcepts(question), question.toLowerCase(), index).map(({ sentence, rank }) => [sentence.title, rank]));
+    const index = indexOf([page('/llms-full.txt#a', 'POST /api/assistant/verify-payment-draft', text), page('/llms-full.txt#b', 'POST /api/assistant/verify-payment', text.replace('Checks', 'It checks'))])();
+    const rank = (question: string) => new Map(rankPart(index, { text: question, near: '', far: '' }, question.toLowerCase()).map(({ document, rank }) => [document.title, rank]));
     const lead = (question: string) => rank(question).get('POST /api/assistant/verify-payment')! - rank(question).get('POST /api/assistant/verify-payment-draft')!;
     // Written as the route's name, the question puts the route's own sentence well ahead; in plain words, it does not.
     expect(lead('What does verify-payment do when the payment checks out?')).toBeGreaterThan(lead('What does verify payment do when the payment checks out?') + 0.1);
-    // Written as the end of its path too.
-    expect(lead('What does /api/assistant/verify-payment do when the payment checks out?')).toBeGreaterThan(lead('What does verify payment do when the payment checks out?') + 0.1);
-    // The route's own descriptor counts as its own as well; a name that is a family of routes (wallet-agent) names none.
-    const gate = 'The gate stays closed until an external review exists.';
-    const descriptors = indexSentences([page('/api/agent-economy/mainnet-gate', 'Mainnet gate status', gate.replace('review', 'review of the contracts and of the receipt flow')), page('/roadmap/', 'Mainnet gate status', gate)]);
-    const gateLead = (question: string) => {
-      const ranks = new Map(rankSentences(questionConcepts(question), question.toLowerCase(), descriptors).map(({ sentence, rank }) => [sentence.url, rank]));
-      return ranks.get('http://127.0.0.1:4321/api/agent-economy/mainnet-gate')! - ranks.get('http://127.0.0.1:4321/roadmap/')!;
-    };
-    expect(gateLead('When does the mainnet-gate open after an external review?')).toBeGreaterThan(gateLead('When does the mainnet gate open after an external review?') + 0.1);
   });
 
-  it('quotes no sentence that covers less than half of the question, however high it ranks', () => {
-    const sentence = (text: string) => ({ documentId: text, title: '', url: `http://x/${text}`, text, terms: new Set<string>(), titleTerms: new Set<string>() });
-    const ranked = [
-      { sentence: sentence('a'), coverage: 0.34, rank: 2 },
-      { sentence: sentence('b'), coverage: 0.6, rank: 1 },
-    ];
+  it('quotes no sentence that covers too little of the part, or only its everyday words, however high it ranks', () => {
+    const candidate = (text: string, coverage: number, evidence: number, rank: number) => ({ sentence: { text }, document: { url: `http://x/${text}` }, coverage, evidence, rank });
+    const ranked = [candidate('a', 0.34, 9, 2), candidate('b', 0.9, 9, 1)];
     expect(chooseSentences(ranked).map(({ sentence: { text } }) => text)).toEqual(['b']);
     expect(chooseSentences(ranked.slice(0, 1))).toEqual([]);
+    expect(chooseSentences([candidate('c', 1, 0.5, 3)], 1)).toEqual([]);
   });
 
   it('quotes a description once, whether a page lists it under its route or llms-full.txt links it', () => {
-    const sentence = (text: string, url: string) => ({ documentId: url, title: '', url, text, terms: new Set<string>(), titleTerms: new Set<string>() });
+    const candidate = (text: string, url: string, rank: number) => ({ sentence: { text }, document: { url }, coverage: 1, evidence: 9, rank });
     const listed = 'GET /api/agents/registry: Service registry. Agent services as service manifests, with their listing status.';
     const linked = '[Service registry](http://127.0.0.1:4321/registry/): Agent services as service manifests, with their listing status. JSON: http://127.0.0.1:4321/api/agents/registry';
     const other = 'Send the submit draft as JSON to the operator contact named in the review pack.';
-    const ranked = [sentence(listed, 'http://x/registry/'), sentence(linked, 'http://x/llms-full.txt'), sentence(other, 'http://x/onboarding')].map((entry, at) => ({ sentence: entry, coverage: 1, rank: 3 - at }));
+    const ranked = [candidate(listed, 'http://x/registry/', 3), candidate(linked, 'http://x/llms-full.txt', 2), candidate(other, 'http://x/onboarding', 1)];
     expect(chooseSentences(ranked).map(({ sentence: { text } }) => text)).toEqual([listed, other]);
   });
 
@@ -182,8 +215,8 @@ describe('docs provider', () => {
   });
 
   it('says the site does not answer, citing nothing, rather than quoting something unrelated', async () => {
-    for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which jobs board deadline applies to pasta?']) {
-      const answer = await createDocsProvider(() => corpus, noSearch).answer(ask(question));
+    for (const question of ['xyzzy plugh', 'How do I cook pasta?', 'Which pasta sauce goes with carbonara?']) {
+      const answer = await createDocsProvider(corpus).answer(ask(question));
       expect(answer.citations, question).toEqual([]);
       expect(answer.answer, question).toMatch(/^Nothing on this site answers that question/);
     }
@@ -226,7 +259,7 @@ describe('openai provider', () => {
   /** The site's retrieval as the model's grounding: it answers every question but `Unanswerable?`, quoting one sentence. */
   const grounding: ModelProvider = {
     name: 'docs',
-    answers: async (question) => question !== 'Unanswerable?',
+    judge: async (question) => ({ answerable: question !== 'Unanswerable?', parts: [{ text: question, answered: question !== 'Unanswerable?' }], dropped: 0 }),
     answer: async ({ question }) =>
       question === 'Unanswerable?'
         ? { answer: 'Nothing on this site answers that question.', citations: [], model: { provider: 'docs', name: 'site-docs-sentences' } }
@@ -253,8 +286,8 @@ describe('openai provider', () => {
     const baseUrl = await upstream((_request, response) => (calls++, response.writeHead(200).end(completion('A confident guess.'))));
     const provider = createOpenAiProvider({ baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }, grounding);
     // Before, every question was judged answerable: a premium quote was issued for what nothing on the site answers.
-    expect(await provider.answers('Unanswerable?')).toBe(false);
-    expect(await provider.answers('What is R5?')).toBe(true);
+    expect((await provider.judge('Unanswerable?')).answerable).toBe(false);
+    expect((await provider.judge('What is R5?')).answerable).toBe(true);
     expect((await provider.answer(ask('Unanswerable?'))).answer).toMatch(/^Nothing on this site answers/);
     expect(calls).toBe(0);
   });

@@ -13,7 +13,7 @@ import { publish } from '../published.ts';
 import type { Entry, ResponseDoc } from '../types.ts';
 
 const UNANSWERABLE =
-  'Nothing on this site answers the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer.';
+  'Nothing on this site answers any part of the question (code `question_unanswerable`, with `search_url`): no quote is issued, so no one pays for no answer. A question the site answers in part is quoted, and the quote\'s `reason` names the parts the answer will answer and those it will name as not answered here.';
 
 const quoteRequest = publish('assistant-quote-request.schema.v0.json', 'AssistantQuoteRequest', 'Assistant quote request', quoteRequestSchema, 'input');
 const quoteResponse = publish('assistant-quote.schema.v0.json', 'AssistantQuote', 'Assistant quote or free-tier decision', quoteResponseSchema);

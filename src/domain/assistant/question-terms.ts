@@ -21,7 +21,8 @@ const STOP_WORDS = new Set(
 /** Strips the common English inflections; applied alike to the index and to questions, so it need only be consistent. */
 export function stem(word: string): string {
   let term = word.toLowerCase().replace(/'s$/, '');
-  if (term.length > 5 && term.endsWith('ing')) term = term.slice(0, -3);
+  // "signing" is sign; "mining" stays whole, not min.
+  if (term.length > 6 && term.endsWith('ing')) term = term.slice(0, -3);
   else if (term.length > 4 && term.endsWith('ies')) term = `${term.slice(0, -3)}y`;
   else if (term.length > 4 && term.endsWith('ed')) term = term.slice(0, -2);
   else if (term.length > 3 && term.endsWith('s') && !term.endsWith('ss')) term = term.slice(0, -1);
@@ -34,6 +35,9 @@ export function stem(word: string): string {
 export function wordsOf(text: string): string[] {
   return text.split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
 }
+
+/** The stems of the words of `text` and of the parts of its identifiers. */
+export const stemsOf = (text: string): Set<string> => new Set(wordsAndPartsOf(text).map(stem));
 
 /**
  * The words of `text` with the parts of its identifiers too: `payment_token_used` also reads as
@@ -127,13 +131,106 @@ const VOCABULARY = asStems({
   connect: ['connect', 'client', 'endpoint', 'url'],
   download: ['download', 'path', 'url'],
   step: ['step', 'then', 'first'],
+  // Plain words for the domain's own, as a newcomer asks: each entry one concept of the site in the
+  // everyday words people use for it, so a question in those words finds the sentence in the site's.
+  coin: ['erg', 'nanoerg', 'faucet', 'testnet'],
+  money: ['erg', 'nanoerg', 'fund*', 'value'],
+  fund: ['fund*', 'erg', 'custody'],
+  currency: ['erg', 'nanoerg', 'currency'],
+  crypto: ['erg', 'ergo', 'testnet'],
+  test: ['testnet', 'sandbox', 'test'],
+  fake: ['testnet', 'sandbox', 'tamper*', 'forg*'],
+  practice: ['sandbox', 'testnet'],
+  simulate: ['simulat*', 'sandbox'],
+  real: ['mainnet', 'genuine', 'verif*', 'recompute*'],
+  authentic: ['genuine', 'verif*', 'recompute*'],
+  production: ['mainnet', 'production'],
+  launch: ['mainnet', 'gate', 'open*'],
+  bot: ['agent'],
+  ai: ['agent', 'model', 'assistant'],
+  llm: ['model', 'assistant', 'openai'],
+  chatbot: ['assistant', 'widget'],
+  website: ['embed*', 'widget', 'element', 'application'],
+  plugin: ['widget', 'element', 'embed*'],
+  component: ['widget', 'element', 'embed*'],
+  computer: ['local*', 'machine', 'start'],
+  laptop: ['local*', 'machine', 'start'],
+  locally: ['local*', 'machine', 'start'],
+  install: ['install*', 'start'],
+  setup: ['install*', 'start', 'configur*'],
+  host: ['host', 'deploy*', 'instance', 'start'],
+  database: ['store', 'database', 'postgresql', 'sqlite'],
+  db: ['store', 'database', 'postgresql', 'sqlite'],
+  alive: ['health', 'live'],
+  online: ['health', 'live', 'reachable'],
+  healthy: ['health'],
+  down: ['health', 'unavailable', 'unreachable', 'live'],
+  outage: ['unavailable', 'unreachable', 'live'],
+  bug: ['security', 'advisory', 'vulnerabilit*', 'issue'],
+  vulnerability: ['security', 'advisory', 'vulnerabilit*'],
+  report: ['report*', 'advisory', 'issue'],
+  support: ['support*', 'issue', 'contact'],
+  approve: ['human', 'confirm*'],
+  approval: ['human', 'confirm*'],
+  manually: ['human', 'confirm*'],
+  myself: ['human', 'confirm*', 'own'],
+  budget: ['spend', 'cap', 'limit', 'daily'],
+  spend: ['spend', 'cap', 'amount'],
+  big: ['above', 'max*', 'threshold', 'cap', 'larg*'],
+  delete: ['delet*', 'remov*', 'monitor', 'fork', 'append*'],
+  remove: ['remov*', 'delet*', 'monitor', 'append*'],
+  disappear: ['remov*', 'delet*', 'monitor', 'fork'],
+  tamper: ['tamper*', 'rewrit*', 'fork', 'monitor', 'recompute*'],
+  rewrite: ['rewrit*', 'fork', 'monitor', 'consisten*'],
+  history: ['log', 'history', 'append*'],
+  ledger: ['log', 'append*'],
+  inside: ['contain*', 'hold*', 'field', 'part'],
+  seed: ['seed', 'phrase', 'private', 'custody'],
+  mnemonic: ['seed', 'phrase', 'private', 'custody'],
+  password: ['key', 'secret', 'bearer'],
+  audit: ['audit*', 'review*'],
+  apply: ['accept*', 'intent'],
+  immediately: ['automatic*', 'assign*'],
+  automatically: ['automatic*', 'assign*'],
+  earn: ['reward', 'earn*', 'pay*'],
+  bounty: ['job', 'reward'],
+  gig: ['job', 'reward'],
+  task: ['job', 'task'],
+  directory: ['registry', 'listing'],
+  marketplace: ['registry', 'listing', 'job'],
+  refund: ['refund*'],
+  fail: ['fail*', 'error', 'refus*'],
+  wrong: ['fail*', 'error', 'refus*', 'invalid'],
+  broken: ['fail*', 'error', 'unavailable'],
+  trust: ['trust*', 'verif*', 'pin*'],
+  secure: ['secur*', 'verif*'],
+  safe: ['safe*', 'never', 'custody'],
+  change: ['chang*', 'rewrit*', 'tamper*'],
+  begin: ['start*', 'first', 'discovery'],
+  start: ['start*', 'first', 'discovery'],
+  discover: ['discovery', 'descriptor', 'well-known'],
+  throttle: ['rate', 'limit', 'rate_limited'],
+  spam: ['rate', 'limit', 'rate_limited'],
+  licence: ['licen*', 'mit'],
+  license: ['licen*', 'mit'],
 });
 
 /**
  * Terms of more than one word, read as one concept: "proof of work" is the faucet's challenge (its
  * nonce and difficulty), where "work" alone says nothing and "proof" alone is the proof explorer's.
  */
-const PHRASES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [[/\bproofs?[\s-]+of[\s-]+work\b/gi, ['proof', 'nonce', 'difficulty*', 'challeng*'].map(asStem)]];
+const PHRASES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/\bproofs?[\s-]+of[\s-]+work\b/gi, ['proof', 'nonce', 'difficulty*', 'challeng*'].map(asStem)],
+  [/\b(?:main|real|production|live)[\s-]+(?:network|net|chain)\b/gi, ['mainnet']],
+  [/\btest[\s-]+(?:network|net|chain)\b/gi, ['testnet']],
+  [/\b(?:test|play|fake|free)[\s-]+(?:coins?|money|funds?|erg)\b/gi, ['testnet', 'erg', 'faucet']],
+  [/\bseed[\s-]+phrases?\b/gi, ['seed', 'phrase', 'custody', 'private'].map(asStem)],
+  [/\bprivate[\s-]+keys?\b/gi, ['private', 'key', 'custody', 'seed'].map(asStem)],
+  [/\bchat[\s-]*(?:box|window|widget|bubble)\b/gi, ['widget', 'element', 'assistant', 'embed'].map(asStem)],
+  [/\bmoney[\s-]+back\b/gi, ['refund*'].map(asStem)],
+  [/\b(?:my|our) own (?:computer|machine|laptop|server)\b|\blocally\b/gi, ['local*', 'machine', 'start'].map(asStem)],
+  [/\bget back\b/gi, ['return*', 'answer*', 'response', 'receipt'].map(asStem)],
+];
 
 /** "How long may a question be?" asks for a length, where "how long does a quote stay valid?" asks for a time. */
 const ASKS_FOR_LENGTH = /\bhow long (?:may|can|could|should|must|is|are)\b[^?]*\bbe\s*\??\s*$/i;
@@ -144,24 +241,35 @@ export function alternativesOf(stemmed: string): readonly string[] {
   return VOCABULARY[stemmed] ?? [stemmed];
 }
 
-/** The concepts of a question: one list of alternative stems per meaningful word, in order, without repeats. */
-export function questionConcepts(question: string): string[][] {
+/** A concept of a question: the word it was written as (a phrase's words), and the stems that stand for it. */
+export interface QuestionConcept {
+  word: string;
+  alternatives: string[];
+}
+
+/** The concepts of a question, with the words they were written as, in order, without repeats. */
+export function questionConceptWords(question: string): QuestionConcept[] {
   const seen = new Set<string>();
-  const concepts: string[][] = [];
+  const concepts: QuestionConcept[] = [];
   const length = ASKS_FOR_LENGTH.test(question);
   let words = question;
   for (const [phrase, alternatives] of PHRASES) {
-    const without = words.replace(phrase, ' ');
-    if (without === words) continue;
-    words = without;
-    concepts.push([...alternatives]);
+    const found = words.match(phrase);
+    if (!found) continue;
+    words = words.replace(phrase, ' ');
+    concepts.push({ word: found[0], alternatives: [...alternatives] });
   }
   for (const word of wordsAndPartsOf(words)) {
     if (word.length < 2 || STOP_WORDS.has(word.toLowerCase())) continue;
     const stemmed = stem(word);
     if (seen.has(stemmed)) continue;
     seen.add(stemmed);
-    concepts.push([...new Set(length && stemmed === 'long' ? LENGTH : alternativesOf(stemmed))]);
+    concepts.push({ word, alternatives: [...new Set(length && stemmed === 'long' ? LENGTH : alternativesOf(stemmed))] });
   }
   return concepts;
+}
+
+/** The concepts of a question: one list of alternative stems per meaningful word, in order, without repeats. */
+export function questionConcepts(question: string): string[][] {
+  return questionConceptWords(question).map(({ alternatives }) => alternatives);
 }

@@ -1,98 +1,55 @@
 /**
  * The default model provider: no language model at all, but extractive answers from the site's own
- * pages (the corpus of `src/services/docs-index.ts`, the same one the MCP `search_docs` tool reads).
- * The question's words, read with the domain's vocabulary (question-terms.ts), are matched against
- * every sentence of the site (a short line, such as a reason code with its meaning, counts as one):
- * a sentence scores by the share of the question it covers, each word weighted by how rare it is on
- * the site and a word in the page's title counting half, then by BM25 and by its brevity, and less
- * when it says little beyond the question's own words (a heading or link text restating it), more
- * when it names something concrete the question does not (a code, a field, a path, a number) or
- * belongs to the route the question names by its path (`verify-payment`). The
- * answer quotes the one to three sentences that cover the question best, each with the page it
- * comes from and none a near-copy of another, then links to read more. When no sentence covers more
- * than half of the question, it says the site does not answer it instead of quoting something unrelated.
- * A question asking only what a term of the glossary is ("What is a Note?") is answered with its one
- * definition there.
- * `npm run eval:assistant` measures it.
+ * pages, the README and docs, and the facts the service holds as data (the answer index,
+ * src/domain/assistant/answer-index.ts). A question is read as its parts (question-parts.ts): each
+ * clause that asks is answered on its own, from the sentences that cover most of what it asks,
+ * each word weighed by how specific it is to this domain, so a support ticket's four asks get four
+ * answers and its courtesy and timestamps count for nothing. A part nothing on the site covers is
+ * named as such; a question none of whose parts is covered is refused at quote time. A part asking
+ * only what a term of the glossary is ("What is a Note?") is answered with its one definition.
+ * Parts are ranked one turn of the event loop each, over the postings of their own words only, so a
+ * 4 KB question holds the loop no longer than a short one. `npm run eval:assistant` measures it.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import pLimit from 'p-limit';
 import type { GlossaryTerm } from '../../../schemas/glossary.ts';
-import { questionConcepts } from '../../domain/assistant/question-terms.ts';
+import { minimumEvidence, WEIGHTS, partConcepts, rankSentences, type AnswerIndex, type IndexedDocument, type IndexedSentence, type ScoredSentence } from '../../domain/assistant/answer-index.ts';
+import { questionParts, type QuestionPart } from '../../domain/assistant/question-parts.ts';
+import { stemsOf } from '../../domain/assistant/question-terms.ts';
 import { termAsked } from '../../domain/assistant/term-asked.ts';
 import { GLOSSARY } from '../../descriptors/glossary.ts';
 import { sharedAnswers } from '../../lib/shared-answers.ts';
 import { catalogue } from '../../catalogue/index.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { siteUrl } from '../../config/site.ts';
-import { searchPassages, sentenceIndex, stemsOf, type DocsHit, type DocsSentence, type SentenceIndex } from '../docs-index.ts';
-import type { ModelAnswer, ModelProvider, ModelRequest } from './provider.ts';
+import { answerIndex } from '../answer-index.ts';
+import type { ModelAnswer, ModelProvider, ModelRequest, QuestionJudgement } from './provider.ts';
 
 export const DOCS_INDEX_NAME = 'site-docs-sentences';
 
-/** Sentences quoted in one answer, and pages linked to read more. */
-const MAX_SENTENCES = 3;
+/** How an answer that answers nothing begins; the quote endpoint refuses such a question. */
+export const NOTHING_ANSWERS = 'Nothing on this site answers';
+/** How an answer says that one of its parts is not answered by the site. */
+export const PART_NOT_ANSWERED = 'This site does not say';
+
+/** Sentences quoted for one part, and pages linked to read more. */
+const MAX_SENTENCES = 4;
 const MAX_READ_MORE = 3;
+/** About this many characters of quoted prose per part: the first sentence always, more while they fit. */
+const PART_CHARACTERS = 1200;
 /**
- * The share of a question a sentence must cover more than to be quoted as its answer: more than
- * half, so that of "Where can I buy a used car?" the word the site knows a synonym of ("sold") is
- * not enough.
+ * The share of a part a sentence must cover more than to be quoted as its answer: more than half,
+ * so that of "Where can I buy a used car?" the word the site knows a synonym of is not enough.
  */
-const MIN_COVERAGE = 0.5;
-/** Sentences after the first are quoted when they cover nearly as much of the question. */
-const FOLLOWING_COVERAGE_GAP = 0.4;
+/** Sentences after the first are quoted when they cover nearly as much of the part. */
 /** A sentence whose stems are more than this share in one already quoted says nothing new (a heading, the same description on another page). */
 const ALREADY_SAID = 0.8;
-/** Stems beyond the question's own at which a sentence counts as saying something (tuned on the evaluation set: 10 to 20 answer 48 to 52 of 87, 16 the most). */
-const CONTENT_STEMS = 16;
 const MAX_SENTENCES_PER_PAGE = 2;
-/** How long, and for how many questions, the sentences chosen for a question are kept (a premium quote lives 15 minutes by default). */
-const CHOICE_KEPT_SECONDS = 900;
-const CHOICES_KEPT = 256;
-/** Characters at which a sentence's coverage counts half (tuned on the evaluation set, `npm run eval:assistant`). */
-const LENGTH_SCALE = 300;
+/** How long, and for how many questions, the reading of a question is kept (a premium quote lives 15 minutes by default). */
+const READING_KEPT_SECONDS = 900;
+const READINGS_KEPT = 256;
 
-export interface ScoredSentence {
-  sentence: DocsSentence;
-  /** Weighted share of the question's concepts the sentence (or, at half weight, its page title) holds. */
-  coverage: number;
-  rank: number;
-}
-
-/** How many of a concept's alternatives a sentence holds: equal stems, or stems that begin with an alternative ending in `*`. */
-const matchCount = (terms: ReadonlySet<string>, alternatives: readonly string[]) =>
-  alternatives.filter((alternative) => (alternative.endsWith('*') ? [...terms].some((term) => term.startsWith(alternative.slice(0, -1))) : terms.has(alternative))).length;
-
-/**
- * Something concrete a sentence names: code, a snake_case, SCREAMING_SNAKE or camelCase identifier
- * (nanoERG too: a unit's name), a word with digits in it (blake2b256), a number of three or more
- * digits and dots (410, 0.001), a path that stands on its own (not the `/json` of
- * application/json). A question asking what or which is answered by the sentence that names the
- * thing, not by the one that describes it in prose.
- */
-const CONCRETE =
-  /`[^`]+`|\b[a-z0-9]+_[a-z0-9_]+\b|\b[A-Z0-9]+_[A-Z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]+\b|\b[a-z]+\d+[a-z0-9]*\b|\b\d[\d.]+\d\b|(?<![\w/])\/[.a-z](?:[\w\-./{}]*[\w}/])?/g;
-/** Rank added to a sentence that names something concrete beyond the question's own words (tuned on the evaluation set: when it came, 0.25 to 0.5 answered 56 of 87 and none 52). */
-const NAMES_SOMETHING = 0.4;
-
-/** The concrete names (CONCRETE) of each sentence text, lower case, found once rather than for every question (as many as the corpus has sentences). */
-const namesOf = new Map<string, string[]>();
-function concreteNames(text: string): string[] {
-  let names = namesOf.get(text);
-  if (!names) namesOf.set(text, (names = [...text.matchAll(CONCRETE)].map(([token]) => token.replace(/`/g, '').toLowerCase())));
-  return names;
-}
-
-/** Whether `text` names something concrete (CONCRETE) that `question` (lower case) does not name as a whole word. */
-export function namesSomethingNew(text: string, question: string): boolean {
-  for (const name of concreteNames(text)) {
-    const at = question.indexOf(name);
-    const whole = at !== -1 && !/[\w]/.test(question[at - 1] ?? '') && !/[\w]/.test(question[at + name.length] ?? '');
-    if (!whole) return true;
-  }
-  return false;
-}
-
-/** Rank added to a sentence of the route a question names by its path's name (tuned on the evaluation set: 0.2 and 0.3 answered 79 of 87, 0.1 and none 78). */
-const NAMED_ROUTE = 0.2;
+/** Rank added to a sentence of the route a question names by its path's name. */
 
 interface NamedRoute {
   /** The last segment of its path, a name of hyphenated words (`verify-payment`, `policy-check`). */
@@ -127,62 +84,15 @@ const routesNamedIn = (question: string) => {
 };
 
 /**
- * Whether `sentence` is one of `route`'s own: in the descriptor it serves, or in a section titled by
- * its path (its llms-full.txt section, its request body in the API reference). Human pages show
- * several routes each, so none is one route's own.
+ * Whether a sentence is one of `route`'s own: in the descriptor it serves, or in a section titled by
+ * its path (its llms-full.txt section, its request body in the API reference).
  */
-const isAbout = (sentence: DocsSentence, route: NamedRoute) => sentence.url === route.url || sentence.title.endsWith(` ${route.path}`);
-
-/** The sentences that answer `question` (lower case), read as `concepts` (questionConcepts), best first, with how much of it each covers. */
-export function rankSentences(concepts: readonly string[][], question: string, index: SentenceIndex = sentenceIndex()): ScoredSentence[] {
-  if (concepts.length === 0) return [];
-  const total = index.sentences.length;
-  const weights = concepts.map((alternatives) => Math.max(...alternatives.map((alternative) => Math.log(1 + total / (1 + (index.frequency.get(alternative.replace(/\*$/, '')) ?? 0))))));
-  const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
-  // BM25 over the sentences ranks; the coverage of the question decides what may be quoted.
-  const exact = concepts.flat().filter((alternative) => !alternative.endsWith('*'));
-  const prefixes = concepts.flat().filter((alternative) => alternative.endsWith('*')).map((alternative) => alternative.slice(0, -1));
-  const bm25 = new Map<number, number>();
-  for (const result of index.search.search({ combineWith: 'OR', queries: [exact.join(' '), ...prefixes.map((prefix) => ({ queries: [prefix], prefix: true }))] } as never)) bm25.set(result.id as number, result.score);
-  const topScore = Math.max(1e-9, ...bm25.values());
-  const scored: ScoredSentence[] = [];
-  const routes = routesNamedIn(question);
-  const questionStems = new Set(concepts.flat().map((alternative) => alternative.replace(/\*$/, '')));
-  for (const [id, score] of bm25) {
-    const sentence = index.sentences[id]!;
-    let covered = 0;
-    let inText = 0;
-    let richness = 0;
-    concepts.forEach((alternatives, at) => {
-      const found = matchCount(sentence.terms, alternatives);
-      if (found > 0) {
-        covered += weights[at]!;
-        inText++;
-        richness += found - 1;
-      } else if (matchCount(sentence.titleTerms, alternatives) > 0) covered += weights[at]! / 2;
-    });
-    if (inText === 0) continue;
-    const coverage = covered / weightSum;
-    // Among sentences covering as much, the one that says it in fewer words, naming more of the
-    // domain's words for it (R4, R5 and R6 for "registers"), is the answer.
-    // A long sentence covers more words by its length alone; BM25 adds how often and how rarely.
-    // One that holds little but the question's words ("MCP Registry entry of the MCP host") is a
-    // heading or a link text: it matches best and answers nothing.
-    let ownStems = 0;
-    for (const term of sentence.terms) if (!questionStems.has(term)) ownStems++;
-    const says = Math.min(1, (ownStems + 1) / CONTENT_STEMS);
-    const concrete = namesSomethingNew(sentence.text, question) ? NAMES_SOMETHING : 0;
-    const named = routes.some((route) => isAbout(sentence, route)) ? NAMED_ROUTE : 0;
-    const rank = says * (coverage / (1 + sentence.text.length / LENGTH_SCALE) + 0.5 * (score / topScore) + 0.03 * Math.min(richness, 3) + concrete + named);
-    scored.push({ sentence, coverage, rank });
-  }
-  return scored.sort((a, b) => b.rank - a.rank);
-}
+const isAbout = (document: IndexedDocument, route: NamedRoute) => document.url === route.url || document.title.endsWith(` ${route.path}`);
 
 /**
  * The stems of what a sentence says, without the route it is listed under ("GET /api/agents/registry: ")
  * or the URLs of its links: the same description as a page lists it and as llms-full.txt links it
- * is said once. Made once per sentence text, as the concrete names are.
+ * is said once.
  */
 const plainStemsOf = new Map<string, ReadonlySet<string>>();
 function plainStems(text: string): ReadonlySet<string> {
@@ -199,79 +109,168 @@ function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>
   return both / candidate.size;
 }
 
-/** The sentences to quote: the best, then up to two more that cover nearly as much, at most two from one page, none a near-copy of one quoted. */
-export function chooseSentences(ranked: readonly ScoredSentence[]): ScoredSentence[] {
-  // A sentence that covers no more than half of the question is no answer to it, however well it ranks.
-  const answering = ranked.filter((entry) => entry.coverage > MIN_COVERAGE);
+/** The sentences that answer `part` of `question` (lower case), best first. */
+export function rankPart(index: AnswerIndex, part: QuestionPart, question: string): ScoredSentence[] {
+  const routes = routesNamedIn(question);
+  return rankSentences(index, partConcepts(index, part), {
+    question: part.text,
+    named: (_sentence, document) => (routes.some((route) => isAbout(document, route)) ? WEIGHTS.namedRoute : 0),
+  });
+}
+
+/** What `chooseSentences` reads of a ranked sentence. */
+export type Candidate = Pick<ScoredSentence, 'coverage' | 'evidence' | 'rank'> & { sentence: Pick<IndexedSentence, 'text'>; document: Pick<IndexedDocument, 'url'> };
+
+/**
+ * The sentences to quote for a part: the best, then up to two more that cover nearly as much, at
+ * most two from one page, none a near-copy of one quoted, within about PART_CHARACTERS.
+ */
+export function chooseSentences<T extends Candidate>(ranked: readonly T[], minEvidence = 0): T[] {
+  // A sentence that covers no more than half of the part, or only its everyday words, is no answer to it, however well it ranks.
+  const answering = ranked.filter((entry) => entry.coverage > WEIGHTS.minCoverage && entry.evidence >= minEvidence);
   const best = answering[0];
   if (!best) return [];
   let chosen = [best];
   for (const candidate of answering.slice(1)) {
     if (chosen.length === MAX_SENTENCES) break;
-    if (candidate.coverage < best.coverage - FOLLOWING_COVERAGE_GAP) continue;
-    const { text, url } = candidate.sentence;
+    if (candidate.coverage < best.coverage - WEIGHTS.followingCoverageGap) continue;
+    const { text } = candidate.sentence;
+    const { url } = candidate.document;
     // A line that quotes chosen sentences with more around them (their reason code, their link) takes their place.
     const within = chosen.filter(({ sentence }) => text.includes(sentence.text));
     const others = chosen.filter((entry) => !within.includes(entry));
     // The same description on a page and in its descriptor would take a place that another answer could use.
     const says = plainStems(text);
     if (others.some(({ sentence }) => sentence.text.includes(text) || alreadySaid(says, plainStems(sentence.text)) > ALREADY_SAID)) continue;
-    if (others.filter(({ sentence }) => sentence.url === url).length >= MAX_SENTENCES_PER_PAGE) continue;
-    chosen = within.length === 0 ? [...chosen, candidate] : chosen.flatMap((entry) => (entry === within[0] ? [candidate] : within.includes(entry) ? [] : [entry]));
+    if (others.filter(({ document }) => document.url === url).length >= MAX_SENTENCES_PER_PAGE) continue;
+    const next = within.length === 0 ? [...chosen, candidate] : chosen.flatMap((entry) => (entry === within[0] ? [candidate] : within.includes(entry) ? [] : [entry]));
+    if (next.reduce((length, entry) => length + entry.sentence.text.length, 0) > PART_CHARACTERS && next.length > 1) continue;
+    chosen = next;
   }
   return chosen;
 }
 
-export type PassageSearch = (query: string, limit: number) => DocsHit[];
+/** One part of a question, as the provider read it. */
+interface PartReading {
+  part: QuestionPart;
+  /** The glossary term it asks the definition of, if it asks only that. */
+  definition?: GlossaryTerm;
+  chosen: ScoredSentence[];
+  /** Pages of the sentences ranked next, to read more. */
+  more: IndexedDocument[];
+}
+
+interface Reading {
+  parts: PartReading[];
+  dropped: number;
+}
+
+const answered = (part: PartReading) => part.definition !== undefined || part.chosen.length > 0;
+
+/** A part in a heading: its words as asked, with a question mark. */
+const partHeading = (part: QuestionPart, number: number) => `**${number}. ${part.text.replace(/\s+/g, ' ').replace(/[\s?.!,;:]+$/, '')}?**`;
 
 const link = ({ title, url }: { title: string; url: string }) => `[${title}](${url})`;
 
-/** `sentences` and `search` are the shared site index, `glossary` the glossary's terms; tests may hand in others. */
-export function createDocsProvider(sentences: () => SentenceIndex = sentenceIndex, search: PassageSearch = searchPassages, glossary: readonly GlossaryTerm[] = GLOSSARY.terms): ModelProvider {
-  /** "What is X" for a term of the glossary: its one definition, and the page that says more. */
-  function define(term: GlossaryTerm): ModelAnswer {
-    const glossaryPage = { title: 'Glossary', url: siteUrl(`/glossary/#${term.id}`) };
-    const readMore = [glossaryPage, { title: `More on ${term.term}`, url: siteUrl(term.page) }];
-    return {
-      answer: `> ${term.definition} (${link(glossaryPage)})\n\nRead more: ${readMore.map(link).join(' · ')}`,
-      citations: readMore,
-      model: { provider: 'docs', name: DOCS_INDEX_NAME },
-    };
+/**
+ * Questions read at once, each a part per turn of the event loop: the parts of every question being
+ * read run in the same turn, so without a bound sixteen long tickets would hold the loop for sixteen
+ * parts at a time, and a request beside them would wait that long (100 ms at 16 connections of 4 KB
+ * questions); the others wait their turn.
+ */
+const READING_AT_ONCE = 2;
+const reading = pLimit(READING_AT_ONCE);
+
+/** `index` is the shared answer index, `glossary` the glossary's terms; tests may hand in others. */
+export function createDocsProvider(index: () => AnswerIndex = answerIndex, glossary: readonly GlossaryTerm[] = GLOSSARY.terms): ModelProvider {
+  /** One part's reading: its glossary definition, or the sentences that answer it. */
+  function readPart(part: QuestionPart, question: string): PartReading {
+    const definition = termAsked(part.text, glossary);
+    if (definition) return { part, definition, chosen: [], more: [] };
+    const answers = index();
+    const ranked = rankPart(answers, part, question);
+    const chosen = chooseSentences(ranked, minimumEvidence(answers));
+    const shown = new Set(chosen.map(({ document }) => document.url));
+    const more: IndexedDocument[] = [];
+    for (const { document, coverage } of ranked.slice(0, 20)) {
+      if (coverage <= WEIGHTS.minCoverage || shown.has(document.url)) continue;
+      shown.add(document.url);
+      more.push(document);
+    }
+    return { part, chosen, more };
   }
-  // The sentences a question gets, kept a while: a premium question is judged when quoted and
-  // answered when paid, and ranking every sentence of the site is the costly part of both.
-  const kept = sharedAnswers<ScoredSentence[]>(CHOICE_KEPT_SECONDS, CHOICES_KEPT);
-  const choose = (question: string, concepts = questionConcepts(question)) =>
-    kept(question, async () => chooseSentences(rankSentences(concepts, question.toLowerCase(), sentences())));
+
+  /** The question read part by part, a turn of the event loop each; kept a while, since a premium question is judged when quoted and answered when paid. */
+  const kept = sharedAnswers<Reading>(READING_KEPT_SECONDS, READINGS_KEPT);
+  const read = (question: string) =>
+    kept(question, () => reading(() => readQuestion(question)));
+  async function readQuestion(question: string): Promise<Reading> {
+    const { parts, dropped } = questionParts(question);
+    const lower = question.toLowerCase();
+    const readings: PartReading[] = [];
+    for (const part of parts) {
+      if (readings.length > 0) await nextTurn();
+      readings.push(readPart(part, lower));
+    }
+    return { parts: readings, dropped };
+  }
+
+  /** A part's answer; a sentence an earlier part quoted is not quoted again, but pointed to. */
+  function partAnswer(reading: PartReading, quoted: Map<string, number>, number: number): string {
+    if (reading.definition) {
+      const term = reading.definition;
+      return `> ${term.definition} (${link({ title: 'Glossary', url: siteUrl(`/glossary/#${term.id}`) })})`;
+    }
+    if (reading.chosen.length === 0) return `${PART_NOT_ANSWERED}.`;
+    const fresh = reading.chosen.filter(({ sentence }) => !quoted.has(sentence.text));
+    for (const { sentence } of fresh) quoted.set(sentence.text, number);
+    const earlier = [...new Set(reading.chosen.filter(({ sentence }) => !fresh.some((entry) => entry.sentence === sentence)).map(({ sentence }) => quoted.get(sentence.text)!))];
+    const above = earlier.length ? `${fresh.length ? '\n\n' : ''}See also the answer to ${earlier.map((at) => `question ${at}`).join(' and ')} above.` : '';
+    return `${fresh.map(({ sentence, document }) => `> ${sentence.text} (${link(document)})`).join('\n>\n')}${above}`;
+  }
+
   async function answer({ question }: ModelRequest): Promise<ModelAnswer> {
-    const term = termAsked(question, glossary);
-    if (term) return define(term);
     const model = { provider: 'docs' as const, name: DOCS_INDEX_NAME };
-    const concepts = questionConcepts(question);
-    const chosen = await choose(question, concepts);
-    if (chosen.length === 0) {
+    const reading = await read(question);
+    const answering = reading.parts.filter(answered);
+    if (answering.length === 0) {
       return {
-        answer:
-          `Nothing on this site answers that question. Search its pages at ${siteUrl('/search/')}, or start from the discovery descriptor at ` +
-          `${routeUrl('discovery-well-known')}.`,
+        answer: `${NOTHING_ANSWERS} that question. Search its pages at ${siteUrl('/search/')}, or start from the discovery descriptor at ${routeUrl('discovery-well-known')}.`,
         citations: [],
         model,
       };
     }
-    const quoted = chosen.map(({ sentence }) => `> ${sentence.text} (${link(sentence)})`).join('\n>\n');
-    const pages = new Map(chosen.map(({ sentence }) => [sentence.url, { title: sentence.title, url: sentence.url }]));
-    const readMore = new Map(pages);
-    for (const hit of search(concepts.map((alternatives) => alternatives[0]!.replace(/\*$/, '')).join(' '), MAX_READ_MORE)) {
-      if (readMore.size >= MAX_READ_MORE) break;
-      readMore.set(hit.url, { title: hit.title, url: hit.url });
+    const pages = new Map<string, { title: string; url: string }>();
+    for (const part of answering) {
+      if (part.definition) {
+        pages.set(siteUrl(`/glossary/#${part.definition.id}`), { title: 'Glossary', url: siteUrl(`/glossary/#${part.definition.id}`) });
+        pages.set(siteUrl(part.definition.page), { title: `More on ${part.definition.term}`, url: siteUrl(part.definition.page) });
+      }
+      for (const { document } of part.chosen) pages.set(document.url, { title: document.title, url: document.url });
     }
+    for (const part of answering) {
+      for (const document of part.more) {
+        if (pages.size >= MAX_READ_MORE) break;
+        pages.set(document.url, { title: document.title, url: document.url });
+      }
+    }
+    const single = reading.parts.length === 1 && reading.dropped === 0;
+    const quoted = new Map<string, number>();
+    const body = single ? partAnswer(reading.parts[0]!, quoted, 1) : reading.parts.map((part, at) => `${partHeading(part.part, at + 1)}\n${partAnswer(part, quoted, at + 1)}`).join('\n\n');
+    const dropped = reading.dropped > 0 ? `\n\nThis answer takes the first ${reading.parts.length} questions asked; ${reading.dropped} more were left out: ask them on their own.` : '';
+    const readMore = [...pages.values()];
+    return { answer: `${body}${dropped}\n\nRead more: ${readMore.map(link).join(' · ')}`, citations: readMore, model };
+  }
+
+  /** The same reading as `answer` makes: a question judged answerable at quote time is answered when paid, part for part. */
+  async function judge(question: string): Promise<QuestionJudgement> {
+    const reading = await read(question);
     return {
-      answer: `${quoted}\n\nRead more: ${[...readMore.values()].map(link).join(' · ')}`,
-      citations: [...readMore.values()],
-      model,
+      answerable: reading.parts.some(answered),
+      parts: reading.parts.map((part) => ({ text: part.part.text, answered: answered(part) })),
+      dropped: reading.dropped,
     };
   }
-  // The same choice as `answer` makes: a question judged answerable at quote time is answered when paid.
-  const answers = async (question: string) => termAsked(question, glossary) !== undefined || (await choose(question)).length > 0;
-  return { name: 'docs', answer, answers };
+
+  return { name: 'docs', answer, judge };
 }

@@ -4,7 +4,8 @@
  * (chat answers 503).
  */
 import { modelConfig, type ModelConfig } from '../../config/assistant.ts';
-import { buildDocsIndexesInTurns } from '../docs-index.ts';
+import { answerIndex } from '../answer-index.ts';
+import { buildDocsIndexInTurns } from '../docs-index.ts';
 import { logger } from '../logger.ts';
 import { createDocsProvider } from './docs-provider.ts';
 import { createOpenAiProvider } from './openai-provider.ts';
@@ -30,14 +31,26 @@ export function modelProvider(): ModelProvider {
 }
 
 /**
- * Builds the configured provider now, and with it the docs indexes (a slice of the loop at a time),
- * so the first question is not the one that waits for them. Never rejects: a failure is logged and
- * the first chat tries again.
+ * Makes the configured provider now and reads the assistant's index from the build (a few
+ * milliseconds: the build cut and weighed the site), so that the first question costs what any
+ * question costs. Never throws: a failure is logged and the first question tries again.
+ */
+export function readAnswerIndex(): void {
+  try {
+    if (modelProvider().name !== 'none') answerIndex();
+  } catch (error) {
+    logger.warn({ err: error }, 'assistant index not read at start; the first question reads it');
+  }
+}
+
+/**
+ * Builds `search_docs`' passage index a slice of the loop at a time, once the first requests of a
+ * start are answered. Never rejects: a failure is logged and the first search builds it.
  */
 export async function warmUpModelProvider(): Promise<void> {
   try {
-    if (modelProvider().name !== 'none') await buildDocsIndexesInTurns();
+    await buildDocsIndexInTurns();
   } catch (error) {
-    logger.warn({ err: error }, 'model provider not ready at start; the first chat builds it');
+    logger.warn({ err: error }, 'search index not ready at start; the first search builds it');
   }
 }

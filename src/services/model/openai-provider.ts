@@ -4,8 +4,8 @@
  * byte sent to the last byte read, so a slow server turns into a 503 in time instead of a hung turn.
  *
  * Grounded in the site's pages by the docs provider (`grounding`): the model is handed the
- * sentences the docs provider quotes for the question, told to answer from them only, and its
- * answer cites their pages. A question the site does not answer is judged so at quote time (no one
+ * sentences the docs provider quotes for the question, part by part (a part the site does not
+ * answer named as such), told to answer from them only, and its answer cites their pages. A question the site does not answer is judged so at quote time (no one
  * pays for it) and answered so without calling the model, exactly as the docs provider would.
  */
 import { undici } from '../../lib/lazy-modules.ts';
@@ -25,8 +25,10 @@ const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 const systemPrompt = (passages: string): string =>
   `You are the hosted assistant of ${site.name} (${site.base_url}), the public proof surface of an agent economy on the Ergo test network. ` +
-  'Answer briefly and accurately, in Markdown, from the passages of the site quoted below only, and link the pages you use; ' +
-  'where they do not answer the question, say so rather than guess. Never ask for or accept private keys or seed phrases; this service never signs or broadcasts.\n\n' +
+  'Answer briefly and accurately, in Markdown, from the passages of the site quoted below only, and link the pages you use. ' +
+  'Where the passages are grouped under the parts of the question (numbered, in bold), answer each part in the same order, the fact first; ' +
+  'where a part is marked "This site does not say", say that the site does not say it rather than guess. ' +
+  'Never ask for or accept private keys or seed phrases; this service never signs or broadcasts.\n\n' +
   `Passages of the site for this question:\n${passages}`;
 
 function completionText(body: unknown): string | undefined {
@@ -42,7 +44,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions, grounding: 
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 
   async function answer(request: ModelRequest): Promise<ModelAnswer> {
-    if (!(await grounding.answers(request.question))) return grounding.answer(request);
+    if (!(await grounding.judge(request.question)).answerable) return grounding.answer(request);
     const passages = await grounding.answer(request);
     const signal = AbortSignal.timeout(options.timeoutMs);
     let statusCode: number;
@@ -94,5 +96,5 @@ export function createOpenAiProvider(options: OpenAiProviderOptions, grounding: 
   }
 
   // The model answers from the site's passages, so the site's judgment is the quote's.
-  return { name: 'openai', answer, answers: (question) => grounding.answers(question) };
+  return { name: 'openai', answer, judge: (question) => grounding.judge(question) };
 }

@@ -4,6 +4,7 @@
  * spends no payment token on any of them.
  */
 import type { ChatResponse, ConversationMessage } from '../../../schemas/assistant.ts';
+import type { QuestionJudgement } from '../../domain/assistant/question-parts.ts';
 
 export interface ModelRequest {
   /** The question answered: the last `user` turn. */
@@ -14,15 +15,17 @@ export interface ModelRequest {
 
 export type ModelAnswer = Pick<ChatResponse, 'answer' | 'citations' | 'model'>;
 
+export type { QuestionJudgement };
+
 export interface ModelProvider {
   readonly name: 'docs' | 'openai' | 'none';
   answer(request: ModelRequest): Promise<ModelAnswer>;
   /**
-   * Whether `answer` would answer this question with something other than "nothing on this site
-   * answers": asked before a premium quote is issued, so that no one pays for no answer. Throws as
+   * What `answer` would answer of this question: asked before a premium quote is issued, so that no
+   * one pays for no answer, and a quote for a question answered in part says which parts. Throws as
    * `answer` throws when the provider cannot answer at all.
    */
-  answers(question: string): Promise<boolean>;
+  judge(question: string): Promise<QuestionJudgement>;
 }
 
 /** `ASSISTANT_MODEL_PROVIDER=none`: chat answers 503. */
@@ -57,7 +60,7 @@ export const noModelProvider: ModelProvider = {
   answer: async () => {
     throw new ModelNotConfiguredError(NOT_CONFIGURED);
   },
-  answers: async () => {
+  judge: async () => {
     throw new ModelNotConfiguredError(NOT_CONFIGURED);
   },
 };

@@ -17,6 +17,7 @@ import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
 import { newQuoteId, premiumQuoteBody, premiumQuoteTerms } from '../../domain/assistant/pricing.ts';
 import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
+import { judgementReason } from '../../domain/assistant/question-parts.ts';
 import { hashRetryKey } from '../../domain/assistant/retry-key.ts';
 import { NoteAlreadyUsedError, type SpendTokenResult, type StoredQuote } from '../../domain/ports.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
@@ -48,8 +49,9 @@ export async function issuePremiumQuote({ store, chain, clock, config, model }: 
     const missing = [!receiverAddress && 'ASSISTANT_RECEIVER_ADDRESS', !reserveBoxId && 'ASSISTANT_RESERVE_BOX_ID'].filter(Boolean).join(' and ');
     throw new ProblemError(503, 'payment_unconfigured', 'Payment configuration unavailable', `Premium answers are not offered: the operator has not configured ${missing}.`);
   }
-  // Judged before anything is stored or paid: a premium answer always answers.
-  if (!(await fromModel(() => model.answers(question)))) throw unanswerable();
+  // Judged before anything is stored or paid: a premium answer always answers, at least in part, and says which part up front.
+  const judgement = await fromModel(() => model.judge(question));
+  if (!judgement.answerable) throw unanswerable();
   const height = await fromChain(() => chain.recentHeight());
   // Read after the chain, with nothing awaited before the store write: quotes are stored in the
   // order of their issue times, which is the order the activity feed lists them by.
@@ -59,7 +61,7 @@ export async function issuePremiumQuote({ store, chain, clock, config, model }: 
   const stored: StoredQuote = { ...terms, questionHash: hashQuestion(question), issuedAt: now };
   // Stored before it is shown; the stored quote is also its `quote_issued` activity event.
   await fromStore(() => store.insertQuote(stored));
-  return premiumQuoteBody(terms);
+  return { ...premiumQuoteBody(terms), reason: judgementReason(judgement) };
 }
 
 /** The Note read from the chain at its current height, and judged by every rule of `stored`. */
