@@ -66,6 +66,10 @@ describe('publish validation: valid manifests', () => {
     ['a paid Note-settled service', paidManifest],
     ['a free service', freeManifest],
     ['a paid service with a free tier', { ...paidManifest, accepted_payment_rails: ['ergo_testnet_note', 'free'] }],
+    // Each kind of settlement evidence is enough on its own.
+    ['a paid service whose only evidence is a receipt', { ...paidManifest, evidence: [{ kind: 'receipt' as const, url: 'https://example.org/receipts/1' }] }],
+    // The boundary of the supply from below: every ERG that will ever exist is a price, if a steep one.
+    ['a price of exactly the total supply', { ...paidManifest, pricing: { ...paidManifest.pricing, amount: '97739924.000000000' } }],
   ])('%s passes every check with no finding', (_what, manifest) => {
     const outcome = check(manifest);
     expect(outcome.errors).toEqual([]);

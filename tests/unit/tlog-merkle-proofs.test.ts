@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   consistencyProof,
   consistencyProofIndexes,
+  consistencyProofLength,
   inclusionProof,
   inclusionProofIndexes,
   verifyConsistency,
@@ -238,8 +239,14 @@ describe('inclusion proofs', () => {
     expect(() => inclusionProofIndexes(-1, 3)).toThrow(RangeError);
     expect(() => inclusionProofIndexes(0, 0)).toThrow(RangeError);
     const hashes = reader(STORED, storedHashCount(8))(inclusionProofIndexes(5, 8));
-    expect(() => inclusionProof(5, 8, hashes.slice(1))).toThrow(RangeError);
-    expect(() => inclusionProof(5, 8, [...hashes, hashes[0]!])).toThrow(RangeError);
+    expect(() => inclusionProof(5, 8, hashes.slice(1))).toThrow('tlog: fewer stored hashes than the proof needs');
+    expect(() => inclusionProof(5, 8, [...hashes, hashes[0]!])).toThrow(`tlog: ${hashes.length + 1} stored hashes given, the proof used ${hashes.length}`);
+    expect(() => inclusionProof(5, 8, [hashes[0]!.slice(1), ...hashes.slice(1)])).toThrow('tlog: a stored hash is 31 bytes, not 32');
+    // The record boundary from both sides: the last record of a tree has a proof, the size itself none.
+    expect(inclusionProof(7, 8, reader(STORED, storedHashCount(8))(inclusionProofIndexes(7, 8)))).toHaveLength(3);
+    for (const [index, size] of [[8, 8], [0.5, 8], [0, 8.5], [-1, 8]] as const) {
+      expect(() => inclusionProof(index, size, []), `${index} of ${size}`).toThrow(`tlog: record ${index} is not in a tree of size ${size}`);
+    }
   });
 });
 
@@ -308,9 +315,19 @@ describe('consistency proofs', () => {
     expect(verifyConsistency(6, 8, proof, rootOf(6).slice(1), rootOf(8))).toEqual({ ok: false, reason: 'the old root hash is 31 bytes, not 32' });
   });
 
-  it('will not make a proof from a larger tree to a smaller one', () => {
-    expect(() => consistencyProofIndexes(3, 2)).toThrow(RangeError);
-    expect(() => consistencyProof(3, 2, [])).toThrow(RangeError);
+  it('will not make a proof from a larger tree to a smaller one, or from the wrong hashes', () => {
+    expect(() => consistencyProofIndexes(3, 2)).toThrow('tlog: no consistency proof from size 3 to size 2');
+    expect(() => consistencyProof(3, 2, [])).toThrow('tlog: no consistency proof from size 3 to size 2');
+    for (const [from, to] of [[-1, 2], [1.5, 2], [1, 2.5]] as const) expect(() => consistencyProof(from, to, []), `${from} to ${to}`).toThrow(`tlog: no consistency proof from size ${from} to size ${to}`);
+    const hashes = reader(STORED, storedHashCount(8))(consistencyProofIndexes(6, 8));
+    expect(consistencyProof(6, 8, hashes)).toHaveLength(consistencyProofLength(6, 8));
+    expect(() => consistencyProof(6, 8, hashes.slice(1))).toThrow('tlog: fewer stored hashes than the proof needs');
+    expect(() => consistencyProof(6, 8, [...hashes, hashes[0]!])).toThrow(`stored hashes given, the proof used ${hashes.length}`);
+    expect(() => consistencyProof(6, 8, hashes.map((hash, at) => (at === 0 ? hash.slice(1) : hash)))).toThrow('tlog: a stored hash is 31 bytes, not 32');
+    // From the empty tree, or to the same size, the proof is empty and takes no hash.
+    expect(consistencyProof(0, 8, [])).toEqual([]);
+    expect(consistencyProof(8, 8, [])).toEqual([]);
+    expect(() => consistencyProof(8, 8, [hashes[0]!])).toThrow(RangeError);
     expect(consistencyProofIndexes(0, 7)).toEqual([]);
     expect(consistencyProofIndexes(7, 7)).toEqual([]);
   });

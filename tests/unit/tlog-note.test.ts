@@ -204,3 +204,86 @@ describe('key files', () => {
     expect(() => formatPrivateKeyFile(createPrivateKey(ec))).toThrow(RangeError);
   });
 });
+
+describe('the signing side refuses what it must not sign', () => {
+  const root64 = Buffer.from(ROOT).toString('base64');
+
+  it('writes no checkpoint with a bad origin, size, root or extension line', () => {
+    const good = { origin: ORIGIN, size: 1, root: ROOT };
+    expect(formatCheckpoint(good)).toBe(`${ORIGIN}\n1\n${root64}\n`);
+    expect(formatCheckpoint({ ...good, size: 0 })).toBe(`${ORIGIN}\n0\n${root64}\n`);
+    expect(formatCheckpoint({ ...good, size: Number.MAX_SAFE_INTEGER })).toContain(`\n${Number.MAX_SAFE_INTEGER}\n`);
+    expect(formatCheckpoint({ ...good, extensions: ['witness note'] })).toBe(`${ORIGIN}\n1\n${root64}\nwitness note\n`);
+    for (const [label, checkpoint] of [
+      ['an empty origin', { ...good, origin: '' }],
+      ['an origin of two lines', { ...good, origin: `${ORIGIN}\nx` }],
+      ['an origin with a control character', { ...good, origin: `${ORIGIN}\u0007` }],
+      ['a negative size', { ...good, size: -1 }],
+      ['a fractional size', { ...good, size: 1.5 }],
+      ['a size beyond 2^53', { ...good, size: Number.MAX_SAFE_INTEGER + 2 }],
+      ['a short root', { ...good, root: ROOT.subarray(1) }],
+      ['a long root', { ...good, root: Uint8Array.of(...ROOT, 0) }],
+      ['an empty extension line', { ...good, extensions: [''] }],
+      ['an extension of two lines', { ...good, extensions: ['a\nb'] }],
+    ] as const) {
+      expect(() => formatCheckpoint(checkpoint), label).toThrow(RangeError);
+    }
+  });
+
+  it('signs no note text with a control character, without a final newline, or under a name that is no key name', () => {
+    expect(() => signNote('text\u0000\n', KEY.privateKey, ORIGIN)).toThrow(/control character U\+0000/);
+    expect(() => signNote('text\ttab\n', KEY.privateKey, ORIGIN)).toThrow(/control character U\+0009/);
+    expect(() => signNote('no final newline', KEY.privateKey, ORIGIN)).toThrow(/does not end with a newline/);
+    for (const name of ['', 'with space', 'plus+sign', 'tab\tname']) expect(() => signNote('text\n', KEY.privateKey, name), JSON.stringify(name)).toThrow(/is not a key name/);
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    expect(() => signNote('text\n', ec, ORIGIN)).toThrow(/not Ed25519/);
+    // The same text under a good name signs and opens.
+    expect(openNote(signNote('text\n', KEY.privateKey, ORIGIN), verifierOf(VKEY))).toEqual({ ok: true, text: 'text\n' });
+  });
+
+  it('signs as a checkpoint only what parses as one', () => {
+    expect(() => signCheckpoint('just a note\n', KEY.privateKey, ORIGIN)).toThrow(/the checkpoint has 1 lines/);
+    expect(() => signCheckpoint(`${ORIGIN}\n1\n${root64}\n\n`, KEY.privateKey, ORIGIN)).toThrow(/extension line 1 is empty/);
+  });
+
+  it('writes no verifier key for a name that is no key name, or a public key of the wrong size', () => {
+    expect(() => formatVerifierKey('a b', KEY.publicKey)).toThrow(RangeError);
+    expect(() => formatVerifierKey(ORIGIN, KEY.publicKey.subarray(1))).toThrow(/32 bytes, not 31/);
+    expect(() => formatVerifierKey(ORIGIN, Uint8Array.of(...KEY.publicKey, 0))).toThrow(/32 bytes, not 33/);
+  });
+});
+
+describe('opening a note, at the edges of the format', () => {
+  const verifier = verifierOf(VKEY);
+  const signatureLine = SIGNED.split('\n\n')[1]!;
+  const otherLine = signNote(BODY, generateNoteKey().privateKey, 'witness.example').split('\n\n')[1]!;
+
+  it('accepts exactly 100 signature lines and refuses 101', () => {
+    const withLines = (count: number) => `${BODY}\n${signatureLine}${otherLine.repeat(count - 1)}`;
+    expect(openNote(withLines(100), verifier)).toEqual({ ok: true, text: BODY });
+    expect(reasonOf(openNote(withLines(101), verifier))).toBe('the note has 101 signatures, more than 100');
+  });
+
+  it('refuses an empty first extension line, at its number', () => {
+    expect(reasonOf(parseCheckpoint(`${ORIGIN}\n1\n${Buffer.from(ROOT).toString('base64')}\n\nmore\n`))).toBe("the checkpoint's extension line 1 is empty");
+  });
+
+  it('keeps a byte-order mark as part of the text, so a note that gained one no longer opens', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(SIGNED, 'utf8')]);
+    expect(reasonOf(openNote(new Uint8Array(bytes), verifier))).toBe(`the signature by ${ORIGIN}+${VKEY.split('+')[1]} (signature line 1) does not verify over the note text`);
+    expect(openNote(new Uint8Array(Buffer.from(SIGNED, 'utf8')), verifier).ok).toBe(true);
+  });
+
+  it('refuses a signature line whose key name is no key name, even beside a good signature', () => {
+    for (const [label, line] of [
+      ['a plus sign', `\u2014 bad+name ${signatureLine.split(' ')[2]}`],
+      ['no em dash', `- ${ORIGIN} ${signatureLine.split(' ')[2]}`],
+      ['no space after the name', `\u2014 ${ORIGIN}`],
+      ['a short signature', `\u2014 ${ORIGIN} AAAA\n`],
+    ] as const) {
+      const note = `${BODY}\n${signatureLine}${line.endsWith('\n') ? line : `${line}`}`;
+      expect(openNote(note, verifier).ok, label).toBe(false);
+    }
+    expect(reasonOf(openNote(`${BODY}\n${signatureLine}\u2014 bad+name AAAAAAAA\n`, verifier))).toBe("signature line 2 names 'bad+name', which is not a key name");
+  });
+});
