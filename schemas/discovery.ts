@@ -82,6 +82,10 @@ export const discoveryDescriptorSchema = z
             .describe('The log\'s verifier key; null when the build did not know it.'),
           tile_url_template: z.string(),
           receipt_proof_api: z.string().describe('URL template of a receipt\'s tlog-proof.'),
+          witnesses: z
+            .array(z.object({ verifier_key: z.string().describe('The witness\'s verifier key (type 0x04, c2sp.org/tlog-cosignature).'), url: absoluteUrl.describe('Its c2sp.org/tlog-witness submission prefix.') }))
+            .describe('Witnesses whose cosignatures each published checkpoint carries, as the build was configured (LOG_WITNESSES); empty when none.'),
+          witness_quorum: z.int().min(0).describe('How many of them cosign every published checkpoint at least.'),
           monitor_command: z.string(),
           description: z.string(),
         })

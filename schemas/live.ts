@@ -115,6 +115,10 @@ export const proofExplorerSchema = z
         checkpoint_url: absoluteUrl,
         key_url: absoluteUrl,
         tiles_url: absoluteUrl.describe('Prefix of the c2sp.org/tlog-tiles paths.'),
+        witnesses: z
+          .array(z.object({ verifier_key: z.string(), url: absoluteUrl }))
+          .describe('Witnesses the server asks to cosign each checkpoint (c2sp.org/tlog-witness); empty when none.'),
+        witness_quorum: z.int().min(0).describe('Cosignatures a checkpoint needs before it is published.'),
         checkpoint: logProbeSchema.shape.checkpoint,
         entries: z.int().min(0).describe('Entries in the log now.'),
         agrees: z.boolean().describe('The transparency_log probe: checkpoint valid, store and log agree.'),

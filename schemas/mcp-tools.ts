@@ -251,6 +251,13 @@ export const checkReceiptInclusionArgumentsSchema = z
       .max(16_384)
       .optional()
       .describe('A c2sp.org/tlog-proof@v1 text to check (as GET /api/assistant/receipt/{id}/proof serves it); absent, the site\'s current proof is checked.'),
+    witnesses: z
+      .array(z.string().min(1).max(512))
+      .min(1)
+      .max(16)
+      .optional()
+      .describe('Verifier keys (type 0x04, c2sp.org/tlog-cosignature) of witnesses you trust: the proof\'s checkpoint must carry a valid cosignature by at least `quorum` of them.'),
+    quorum: z.int().min(1).max(16).optional().describe('How many of `witnesses` must have cosigned (default: all of them).'),
   })
   .describe('Arguments of check_receipt_inclusion.');
 

@@ -4172,6 +4172,21 @@ export interface components {
                     tile_url_template: string;
                     /** @description URL template of a receipt's tlog-proof. */
                     receipt_proof_api: string;
+                    /** @description Witnesses whose cosignatures each published checkpoint carries, as the build was configured (LOG_WITNESSES); empty when none. */
+                    witnesses: {
+                        /** @description The witness's verifier key (type 0x04, c2sp.org/tlog-cosignature). */
+                        verifier_key: string;
+                        /**
+                         * Format: uri
+                         * @description Its c2sp.org/tlog-witness submission prefix.
+                         */
+                        url: string;
+                    }[];
+                    /**
+                     * Format: int64
+                     * @description How many of them cosign every published checkpoint at least.
+                     */
+                    witness_quorum: number;
                     monitor_command: string;
                     description: string;
                 };
@@ -5023,6 +5038,16 @@ export interface components {
                  * @description Prefix of the c2sp.org/tlog-tiles paths.
                  */
                 tiles_url: string;
+                /** @description Witnesses the server asks to cosign each checkpoint (c2sp.org/tlog-witness); empty when none. */
+                witnesses: {
+                    verifier_key: string;
+                    url: components["schemas"]["AbsoluteUrl"];
+                }[];
+                /**
+                 * Format: int64
+                 * @description Cosignatures a checkpoint needs before it is published.
+                 */
+                witness_quorum: number;
                 checkpoint: components["schemas"]["LogProbeCheckpoint"];
                 /**
                  * Format: int64
@@ -7870,7 +7895,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description Not a tile path of the spec: a malformed or non-canonical index, a width of 0 or above 255 (code `invalid_url`). */
+            /** @description Not a tile path of the spec: a malformed or non-canonical index, a width of 0 or above 255, a percent-escape or a dot segment anywhere in the path (code `invalid_url`): a tile has one spelling. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7911,7 +7936,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description No receipt with this id (code `receipt_not_found`). */
+            /** @description No receipt with this id, or its entry is logged but the store no longer holds the receipt (code `receipt_not_found`; `index` names the entry then). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8650,7 +8675,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Model provider not configured (code `model_provider_not_configured`), or it did not answer within its timeout (code `model_provider_unavailable`), or the store that spends the token is unavailable (code `receipt_storage_unavailable`). No token is spent and no free turn is counted. */
+            /** @description Model provider not configured (code `model_provider_not_configured`), or it did not answer within its timeout (code `model_provider_unavailable`), or the store that spends the token is unavailable (code `receipt_storage_unavailable`), or an x402 payment cannot be settled because the receipt store does not extend what the receipt log signed (code `receipt_log_inconsistent`). No token is spent and no free turn is counted. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8725,7 +8750,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["VerificationRateLimited"];
-            /** @description Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written. */
+            /** @description Receipt storage required but unavailable (code `receipt_storage_unavailable`), the chain could not be read within its timeout (code `chain_unavailable`), or the receipt store does not extend what the receipt log signed, so no payment is settled (code `receipt_log_inconsistent`). Nothing is written. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8812,7 +8837,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["VerificationRateLimited"];
-            /** @description The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). Nothing is written. */
+            /** @description The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`), or the receipt store does not extend what the receipt log signed (code `receipt_log_inconsistent`). Nothing is written. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -22,9 +22,10 @@ import { policyCheck } from './policy-check.ts';
 import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
 import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
-import { readVerifierKeyOption } from './receipt-log-proof.ts';
+import { readVerifierKeyOption, readWitnessOptions } from './receipt-log-proof.ts';
 import { monitor } from './monitor.ts';
 import { reputationFromLog } from './reputation.ts';
+import { witnessKey, witnessServe } from './witness.ts';
 
 const CHAIN_TIMEOUT_MS = 10_000;
 
@@ -62,14 +63,14 @@ interface Command {
   options: NonNullable<ParseArgsConfig['options']>;
   /** Positional arguments required, by name. */
   positionals: string[];
-  run: (positionals: string[], values: Record<string, string | boolean | undefined>, output: Output) => Promise<number> | number;
+  run: (positionals: string[], values: Record<string, string | boolean | string[] | undefined>, output: Output) => Promise<number> | number;
 }
 
 /** The site the build was made for (SITE_BASE_URL overrides it), so `npm start` on another port needs no flag. */
 const DEFAULT_BASE = defaultBaseUrl(import.meta.url);
 const baseOption = { base: { type: 'string' as const } };
 const jsonOption = { json: { type: 'boolean' as const } };
-const baseOf = (values: Record<string, string | boolean | undefined>): string => {
+const baseOf = (values: Record<string, string | boolean | string[] | undefined>): string => {
   const base = typeof values.base === 'string' ? values.base : DEFAULT_BASE;
   try {
     const url = new URL(base);
@@ -84,7 +85,7 @@ const baseOf = (values: Record<string, string | boolean | undefined>): string =>
  * The chain source receipts are checked against: `--explorer`, else ERGO_EXPLORER_URL, else the
  * public testnet explorer. Never one the bundle or the site names: they are the party being checked.
  */
-const chainOf = (values: Record<string, string | boolean | undefined>): VerifierChain => {
+const chainOf = (values: Record<string, string | boolean | string[] | undefined>): VerifierChain => {
   const fromFlag = typeof values.explorer === 'string';
   const explorer = fromFlag ? (values.explorer as string) : process.env.ERGO_EXPLORER_URL || ERGO_EXPLORER_URL_DEFAULT;
   try {
@@ -95,6 +96,17 @@ const chainOf = (values: Record<string, string | boolean | undefined>): Verifier
   }
   return verifierChain(explorer.replace(/\/+$/, ''));
 };
+const witnessOptions = { witness: { type: 'string' as const, multiple: true as const }, quorum: { type: 'string' as const } };
+const witnessesOf = (values: Record<string, unknown>) => {
+  const witnesses = readWitnessOptions(values);
+  return witnesses ? { witnesses } : {};
+};
+const witnessHelp = [
+  "  --witness VKEY   a witness whose cosignature the checkpoint must carry (its verifier key, type 0x04, or a",
+  '                   file holding it; repeatable): a checkpoint its witnesses cosigned was shown to them, so',
+  '                   the log cannot show you a fork of what they saw',
+  '  --quorum K       how many of the --witness keys must have cosigned (default: all of them)',
+];
 const explorerHelp = [
   `  --explorer URL   Explorer API to re-read Notes from (default ERGO_EXPLORER_URL, else ${ERGO_EXPLORER_URL_DEFAULT})`,
   '                   Never the explorer a bundle or the site names: whoever wrote the bundle would choose',
@@ -104,7 +116,7 @@ const explorerHelp = [
 
 const COMMANDS: Record<string, Command> = {
   'verify-receipt': {
-    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--log-key KEY] [--proof FILE] [--offline] [--require-log] [--json]',
+    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--log-key KEY] [--witness VKEY ... [--quorum K]] [--proof FILE] [--offline] [--require-log] [--json]',
     summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source, its log proof checked.',
     help: [
       'Fetches the bundle from the site by receipt id or settlement transaction id (or reads it from a',
@@ -118,6 +130,7 @@ const COMMANDS: Record<string, Command> = {
       ...explorerHelp,
       "  --log-key KEY    the log's verifier key to trust (the line, or a file holding it); without it the",
       "                   site's own key is fetched and reported as trusted on first use",
+      ...witnessHelp,
       '  --proof FILE     a saved .tlog-proof instead of the one the site serves now',
       '  --offline        read nothing but the bundle file, --proof and --log-key (all three required):',
       '                   no network at all, so the Note is not re-read on a chain',
@@ -130,6 +143,7 @@ const COMMANDS: Record<string, Command> = {
       ...baseOption,
       explorer: { type: 'string' },
       'log-key': { type: 'string' },
+      ...witnessOptions,
       proof: { type: 'string' },
       offline: { type: 'boolean' },
       'require-log': { type: 'boolean' },
@@ -143,6 +157,7 @@ const COMMANDS: Record<string, Command> = {
           base: baseOf(values),
           json: Boolean(values.json),
           ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+          ...witnessesOf(values),
           ...(typeof values.proof === 'string' ? { proofFile: values.proof } : {}),
           offline: Boolean(values.offline),
           requireLog: Boolean(values['require-log']),
@@ -152,7 +167,7 @@ const COMMANDS: Record<string, Command> = {
       ),
   },
   reconcile: {
-    usage: 'agent-economy reconcile [--base URL] [--explorer URL] [--json] [--sandbox]',
+    usage: 'agent-economy reconcile [--base URL] [--explorer URL] [--log-key KEY] [--witness VKEY ... [--quorum K]] [--json] [--sandbox]',
     summary: 'Re-verify every proof the proof explorer lists.',
     help: [
       'Reads the proof explorer of the site and re-verifies each proof from the outside: receipt proofs',
@@ -163,23 +178,33 @@ const COMMANDS: Record<string, Command> = {
       'Options:',
       `  --base URL       site whose proofs to reconcile (default ${DEFAULT_BASE})`,
       ...explorerHelp,
+      "  --log-key KEY    also check each receipt's log proof against this verifier key (the line, or a file",
+      '                   holding it); with --witness alone, the site\'s own key is trusted on first use',
+      ...witnessHelp,
       '  --json           one JSON line per proof: {id, kind, ok, site_reported_ok, checks}',
       '  --sandbox        also re-verify the sandbox receipts listed apart (never proofs; they pass only',
       '                   with --explorer naming that sandbox)',
       '',
       'Exit status: 0 every proof reconciles, 1 a proof fails, 2 bad usage.',
     ].join('\n'),
-    options: { ...baseOption, explorer: { type: 'string' }, ...jsonOption, sandbox: { type: 'boolean' } },
+    options: { ...baseOption, explorer: { type: 'string' }, 'log-key': { type: 'string' }, ...witnessOptions, ...jsonOption, sandbox: { type: 'boolean' } },
     positionals: [],
     run: async (_positionals, values, output) =>
       reconcile(
-        { base: baseOf(values), json: Boolean(values.json), sandbox: Boolean(values.sandbox) },
+        {
+          base: baseOf(values),
+          json: Boolean(values.json),
+          sandbox: Boolean(values.sandbox),
+          ...(typeof values['log-key'] === 'string' || values.witness !== undefined
+            ? { log: { ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}), ...witnessesOf(values) } }
+            : {}),
+        },
         { chain: chainOf(values), validateJsonSchema: await ajvValidator() },
         output,
       ),
   },
   monitor: {
-    usage: 'agent-economy monitor --state FILE [--base URL] [--log-key KEY] [--json]',
+    usage: 'agent-economy monitor --state FILE [--base URL] [--log-key KEY] [--witness VKEY ... [--quorum K]] [--json]',
     summary: "Watch the receipt log: each checkpoint must extend the last one kept, each new entry be its leaf's receipt.",
     help: [
       "Fetches the receipt log's checkpoint and verifies its signature, then reads the level-0 tiles from where",
@@ -194,13 +219,14 @@ const COMMANDS: Record<string, Command> = {
       `  --base URL       site whose log to watch (default ${DEFAULT_BASE})`,
       "  --log-key KEY    the log's verifier key (the line, or a file holding it); without it the key kept in",
       "                   FILE, or on the first run the site's own, trusted on first use",
+      ...witnessHelp,
       '  --json           print one JSON object on success',
       '',
       'Exit status: 0 the log is consistent and the state was updated; 1 the log forked, shrank, served a',
       'checkpoint, tile or entry that does not verify, or could not be read (the state is left as it was);',
       '2 bad usage.',
     ].join('\n'),
-    options: { ...baseOption, state: { type: 'string' }, 'log-key': { type: 'string' }, ...jsonOption },
+    options: { ...baseOption, state: { type: 'string' }, 'log-key': { type: 'string' }, ...witnessOptions, ...jsonOption },
     positionals: [],
     run: (_positionals, values, output) => {
       if (typeof values.state !== 'string') throw new CliError('monitor needs --state FILE: where the last checkpoint it accepted is kept');
@@ -210,10 +236,55 @@ const COMMANDS: Record<string, Command> = {
           base: baseOf(values),
           json: Boolean(values.json),
           ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
+          ...witnessesOf(values),
         },
         output,
       );
     },
+  },
+  'witness key': {
+    usage: 'agent-economy witness key --key FILE --name NAME',
+    summary: "Print a witness's verifier key (type 0x04), making its Ed25519 key in FILE first when there is none.",
+    help: [
+      'A witness cosigns a log\'s checkpoints (c2sp.org/tlog-cosignature, cosignature/v1) only after checking',
+      'each extends the last one it cosigned. This prints the key a log is given in LOG_WITNESSES, and readers',
+      'in --witness: <name>+<key id>+<base64(0x04 || public key)>. The key file is made (mode 0600) when absent.',
+      '',
+      'Options:',
+      '  --key FILE       the witness\'s Ed25519 private key (PKCS#8 PEM); made when absent',
+      '  --name NAME      the witness\'s key name, a schema-less URL such as witness.example/w1',
+      '',
+      'Exit status: 0 printed; 2 bad usage or a key file that is not the witness\'s alone.',
+    ].join('\n'),
+    options: { key: { type: 'string' }, name: { type: 'string' } },
+    positionals: [],
+    run: (_positionals, values, output) => witnessKey(values, output),
+  },
+  'witness serve': {
+    usage: 'agent-economy witness serve --key FILE --name NAME --state FILE --log VKEY [--log VKEY ...] [--port P] [--host H]',
+    summary: 'Run a c2sp.org/tlog-witness: POST /add-checkpoint cosigns a checkpoint only when it extends the last one.',
+    help: [
+      'Serves POST /add-checkpoint (c2sp.org/tlog-witness): the body is `old <size>`, the consistency proof from',
+      'that size, an empty line and the signed checkpoint. The witness checks the log\'s signature (403 if none',
+      'verifies, 404 for a log it does not witness), that the old size is the one it last cosigned (409 with its',
+      'size otherwise, or when the same size has another root) and the proof (422); then it keeps the new size',
+      'and root in --state, durably, and only then answers with its cosignature. It never cosigns two',
+      'inconsistent checkpoints of a log, across restarts. Its state must never be lost: a witness that lost',
+      'it is retired (a new key, a new name), not restarted. Prints one JSON line when it listens.',
+      '',
+      'Options:',
+      '  --key FILE       the witness\'s Ed25519 private key (PKCS#8 PEM, mode 0600; `witness key` makes one)',
+      '  --name NAME      the witness\'s key name, as `witness key` printed it',
+      '  --state FILE     the last checkpoint cosigned per log (made on the first cosignature)',
+      '  --log VKEY       a log to witness: its verifier key, or a file holding it (repeatable)',
+      '  --port P         port to listen on (default 0: any free one, printed)',
+      '  --host H         address to listen on (default 127.0.0.1)',
+      '',
+      'Exit status: 0 stopped by SIGTERM or SIGINT; 2 bad usage, a key or state file it cannot use.',
+    ].join('\n'),
+    options: { key: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' }, log: { type: 'string', multiple: true }, port: { type: 'string' }, host: { type: 'string' } },
+    positionals: [],
+    run: (_positionals, values, output) => witnessServe(values, output),
   },
   reputation: {
     usage: 'agent-economy reputation --from-log [--base URL] [--explorer URL] [--log-key KEY] [--json]',
@@ -370,7 +441,8 @@ const GENERAL_HELP = (): string =>
     'Commands:',
     ...Object.values(COMMANDS).map((command) => `  ${command.usage}\n      ${command.summary}`),
     '',
-    'Run `agent-economy <command> --help` for a command. Nothing here signs, broadcasts or holds a key.',
+    'Run `agent-economy <command> --help` for a command. Nothing here signs a transaction, broadcasts or holds a wallet key;',
+    'only `witness` signs: cosignatures of a log\'s checkpoints, with the witness\'s own key.',
   ].join('\n');
 
 /** Runs the command line `argv` (without node and script); resolves to the exit status. */
@@ -400,7 +472,7 @@ export async function runCli(argv: string[], output: Output = processOutput()): 
       output.out(`${command.usage}\n\n${command.help}`);
       return 0;
     }
-    let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+    let parsed: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
     try {
       parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true }) as typeof parsed;
     } catch (error) {

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { decodeBase64, encodeBase64 } from '../domain/tlog/base64.ts';
 import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
+import { witnessCheck, type WitnessPolicy } from './receipt-log-proof.ts';
 import { TILE_WIDTH } from '../domain/tlog/tiles.ts';
 import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, rootFromSubtrees, sameBytes, type Hash } from '../domain/tlog/tree.ts';
 import { logFailure, readEntries, readLeaves } from './log-tiles.ts';
@@ -36,6 +37,8 @@ export interface MonitorOptions {
   base: string;
   /** The verifier key to trust (`--log-key`); else the kept one, else the site's on first use. */
   logKey?: string;
+  /** Witnesses whose cosignatures each checkpoint must carry, at least their quorum. */
+  witnesses?: WitnessPolicy;
   json: boolean;
 }
 
@@ -96,6 +99,10 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   if (checkpointAnswer.status !== 200) throw logFailure(`${logUrl}/checkpoint answered HTTP ${checkpointAnswer.status}${checkpointAnswer.problemDetail ? `: ${checkpointAnswer.problemDetail}` : ''}`);
   const opened = openCheckpoint(checkpointAnswer.text, verifierKey, origin);
   if (!opened.ok) throw logFailure(`the checkpoint ${logUrl}/checkpoint serves is refused: ${opened.reason}`);
+  if (options.witnesses) {
+    const witnessed = witnessCheck(checkpointAnswer.text, options.witnesses);
+    if (!witnessed.ok) throw logFailure(`the checkpoint ${logUrl}/checkpoint serves is refused: ${witnessed.detail}`);
+  }
   const { size, root } = opened.checkpoint;
 
   const oldSize = kept?.size ?? 0;

@@ -11,10 +11,12 @@ import { LOG_INCLUSION_CHECK } from '../domain/tlog/audit.ts';
 import { checkReceiptProof, LOG_CHECKPOINT_CHECK } from '../domain/tlog/receipt-proof-check.ts';
 import type { ProofCheck } from '../domain/receipt-proof.ts';
 import { parseVerifierKey } from '../domain/tlog/note.ts';
+import { parseCosignerKey } from '../domain/tlog/cosignature.ts';
+import { witnessCheck as checkWitnesses, LOG_WITNESS_CHECK, type WitnessPolicy } from '../domain/tlog/receipt-proof-check.ts';
 import { CliError, fetchBytes } from './output.ts';
 
 export const LOG_KEY_CHECK = 'log_key';
-export { LOG_CHECKPOINT_CHECK, LOG_INCLUSION_CHECK };
+export { LOG_CHECKPOINT_CHECK, LOG_INCLUSION_CHECK, LOG_WITNESS_CHECK, type WitnessPolicy };
 
 export type LogCheck = ProofCheck & { pending?: boolean };
 
@@ -25,7 +27,42 @@ export interface LogProofSource {
   logKey?: string;
   /** A saved `.tlog-proof` (`--proof`); absent, fetched from the site. */
   proofFile?: string;
+  /** Witnesses the reader trusts (`--witness`) and how many must have cosigned the checkpoint (`--quorum`). */
+  witnesses?: WitnessPolicy;
 }
+
+
+
+/**
+ * `--witness` (repeatable: a witness's verifier key, type 0x04, or a file holding it) and `--quorum K`
+ * (default: all of them); undefined when no witness is named.
+ */
+export function readWitnessOptions(values: Record<string, unknown>): WitnessPolicy | undefined {
+  const given = Array.isArray(values.witness) ? (values.witness as string[]) : typeof values.witness === 'string' ? [values.witness] : [];
+  if (given.length === 0) {
+    if (values.quorum !== undefined) throw new CliError('--quorum needs --witness: the witnesses whose cosignatures count');
+    return undefined;
+  }
+  const keys = given.map((value) => {
+    if (value.includes('+')) return value.trim();
+    try {
+      return readFileSync(value, 'utf8').trim();
+    } catch {
+      throw new CliError(`--witness must be a witness verifier key <name>+<key id>+<base64 key> or a file holding one; "${value}" is neither`);
+    }
+  });
+  const verifiers = keys.map((key) => {
+    const parsed = parseCosignerKey(key);
+    if (!parsed.ok) throw new CliError(`--witness ${key.slice(0, 80)} is not a witness verifier key (type 0x04): ${parsed.reason}`);
+    return parsed.verifier;
+  });
+  const quorum = values.quorum === undefined ? keys.length : Number(values.quorum);
+  if (!Number.isInteger(quorum) || quorum < 1 || quorum > keys.length) throw new CliError(`--quorum must be a whole number from 1 to the ${keys.length} witnesses named, got "${String(values.quorum)}"`);
+  return { keys, verifiers, quorum };
+}
+
+/** The check that `note` carries at least the policy's quorum of valid witness cosignatures, dated no later than now. */
+export const witnessCheck = (note: string, policy: WitnessPolicy): LogCheck => checkWitnesses(note, policy, Math.floor(Date.now() / 1000));
 
 /** What the log checks found, for the JSON output. */
 export interface LogVerdict {
@@ -126,7 +163,7 @@ export async function receiptLogChecks(bundle: unknown, receiptId: string | null
     proofText = answer.text;
   }
 
-  const checked = checkReceiptProof(bundle, proofText, verifierKey);
+  const checked = checkReceiptProof(bundle, proofText, verifierKey, source.witnesses, Math.floor(Date.now() / 1000));
   checks.push(...checked.checks);
   const { index, treeSize, rootHash } = checked;
   return { checks, verdict: { status: checked.status, ...(index === undefined ? {} : { index, treeSize, rootHash }), ...base } };

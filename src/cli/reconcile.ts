@@ -12,6 +12,7 @@ import type { ProofCheck } from '../domain/receipt-proof.ts';
 import { routePath } from '../catalogue/lookup.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, progressBar, type Output } from './output.ts';
 import { receiptChecks, type VerifierChain } from './verify-receipt.ts';
+import { receiptLogChecks, type WitnessPolicy } from './receipt-log-proof.ts';
 
 /** Only what reconciling reads of the proof explorer, so a deployment with another namespace still reads. */
 const listedProofSchema = z.looseObject({
@@ -27,6 +28,11 @@ export interface ReconcileOptions {
   json: boolean;
   /** Also re-verify the sandbox receipts listed apart (never proofs, but useful in a demo). */
   sandbox: boolean;
+  /**
+   * Also check each receipt's log proof (as `verify-receipt` does): against this verifier key, and
+   * with `witnesses`, their quorum of cosignatures on its checkpoint. Absent, the log is not read.
+   */
+  log?: { logKey?: string; witnesses?: WitnessPolicy };
 }
 
 export interface ReconcileDeps {
@@ -58,6 +64,11 @@ async function reconcileReceipt(proof: ListedProof, options: ReconcileOptions, d
   const answer = await fetchJson(url, { allowNotFound: true });
   if (!answer || answer.status !== 200) return [{ id: 'receipt_fetched', ok: false, detail: `${url} answered ${answer ? `HTTP ${answer.status}` : '404'}.` }];
   const checks = await receiptChecks(answer.text, answer.body, deps.chain);
+  if (options.log) {
+    const { logKey, witnesses } = options.log;
+    const logged = await receiptLogChecks(answer.body, proof.id, { base: options.base, ...(logKey ? { logKey } : {}), ...(witnesses ? { witnesses } : {}) });
+    checks.push(...logged.checks);
+  }
   const declared = (answer.body as { receiptId?: unknown }).receiptId;
   if (declared !== proof.id) checks.unshift({ id: 'receipt_fetched', ok: false, detail: `The proof names receipt ${proof.id} but the site returned ${String(declared)}.` });
   return checks;

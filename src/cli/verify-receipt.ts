@@ -16,8 +16,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { ERGO_EXPLORER_URL_DEFAULT } from '../config/chain.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
-import { receiptLogChecks, type LogVerdict } from './receipt-log-proof.ts';
+import { receiptLogChecks, type LogVerdict, type WitnessPolicy } from './receipt-log-proof.ts';
 import type { ChainBox } from '../domain/ports.ts';
+import { duplicateKeyAt } from '../lib/duplicate-keys.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 
 /** The chain source the person verifying chose, and what it serves. */
@@ -37,6 +38,8 @@ export interface VerifyOptions {
   json: boolean;
   /** The verifier key to trust (`--log-key`); absent, the site's is trusted on first use. */
   logKey?: string;
+  /** Witnesses whose cosignatures the proof's checkpoint must carry, at least their quorum. */
+  witnesses?: WitnessPolicy;
   /** A saved tlog-proof (`--proof`) instead of the site's. */
   proofFile?: string;
   /** Nothing fetched: the bundle file, `proofFile` and `logKey` are all there is; the Note is not re-read. */
@@ -52,8 +55,9 @@ export async function loadReceipt(target: string, base: string): Promise<{ text:
   if (existsSync(target) && statSync(target).isFile()) {
     try {
       const text = readFileSync(target, 'utf8');
-      return { text, bundle: JSON.parse(text), from: target };
+      return { text, bundle: parseBundleText(text, target), from: target };
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw new CliError(`${target} is not a JSON receipt bundle: ${(error as Error).message}`);
     }
   }
@@ -62,7 +66,15 @@ export async function loadReceipt(target: string, base: string): Promise<{ text:
   const answer = await fetchJson(url, { allowNotFound: true });
   if (!answer) throw new CliError(`no receipt with receipt id or transaction id ${target} at ${base}`, EXIT_FAILED);
   if (answer.status !== 200) throw new CliError(`${url} answered HTTP ${answer.status}`, EXIT_FAILED);
-  return { text: answer.text, bundle: answer.body, from: url };
+  return { text: answer.text, bundle: parseBundleText(answer.text, url), from: url };
+}
+
+/** The bundle in `text`, refused when a member is named twice: the checks and the log would each take the last value. */
+function parseBundleText(text: string, from: string): unknown {
+  const bundle: unknown = JSON.parse(text);
+  const duplicate = duplicateKeyAt(text);
+  if (duplicate !== null) throw new CliError(`${from} names the member at ${duplicate} twice: a receipt bundle must name each member once (I-JSON, RFC 7493), so it is not checked`, EXIT_FAILED);
+  return bundle;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -114,7 +126,7 @@ export async function verifyReceipt(target: string, options: VerifyOptions, chai
   const { text, bundle, from } = await loadReceipt(target, options.base);
   const receiptId = isRecord(bundle) && typeof bundle.receiptId === 'string' ? bundle.receiptId : null;
   const checks: Array<ProofCheck & { pending?: boolean }> = options.offline ? receiptOfflineChecks(text) : await receiptChecks(text, bundle, chain);
-  const log = await receiptLogChecks(bundle, receiptId, { base: options.base, logKey: options.logKey, proofFile: options.proofFile });
+  const log = await receiptLogChecks(bundle, receiptId, { base: options.base, logKey: options.logKey, proofFile: options.proofFile, ...(options.witnesses ? { witnesses: options.witnesses } : {}) });
   checks.push(...log.checks.map((check) => (check.pending && options.requireLog ? { id: check.id, ok: false, detail: `${check.detail} --require-log asks for a proof now.` } : check)));
   const ok = checks.every((check) => check.ok);
   const claimed = isRecord(bundle) && typeof bundle.chain === 'string' ? bundle.chain : null;

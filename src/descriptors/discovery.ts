@@ -12,8 +12,11 @@ import { RECEIPT_LOG_PATH, receiptLogOrigin } from '../config/receipt-log.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { endpointEntries } from './endpoints.ts';
 
-/** `verifierKey`: the receipt log's verifier key as the build knows it (src/services/log-signing-key.ts, publishedVerifierKey). */
-export function buildDiscoveryDescriptor(verifierKey?: string): DiscoveryDescriptor {
+/**
+ * `verifierKey`: the receipt log's verifier key as the build knows it (src/services/log-signing-key.ts,
+ * publishedVerifierKey); `witnesses`: the witnesses it is configured with (LOG_WITNESSES) and their quorum.
+ */
+export function buildDiscoveryDescriptor(verifierKey?: string, witnesses: { list: ReadonlyArray<{ verifierKey: string; url: string }>; quorum: number } = { list: [], quorum: 0 }): DiscoveryDescriptor {
   return {
     ok: true,
     ...descriptorHeader('agent_economy.discovery.v0'),
@@ -68,6 +71,8 @@ export function buildDiscoveryDescriptor(verifierKey?: string): DiscoveryDescrip
         verifier_key: verifierKey ?? null,
         tile_url_template: `${site.base_url}${RECEIPT_LOG_PATH}/tile/{tilePath}`,
         receipt_proof_api: routeUrl('assistant-receipt-proof'),
+        witnesses: witnesses.list.map(({ verifierKey: key, url }) => ({ verifier_key: key, url })),
+        witness_quorum: witnesses.quorum,
         monitor_command: `npx agent-economy monitor --state monitor-state.json --base ${site.base_url}`,
         description:
           'Every stored receipt is an entry of an append-only Merkle log (RFC 6962 hashing) served as c2sp.org/tlog-tiles, with an Ed25519-signed checkpoint and a c2sp.org/tlog-proof per receipt. The key signs checkpoints only; pin it and run the monitor.',

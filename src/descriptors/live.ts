@@ -42,7 +42,17 @@ export function buildProofExplorer(
   generatedAt: Date,
 ): ProofExplorer {
   const receipts = [...proofs, ...sandboxReceipts].filter((proof) => proof.kind !== 'conformance');
-  const inCheckpoint = receipts.filter((proof) => proof.checks.some((check) => check.id === LOG_INCLUSION_CHECK && check.ok)).length;
+  const proven = (proof: (typeof receipts)[number]) => proof.checks.some((check) => check.id === LOG_INCLUSION_CHECK && check.ok);
+  const inCheckpoint = receipts.filter(proven).length;
+  // Not proven though the checkpoint covers its entry, or with no entry at all: the log and the store
+  // disagree, whatever their counts say. A receipt past the checkpoint is only waiting for the next one.
+  const signedSize = receiptLog.checkpoint?.size ?? 0;
+  const unproven = receipts.filter((proof) => !proven(proof) && (proof.log_index == null || proof.log_index < signedSize)).map((proof) => proof.id);
+  const log = unproven.length === 0 ? receiptLog : {
+    ...receiptLog,
+    agrees: false,
+    detail: `${receiptLog.detail} ${receiptLog.agrees ? 'But' : 'Also,'} ${unproven.length === 1 ? 'a listed receipt is' : `${unproven.length} listed receipts are`} not proven in the log: ${unproven.slice(0, 5).join(', ')}${unproven.length > 5 ? ', ...' : ''}.`,
+  };
   return {
     ok: true,
     type: typeName('agent_economy.proof_explorer.v0'),
@@ -59,7 +69,7 @@ export function buildProofExplorer(
       receipts_not_proven_in_log: receipts.length - inCheckpoint,
       mainnet_gate_status: 'closed',
     },
-    receipt_log: receiptLog,
+    receipt_log: log,
     proofs,
     sandbox_receipts: sandboxReceipts,
     reconciliation: {

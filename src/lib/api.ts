@@ -7,6 +7,8 @@ export interface ApiRequest {
   method: string;
   /** Path without query string, percent-decoding left to the route's params. */
   path: string;
+  /** The path as the client sent it, where it differs from `path` (percent-escapes, dot segments resolved). */
+  sentPath?: string;
   params: Record<string, string>;
   query: URLSearchParams;
   headers: Record<string, string | undefined>;

@@ -39,6 +39,13 @@ const LISTED = [
   },
   { code: 'chain_unavailable', status: 503, where: `${QUOTE}, ${VERIFY}`, meaning: 'The chain source did not answer, or answered garbage, within its timeout; nothing was written. Retry shortly.' },
   { code: 'receipt_storage_unavailable', status: 503, where: ASSISTANT, meaning: 'The store of quotes, tokens and receipts cannot be reached; nothing was written. Retry shortly.' },
+  {
+    code: 'receipt_log_inconsistent',
+    status: 503,
+    where: `${VERIFY}, ${CHAT} (an x402 payment), POST /api/x402/facilitator/settle`,
+    meaning:
+      'The receipt store does not extend what the receipt log signed (a restored backup, a rewritten receipt), so the log refuses to sign and no payment is settled until the operator resolves it; nothing was written, and the Note stays unspent here. `Retry-After` says when to ask again.',
+  },
   { code: 'quote_not_found', status: 400, where: `${VERIFY} (404 on GET /api/assistant/quote/{id})`, meaning: 'No quote was issued with this `quoteId`.' },
   { code: 'question_mismatch', status: 400, where: VERIFY, meaning: 'The question is not the one the quote was issued for.' },
   { code: 'invalid_idempotency_key', status: 400, where: VERIFY, meaning: 'The `Idempotency-Key` header (the payer\'s retry key) is not 16 to 128 letters, digits, `-` or `_`.' },

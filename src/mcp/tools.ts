@@ -40,7 +40,8 @@ import { logger } from '../services/logger.ts';
 import type { ReceiptLog } from '../services/receipt-log.ts';
 import { StoreUnavailableError } from '../domain/ports.ts';
 import { LOG_INCLUSION_CHECK } from '../domain/tlog/audit.ts';
-import { checkReceiptProof } from '../domain/tlog/receipt-proof-check.ts';
+import { checkReceiptProof, type WitnessPolicy } from '../domain/tlog/receipt-proof-check.ts';
+import { parseCosignerKey } from '../domain/tlog/cosignature.ts';
 
 /**
  * The outside parts tools use, handed in by the server so that each process decides what it may
@@ -160,8 +161,9 @@ if (unbound.length > 0) throw new Error(`MCP tools: run functions without a cata
  * check of `agent-economy verify-receipt`): the proof given, or the site's current one, against the
  * log's verifier key and the receipt's own canonical JSON.
  */
-async function checkReceiptInclusion({ id, proof }: z.output<typeof checkReceiptInclusionArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown>> {
+async function checkReceiptInclusion({ id, proof, witnesses, quorum }: z.output<typeof checkReceiptInclusionArgumentsSchema>, context: ToolContext): Promise<Record<string, unknown>> {
   const receiptId = id.toLowerCase();
+  const policy = witnesses && witnessPolicy(witnesses, quorum);
   const [deps, log] = await Promise.all([context.services.assistant(), context.services.receiptLog()]);
   const bundle = await storeRead(() => deps.store.getReceipt(receiptId));
   if (!bundle || bundle.receiptId !== receiptId) throw new ToolError('receipt_not_found', `id: no stored receipt has id ${receiptId}; get_receipt finds one by settlement transaction id too.`, 'id');
@@ -172,12 +174,27 @@ async function checkReceiptInclusion({ id, proof }: z.output<typeof checkReceipt
     if (answer.status === 'unlogged') {
       return { ...about, status: 'failed', checks: [{ id: LOG_INCLUSION_CHECK, ok: false, detail: 'This receipt has no entry in the receipt log.' }] };
     }
+    if (answer.status === 'gone') {
+      // Read a moment ago, gone now: as if it had never been found.
+      throw new ToolError('receipt_not_found', `id: receipt ${receiptId} is no longer in the receipt store (it was entry ${answer.index} of the log).`, 'id');
+    }
     if (answer.status === 'pending') {
       return { ...about, status: 'pending', index: answer.index, retryAfterSeconds: answer.retryAfterSeconds, checks: [{ id: LOG_INCLUSION_CHECK, ok: false, detail: `Entry ${answer.index} of the receipt log; no signed checkpoint includes it yet: ask again in ${answer.retryAfterSeconds} s.` }] };
     }
     proofText = answer.proof;
   }
-  return { ...about, ...checkReceiptProof(bundle, proofText, log.verifierKey), proof: proofText };
+  return { ...about, ...checkReceiptProof(bundle, proofText, log.verifierKey, policy, Math.floor(Date.now() / 1000)), proof: proofText };
+}
+
+/** The witnesses a caller trusts, parsed, with their quorum (default: all); a key that is not a witness's names its place. */
+function witnessPolicy(keys: string[], quorum = keys.length): WitnessPolicy {
+  const verifiers = keys.map((key, i) => {
+    const parsed = parseCosignerKey(key);
+    if (!parsed.ok) throw new ToolError('invalid_request', `witnesses/${i}: not a witness verifier key (type 0x04): ${parsed.reason}`, `witnesses/${i}`);
+    return parsed.verifier;
+  });
+  if (quorum > keys.length) throw new ToolError('invalid_request', `quorum: ${quorum} of ${keys.length} witnesses cannot be met`, 'quorum');
+  return { keys, verifiers, quorum };
 }
 
 /** A store read whose failure the caller can act on: said in the service's words, the cause logged. */

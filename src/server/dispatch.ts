@@ -42,6 +42,8 @@ function validatedBody(schema: ZodType, raw: unknown): unknown {
 export interface IncomingApiRequest {
   method: string;
   path: string;
+  /** The path as sent, where URL parsing changed it (ApiRequest.sentPath). */
+  sentPath?: string;
   query: URLSearchParams;
   headers: Record<string, string | undefined>;
   clientIp: string;
@@ -189,6 +191,7 @@ export function answerRoute(found: RouteMatch, request: RouteRequest, bytes?: Ui
     }
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const apiRequest: ApiRequest = { method, path: request.path, params, query: request.query, headers: request.headers, body, clientIp: request.clientIp, requestId: request.requestId };
+    if (request.sentPath !== undefined) apiRequest.sentPath = request.sentPath;
     // The route table refuses, at load, a route of this site without a handler.
     const answer = route.handler!(apiRequest);
     if (!(answer instanceof Promise)) return serializeApiResponse(answer, route);

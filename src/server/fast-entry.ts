@@ -30,7 +30,7 @@ import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedAnswerIndex, servedDocuments } from '../build/site-documents.ts';
 import { useAnswerIndex } from '../services/answer-index.ts';
-import { closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { checkReceiptLogAtStart, closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { startCheckpointer } from '../services/receipt-log.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import type { ReceiptLogStore } from '../domain/ports.ts';
@@ -188,6 +188,8 @@ function send(res: http.ServerResponse, response: SerializedResponse, head = fal
 interface Target {
   path: string;
   search: string;
+  /** The path as sent, where URL parsing changed it (escapes, dot segments). */
+  sentPath?: string;
 }
 
 /**
@@ -202,7 +204,7 @@ function parseTarget(target: string): Target {
     return { path: rawPath, search };
   }
   const url = new URL(target, 'http://local');
-  return { path: url.pathname, search: url.search };
+  return { path: url.pathname, search: url.search, ...(url.pathname === rawPath ? {} : { sentPath: rawPath }) };
 }
 
 /**
@@ -276,6 +278,7 @@ export function createRequestListener(options: ServerOptions) {
     const request = {
       method,
       path,
+      ...(target.sentPath === undefined ? {} : { sentPath: target.sentPath }),
       query: new URLSearchParams(target.search),
       headers: req.headers as Record<string, string | undefined>,
       clientIp: req.socket.remoteAddress ?? 'unknown',
@@ -431,6 +434,7 @@ export async function main(): Promise<void> {
   checkConfigurationAtStart();
   const { host, port } = loadListenConfig();
   await openEmbeddedStoreAtStart();
+  await checkReceiptLogAtStart();
   const server = await startServer({ distDir, astroHandler: lazyAstroHandler(new URL('./entry.mjs', import.meta.url).href), host, port });
   const address = server.address();
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;

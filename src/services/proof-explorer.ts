@@ -42,7 +42,7 @@ const BUILD_SLICE_MS = 4;
 export interface ProofSources {
   store: AssistantStore;
   chain: ChainClient;
-  receiptLog: Pick<ReceiptLog, 'origin' | 'verifierKey' | 'inclusionOf' | 'health'>;
+  receiptLog: Pick<ReceiptLog, 'origin' | 'verifierKey' | 'witnesses' | 'witnessQuorum' | 'inclusionOf' | 'health'>;
 }
 
 /**
@@ -183,6 +183,8 @@ export function createProofExplorer(sources: () => Promise<ProofSources>, option
       checkpoint_url: routeUrl('receipt-log-checkpoint'),
       key_url: routeUrl('receipt-log-key'),
       tiles_url: `${site.base_url}${RECEIPT_LOG_PATH}/tile/`,
+      witnesses: receiptLog.witnesses.map(({ verifierKey, url }) => ({ verifier_key: verifierKey, url })),
+      witness_quorum: receiptLog.witnessQuorum,
       checkpoint: health.checkpoint && { size: health.checkpoint.size, root_hash: health.checkpoint.rootHash, issued_at: health.checkpoint.issuedAt },
       entries: health.entries,
       agrees: health.ok,

@@ -11,17 +11,20 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptLogConfig } from '../config/receipt-log.ts';
 import type { KeptBundle, LogEntry, ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
-import { formatCheckpoint, formatVerifierKey, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
-import { inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
+import { formatCheckpoint, formatVerifierKey, openCheckpoint, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
+import { consistencyProof, consistencyProofIndexes, inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
+import { extendsSigned, keptHistory, nextTree, storeBehind, type LogFork, type SignedTree } from '../domain/tlog/signing-rule.ts';
 import { checkTileResource, encodeEntryBundle, formatEntryBundlePath, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { receiptLogEntry } from '../domain/receipt-log-entry.ts';
 import { inclusionCheck, judgeLogHealth, type LogHealth } from '../domain/tlog/audit.ts';
 import { formatTlogProof } from '../domain/tlog/tlog-proof.ts';
-import { rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../domain/tlog/tree.ts';
+import { EMPTY_TREE_HASH, leafHash, rootFromSubtrees, sameBytes, storedHashIndex, treeHashIndexes } from '../domain/tlog/tree.ts';
 import { sharedWhileRunning } from '../lib/in-flight.ts';
 import { everyInterval } from '../lib/rounds.ts';
 import { logger } from './logger.ts';
+import { signedCheckpointInMemory, type SignedCheckpointKeeper } from './signed-checkpoint-file.ts';
+import type { WitnessClient } from './witness-client.ts';
 
 export type TileAnswer =
   /** `encoding` gzip when the bytes are gzipped (an entry bundle of 64 KB or more, whatever the client asked). */
@@ -30,12 +33,20 @@ export type TileAnswer =
   /** Entries the log holds whose receipts the store lost: the bundle is withheld, never served with a gap. */
   | { ok: false; status: 503; reason: string; missingIndexes: number[] };
 
-export type ProofAnswer = { status: 'proved'; index: number; proof: string } | { status: 'pending'; index: number; retryAfterSeconds: number } | { status: 'unlogged' };
+export type ProofAnswer =
+  | { status: 'proved'; index: number; proof: string }
+  | { status: 'pending'; index: number; retryAfterSeconds: number }
+  | { status: 'unlogged' }
+  /** The log has its entry, but the store no longer holds the receipt. */
+  | { status: 'gone'; index: number };
 
 export interface ReceiptLog {
   readonly origin: string;
   /** The signed-note verifier key (`<name>+<key id>+<base64 key>`) the checkpoints verify with. */
   readonly verifierKey: string;
+  /** The witnesses whose cosignatures each published checkpoint carries (at least `quorum` of them). */
+  readonly witnesses: ReadonlyArray<{ verifierKey: string; url: string }>;
+  readonly witnessQuorum: number;
   /** The newest stored checkpoint. */
   checkpoint(): Promise<StoredCheckpoint | undefined>;
   /** Signs and stores a checkpoint of the log as it is now, unless the newest already covers it. */
@@ -49,8 +60,20 @@ export interface ReceiptLog {
    * reader walking the log finds every full bundle made already.
    */
   keepBundles(limit: number): Promise<number>;
+  /**
+   * Reads back the next slice of older entries (at least SAMPLE_MIN, enough that the whole log is
+   * read within a day at one slice per checkpoint interval): each must still have its receipt, hashing
+   * to its stored leaf. What it finds is in `health` until read back right. The checkpointer runs it.
+   */
+  audit(): Promise<void>;
   /** Whether `bundle`, as given (read from the store now), is included in the newest checkpoint. */
   inclusionOf(bundle: ReceiptBundle): Promise<ReturnType<typeof inclusionCheck>>;
+  /**
+   * Why the log refuses to sign now (the store does not extend what it signed), or undefined: while
+   * it refuses, no Note is settled (a receipt no one can prove is not sold). Answered from the last
+   * round; a process whose log ran none lately (an MCP host of its own) runs one first.
+   */
+  signingRefused(): Promise<LogFork | undefined>;
   /** Whether the log and the receipt store agree now, and the checkpoint verifies (the live probe). */
   health(now?: Date): Promise<LogHealth>;
   /**
@@ -63,6 +86,11 @@ export interface ReceiptLog {
 
 /** How many of the newest entries the health check reads back and hashes. */
 export const HEALTH_NEWEST_ENTRIES = 16;
+/** Older entries each audit round reads back at least, and at most: 512 receipts of about 5 KB hash in about 2 ms, the longest a round holds the loop for them. */
+const SAMPLE_MIN = 64;
+const SAMPLE_MAX = 512;
+/** The rolling audit reads the whole log within this time (while the log is at most SAMPLE_MAX * 86400 / interval entries: 8.8 million at 5 s). */
+const SAMPLE_WHOLE_LOG_MS = 24 * 3600 * 1000;
 
 /** How long the newest checkpoint is answered from memory: readers are told it is fresh for five seconds anyway. */
 const CHECKPOINT_MEMORY_MS = 1_000;
@@ -153,7 +181,32 @@ async function entryBytes(entries: readonly LogEntry[]): Promise<Uint8Array[]> {
   return bytes;
 }
 
-export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, config: Pick<ReceiptLogConfig, 'origin' | 'checkpointIntervalSeconds'>): ReceiptLog {
+/** Thrown by checkpointNow when it refuses to sign: the store does not extend the last signed tree. */
+export class LogForkError extends Error {
+  readonly fork: LogFork;
+  constructor(fork: LogFork) {
+    super(`receipt log: not signing: ${fork.reason}`);
+    this.name = 'LogForkError';
+    this.fork = fork;
+  }
+}
+
+/** A checkpoint as opened with the log's key: its tree and its note. */
+type SignedNote = SignedTree & { note: string };
+
+/**
+ * Entries whose leaves are recomputed from their receipts before one checkpoint: a log far ahead of
+ * its last checkpoint (receipts appended by an older build) is signed in steps of this many.
+ */
+const ENTRIES_SIGNED_PER_ROUND = 4_096;
+
+export function createReceiptLog(
+  store: ReceiptLogStore,
+  signingKey: KeyObject,
+  config: Pick<ReceiptLogConfig, 'origin' | 'checkpointIntervalSeconds'>,
+  keeper: SignedCheckpointKeeper = signedCheckpointInMemory(),
+  witnesses?: WitnessClient,
+): ReceiptLog {
   const verifierKey = formatVerifierKey(config.origin, rawPublicKey(signingKey));
   // The checkpoint and the hash tiles change only when the log grows, so they are served from memory
   // like the static descriptors: the checkpoint as read at most a second ago (one read shared by the
@@ -186,14 +239,108 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
   const readOnce = sharedWhileRunning<TileAnswer>();
   const gzipOnce = sharedWhileRunning<Uint8Array>();
 
-  async function checkpointNow(now = new Date()): Promise<StoredCheckpoint | undefined> {
-    const [size, latest] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
-    if (latest && latest.size >= size) return latest;
-    const root = rootFromSubtrees(await store.readLogHashes(treeHashIndexes(size)));
-    const note = signCheckpoint(formatCheckpoint({ origin: config.origin, size, root }), signingKey, config.origin);
-    const checkpoint = { size, rootHex: hex.encode(root), note, issuedAt: now };
+  // The last tree this log signed, as kept outside the store, and why it refuses to sign now, if it does.
+  let fork: LogFork | undefined;
+  const opened = new Map<string, SignedNote>();
+  /** `note` opened with this log's key (the last two kept: every round opens the same ones). */
+  function openSigned(note: string, what: string): SignedNote {
+    const known = opened.get(note);
+    if (known) return known;
+    const checked = openCheckpoint(note, verifierKey, config.origin);
+    if (!checked.ok) refuse({ code: 'foreign_key', reason: `${what} does not verify with this log's key ${verifierKey}: ${checked.reason}` });
+    const tree = { size: checked.checkpoint.size, root: checked.checkpoint.root, note };
+    if (opened.size >= 2) opened.delete(opened.keys().next().value!);
+    opened.set(note, tree);
+    return tree;
+  }
+  function refuse(found: LogFork): never {
+    if (fork?.reason !== found.reason) logger.error({ code: found.code, stateFile: keeper.where }, `receipt log: not signing: ${found.reason}`);
+    fork = found;
+    throw new LogForkError(found);
+  }
+  const check = (found: LogFork | null) => found && refuse(found);
+
+  /**
+   * The tree the next checkpoint must extend: the last one this log signed (the keeper's), or a
+   * newer one the store holds that another instance signed with this key, once it is shown to extend
+   * it. A store holding fewer entries, or other ones, than that tree is refused.
+   */
+  async function signedBase(stored: StoredCheckpoint | undefined, size: number): Promise<SignedNote | undefined> {
+    const keptNote = keeper.read();
+    const kept = keptNote === undefined ? undefined : openSigned(keptNote, `the last signed checkpoint in ${keeper.where}`);
+    const newest = stored && openSigned(stored.note, `the newest checkpoint in the store (size ${stored.size})`);
+    let base = newest;
+    if (kept && (!newest || newest.size <= kept.size)) {
+      if (newest?.size === kept.size && !sameBytes(newest.root, kept.root)) {
+        refuse({ code: 'not_consistent', reason: `the store's checkpoint of size ${kept.size} has another root than the one ${keeper.where} holds: two trees were signed at one size` });
+      }
+      base = kept;
+    } else if (kept && newest) {
+      check(storeBehind(newest, size));
+      check(extendsSigned(kept, newest, consistencyProof(kept.size, newest.size, await store.readLogHashes(consistencyProofIndexes(kept.size, newest.size)))));
+    }
+    if (!base) return undefined;
+    check(storeBehind(base, size));
+    check(keptHistory(base, await store.readLogHashes(treeHashIndexes(base.size))));
+    if (base !== kept) {
+      if (!kept) logger.info({ size: base.size, stateFile: keeper.where }, 'receipt log: no last signed checkpoint kept yet; the store\'s newest is kept from now on');
+      keeper.write(base.note);
+    }
+    return base;
+  }
+
+  // One round at a time: two signing at once could keep an older checkpoint after a newer one.
+  let round: Promise<StoredCheckpoint | undefined> | undefined;
+  let roundEndedAt = 0;
+  const checkpointNow = (now = new Date()) =>
+    (round ??= signNext(now).finally(() => {
+      round = undefined;
+      roundEndedAt = Date.now();
+    }));
+  async function signingRefused(): Promise<LogFork | undefined> {
+    if (Date.now() - roundEndedAt > 2 * config.checkpointIntervalSeconds * 1000) {
+      // A store that cannot be read now fails the settlement on its own.
+      await checkpointNow().catch(() => undefined);
+    }
+    return fork;
+  }
+
+  /** Stores `tree`'s checkpoint, cosigned by at least the witnesses' quorum, for every instance to serve. */
+  async function publish(tree: SignedNote, now: Date): Promise<StoredCheckpoint> {
+    const note = witnesses ? await witnesses.cosign(tree.note, tree.size) : tree.note;
+    const checkpoint = { size: tree.size, rootHex: hex.encode(tree.root), note, issuedAt: now };
     await store.saveCheckpoint(checkpoint);
-    return remember((await store.latestCheckpoint()) ?? checkpoint);
+    return checkpoint;
+  }
+
+  async function signNext(now: Date): Promise<StoredCheckpoint | undefined> {
+    const [size, stored] = await Promise.all([store.logSize(), store.latestCheckpoint()]);
+    const found = await signedBase(stored, size);
+    // Kept but not in the store: the process stopped between keeping a checkpoint and storing it, or its witnesses did not cosign it.
+    if (found && found.size > (stored?.size ?? -1)) await publish(found, now);
+    const base: SignedNote = found ?? { size: 0, root: EMPTY_TREE_HASH, note: '' };
+    let signed: StoredCheckpoint | undefined;
+    // An empty log gets its signed size-0 checkpoint too: a log always serves one.
+    if (size > base.size || base.note === '') {
+      const end = Math.min(size, base.size + ENTRIES_SIGNED_PER_ROUND);
+      const entries = end > base.size ? await store.readLogEntries(base.size, end) : [];
+      const lost = entries.length !== end - base.size || entries.some((entry, i) => entry.index !== base.size + i);
+      if (lost) refuse({ code: 'entry_missing', reason: `the store returned ${entries.length} of the entries ${base.size}-${end - 1}` });
+      const next = nextTree({
+        signed: base,
+        signedSubtrees: base.size > 0 ? await store.readLogHashes(treeHashIndexes(base.size)) : [],
+        entries: await entryBytes(entries),
+        storedLeaves: await store.readLogHashes(entries.map((entry) => storedHashIndex(0, entry.index))),
+        storedRoot: rootFromSubtrees(await store.readLogHashes(treeHashIndexes(end))),
+      });
+      if (!next.ok) refuse(next.fork);
+      const note = signCheckpoint(formatCheckpoint({ origin: config.origin, size: end, root: next.tree.root }), signingKey, config.origin);
+      // Kept before it is published: a checkpoint anyone has seen (a witness included) is one this log must extend.
+      keeper.write(note);
+      signed = await publish({ size: end, root: next.tree.root, note }, now);
+    }
+    fork = undefined;
+    return remember((await store.latestCheckpoint()) ?? signed);
   }
 
   async function tile(path: string): Promise<TileAnswer> {
@@ -287,6 +434,9 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
   async function proofOf(receiptId: string): Promise<ProofAnswer> {
     const index = await store.logIndexOf(receiptId);
     if (index === undefined) return { status: 'unlogged' };
+    // An entry whose receipt the store no longer holds proves nothing anyone can be shown.
+    const [entry] = await store.readLogEntries(index, index + 1);
+    if (!entry || !hasReceipt(entry)) return { status: 'gone', index };
     const checkpoint = await latest();
     if (!checkpoint || checkpoint.size <= index) return { status: 'pending', index, retryAfterSeconds: config.checkpointIntervalSeconds };
     const hashes = await proofHashes(inclusionProofIndexes(index, checkpoint.size));
@@ -302,19 +452,56 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
     return inclusionCheck(receiptLogEntry(bundle), index, signed, proof && inclusionProof(index!, checkpoint!.size, proof));
   }
 
+  // The rolling audit: each checkpointer round reads back the next slice of older entries, so the
+  // whole log is read within SAMPLE_WHOLE_LOG_MS; what it found wrong stays until read back right.
+  let auditFrom = 0;
+  let audited: { from: number; to: number } | undefined;
+  const auditMissing = new Set<number>();
+  const auditChanged = new Set<number>();
+  async function audit(): Promise<void> {
+    const size = (await latest())?.size ?? 0;
+    if (size === 0) return;
+    if (auditFrom >= size) auditFrom = 0;
+    const share = Math.ceil((size * config.checkpointIntervalSeconds * 1000) / SAMPLE_WHOLE_LOG_MS);
+    const from = auditFrom;
+    const to = Math.min(size, from + Math.min(SAMPLE_MAX, Math.max(SAMPLE_MIN, share)));
+    const entries = await withLeaves(await store.readLogEntries(from, to));
+    for (let index = from; index < to; index++) {
+      auditMissing.delete(index);
+      auditChanged.delete(index);
+    }
+    for (const entry of entries) {
+      if (entry.bytes === undefined) auditMissing.add(entry.index);
+      else if (!sameBytes(leafHash(entry.bytes), entry.leaf)) auditChanged.add(entry.index);
+    }
+    if (auditMissing.size || auditChanged.size) logger.error({ missing: [...auditMissing].slice(0, 20), changed: [...auditChanged].slice(0, 20) }, 'receipt log: the rolling audit found entries whose receipts are gone or changed');
+    audited = { from, to };
+    auditFrom = to;
+  }
+
+  /** Entries with their stored leaves, their bytes made a few at a time. */
+  async function withLeaves(entries: readonly LogEntry[]) {
+    const leaves = entries.length ? await store.readLogHashes(entries.map((entry) => storedHashIndex(0, entry.index))) : [];
+    const bytes = await entryBytes(entries);
+    return entries.map((entry, i) => ({ index: entry.index, receiptId: entry.receiptId, bytes: bytes[i], leaf: leaves[i]! }));
+  }
+
   async function health(now = new Date()): Promise<LogHealth> {
     // Read from the store, not memory: the probe says what every instance would serve now.
     const [checkpoint, logSize, receiptCount] = await Promise.all([store.latestCheckpoint(), store.logSize(), store.countReceipts()]);
+    if (fork) {
+      return { ok: false, status: 'not_signing', detail: `The log refuses to sign and new payments are refused: ${fork.reason}.`, checkpoint: null, entries: logSize };
+    }
     const start = Math.max(0, logSize - HEALTH_NEWEST_ENTRIES);
     const entries = logSize > start ? await store.readLogEntries(start, logSize) : [];
-    const leaves = entries.length ? await store.readLogHashes(entries.map((entry) => storedHashIndex(0, entry.index))) : [];
     return judgeLogHealth({
       checkpoint,
       verifierKey,
       origin: config.origin,
       logSize,
       receiptCount,
-      newest: entries.map((entry, i) => ({ ...entry, leaf: leaves[i]! })),
+      newest: await withLeaves(entries),
+      ...(audited ? { audit: { ...audited, missing: [...auditMissing], changed: [...auditChanged] } } : {}),
       now,
       freshSeconds: Math.max(15, 3 * config.checkpointIntervalSeconds),
     });
@@ -329,7 +516,22 @@ export function createReceiptLog(store: ReceiptLogStore, signingKey: KeyObject, 
       .finally(() => (signing = undefined));
   }
 
-  return { origin: config.origin, verifierKey, checkpoint: latest, checkpointNow, tile, keepBundles, proofOf, inclusionOf, health, receiptStored };
+  return {
+    origin: config.origin,
+    verifierKey,
+    witnesses: (witnesses?.witnesses ?? []).map(({ verifierKey, url }) => ({ verifierKey, url })),
+    witnessQuorum: witnesses?.quorum ?? 0,
+    checkpoint: latest,
+    checkpointNow,
+    tile,
+    keepBundles,
+    proofOf,
+    inclusionOf,
+    signingRefused,
+    audit,
+    health,
+    receiptStored,
+  };
 }
 
 /**
@@ -357,6 +559,7 @@ export function startCheckpointer(log: () => ReceiptLog, store: ReceiptLogStore,
       }
       await log().checkpointNow();
       rounds++;
+      await log().audit();
       // Not awaited: a long fold (minutes after a migration) must not hold up the next checkpoints.
       void afterRound?.();
       keeping ??= log()

@@ -14,9 +14,13 @@ import { createChainClient } from './chain/explorer-client.ts';
 import { logger } from './logger.ts';
 import { createReputationReader, type ReputationReader } from './reputation.ts';
 import { StoreUnavailableError, StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter, type ReceiptLogStore, type ReputationStore } from '../domain/ports.ts';
+import { existsSync } from 'node:fs';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import { loadLogSigningKey } from './log-signing-key.ts';
-import { createReceiptLog, type ReceiptLog } from './receipt-log.ts';
+import { createReceiptLog, LogForkError, type ReceiptLog } from './receipt-log.ts';
+import { signedCheckpointFile } from './signed-checkpoint-file.ts';
+import { createWitnessClient, witnessesOf } from './witness-client.ts';
+import { consistencyProof, consistencyProofIndexes } from '../domain/tlog/proofs.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 import { createStore } from './store/index.ts';
 
@@ -61,9 +65,46 @@ export function getReceiptLog(): ReceiptLog {
       // Like a store that cannot be opened yet (an unwritable DATA_DIR): the log's routes answer 503 and the next call tries again.
       throw new StoreUnavailableError('the receipt log\'s signing key cannot be read or made', { cause: error });
     }
-    receiptLog = createReceiptLog(getStore() as AssistantStore & ReceiptLogStore, key, config);
+    const logStore = getStore() as AssistantStore & ReceiptLogStore;
+    const witnesses = witnessesOf(config.witnesses);
+    const witnessClient = witnesses.length
+      ? createWitnessClient(witnesses, config.witnessQuorum, async (oldSize, newSize) => consistencyProof(oldSize, newSize, await logStore.readLogHashes(consistencyProofIndexes(oldSize, newSize))))
+      : undefined;
+    receiptLog = createReceiptLog(logStore, key, config, signedCheckpointFile(config.stateFile), witnessClient);
   }
   return receiptLog;
+}
+
+/** What an operator does when the store does not extend what the log signed, by the refusal's code. */
+const WAY_OUT: Record<string, string> = {
+  foreign_key:
+    'this server\'s key is not the key that signed this log: give every instance the log\'s own key file (LOG_SIGNING_KEY_FILE), or, to change keys, start a new log (docs/transparency-log.md, "One key per log")',
+  default:
+    'restore the newest copy of the store, one that holds every entry up to the signed size unchanged. If those entries are lost for good, this log cannot go on under its key: retire it (keep its last checkpoint for auditors) and start a new one (docs/transparency-log.md, "When the store and the log disagree")',
+};
+
+/**
+ * The receipt log's checks at start: its key must be readable, its own owner's, and the key that
+ * signed the store's checkpoints; the store must hold every entry of the last signed checkpoint
+ * (kept in LOG_STATE_FILE), unchanged. Either failing refuses the start with what to do; a first
+ * checkpoint (size 0 for an empty log) is signed here, so the log serves one from the first request.
+ * A store not reachable yet (PostgreSQL starting) is only logged: the checkpointer checks the same
+ * before it signs anything.
+ */
+export async function checkReceiptLogAtStart(): Promise<void> {
+  const config = loadReceiptLogConfig();
+  // A key given, or one that exists, must be usable now; one still to be made in a DATA_DIR that
+  // cannot be written yet is the store's case below (503 until it can).
+  if (!config.createIfMissing || existsSync(config.keyFile)) loadLogSigningKey(config);
+  witnessesOf(config.witnesses);
+  try {
+    await getReceiptLog().checkpointNow();
+  } catch (error) {
+    if (error instanceof LogForkError) {
+      throw new Error(`receipt log: the start is refused: ${error.fork.reason}. To go on, ${WAY_OUT[error.fork.code] ?? WAY_OUT.default}`, { cause: error });
+    }
+    logger.warn({ err: error }, 'receipt log: not checked at start (the store cannot be read yet); nothing is signed until it is');
+  }
 }
 
 /** The rate limiter (memory, or Redis with REDIS_URL). */

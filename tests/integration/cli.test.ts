@@ -14,6 +14,7 @@ import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import { ERGO_EXPLORER_URL_DEFAULT } from '../../src/config/chain.ts';
 import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
+import { runCli, type CliRun as Run } from '../helpers/cli.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
 import { startTestnetStandIn } from '../helpers/testnet-stand-in.ts';
 import { verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
@@ -21,31 +22,12 @@ import { type PaidTurn, payForTurn, postJson, RECEIVER, type Stack, startStack, 
 import { closedPort } from '../helpers/services.ts';
 import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
-const CLI = `${DIST_DIR}/cli/agent-economy.mjs`;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * Runs the built command. ERGO_EXPLORER_URL is the verifier's own chain setting: taken from `env`
  * only, never from the shell running the tests, so no run reaches the public explorer by accident.
  */
-function runCli(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
-  const { ERGO_EXPLORER_URL: _shellExplorer, ...inherited } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...inherited, LOG_LEVEL: 'silent', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 /** A failure is one line on stderr, prefixed with the command name, without a stack trace. */
 function expectOneLineError(run: Run, code: number, containing: string): void {
@@ -93,7 +75,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
 
     const tampered = join(dir, 'tampered.json');
     writeFileSync(tampered, JSON.stringify({ ...bundle, settlement_receipt: { ...bundle.settlement_receipt, valueNanoErg: '999999999' } }));
-    const bad = await runCli(['verify-receipt', tampered], undefined, { ERGO_EXPLORER_URL: stack.sandbox.url });
+    const bad = await runCli(['verify-receipt', tampered], { env: { ERGO_EXPLORER_URL: stack.sandbox.url } });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAIL\s+receipt_id/);
     expect(bad.stdout).toMatch(/FAIL\s+settlement_tx .*holds 10000000 nanoERG, not the recorded 999999999/);
@@ -250,7 +232,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
       writeFileSync(forged, JSON.stringify({ receiptId: computeReceiptId(claimed), ...claimed }));
 
       // The verifier's own setting names the sandbox, which is no testnet: a mismatch, said as one.
-      const run = await runCli(['verify-receipt', forged], undefined, { ERGO_EXPLORER_URL: stack.sandbox.url });
+      const run = await runCli(['verify-receipt', forged], { env: { ERGO_EXPLORER_URL: stack.sandbox.url } });
       expect(run.code, run.stdout + run.stderr).toBe(1);
       expect(run.stdout).toMatch(/PASS\s+receipt_id/);
       expect(run.stdout).toMatch(/FAIL\s+settlement_tx .*says testnet.*is the local sandbox chain/);
@@ -272,7 +254,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
       expect(answer.checks.filter((check) => !check.ok).map((check) => check.id)).toEqual(['settlement_tx']);
 
       // reconcile reads its chain source the same way: ERGO_EXPLORER_URL here, never the bundles' explorers.
-      const reconciled = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox'], undefined, { ERGO_EXPLORER_URL: standIn.url });
+      const reconciled = await runCli(['reconcile', '--base', stack.server.url, '--json', '--sandbox'], { env: { ERGO_EXPLORER_URL: standIn.url } });
       expect(reconciled.code).toBe(1);
       const receiptLine = reconciled.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; ok: boolean; checks: Array<{ id: string; detail: string }> }).find((line) => line.id === turn.receiptId);
       expect(receiptLine).toMatchObject({ ok: false, checks: expect.arrayContaining([expect.objectContaining({ id: 'settlement_tx', detail: expect.stringMatching(/says sandbox.*is the testnet/) })]) });
@@ -331,7 +313,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     writeFileSync(quoteFile, JSON.stringify((await postJson(`${stack.server.url}/api/assistant/quote`, { question: `${question}?` })).body));
     const fromFile = await runCli(['sandbox', 'pay', quoteFile, '--sandbox-url', stack.sandbox.url]);
     expect(fromFile.code, fromFile.stderr).toBe(0);
-    const fromStdin = await runCli(['sandbox', 'pay', '-', '--sandbox-url', stack.sandbox.url, '--json'], JSON.stringify((await postJson(`${stack.server.url}/api/assistant/quote`, { question: `${question}!` })).body));
+    const fromStdin = await runCli(['sandbox', 'pay', '-', '--sandbox-url', stack.sandbox.url, '--json'], { input: JSON.stringify((await postJson(`${stack.server.url}/api/assistant/quote`, { question: `${question}!` })).body) });
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     expect(JSON.parse(fromStdin.stdout)).toMatchObject({ noteBoxId: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
@@ -394,7 +376,7 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     writeFileSync(file, longExtension.bytes!);
     const [viaCli, viaStdin, viaHttp] = await Promise.all([
       runCli(['inspect', 'tx', file, '--hex', '--network', 'mainnet', '--json']),
-      runCli(['inspect', 'tx', '-', '--hex'], longExtension.bytes),
+      runCli(['inspect', 'tx', '-', '--hex'], { input: longExtension.bytes }),
       fetch(`${stack.server.url}/api/dev/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'tx', input: longExtension.bytes, encoding: 'hex', network: 'mainnet' }) }),
     ]);
     expect(viaCli.code, viaCli.stderr).toBe(0);

@@ -7,39 +7,22 @@
  * the same once the store of a stopped server was changed and the server started again, where the
  * live status's transparency_log probe and the proof explorer say so too.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
+import { startBuiltServer } from '../helpers/built-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { type PaidTurn, payForTurn, RECEIVER, RESERVE, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import type { MonitorState } from '../../src/cli/monitor.ts';
 import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-const CLI = `${DIST_DIR}/cli/agent-economy.mjs`;
 const LOG = '/api/transparency/receipts';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function runCli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 let stack: Stack;
 let dir: string;

@@ -14,7 +14,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hex } from '@fleet-sdk/crypto';
 import type { StoreConfig } from '../../src/config/store.ts';
 import { canonicalJson } from '../../src/domain/canonical-hash.ts';
-import { EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { appendHashes, appendReadIndexes, EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
+import { createReceiptLog } from '../../src/services/receipt-log.ts';
 import { createStore } from '../../src/services/store/index.ts';
 import type { SqlAssistantStore } from '../../src/services/store/sql-store.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
@@ -124,6 +126,32 @@ describe.each(engines)('the receipt log on %s', (_name, makeEngine, enabled) => 
     // A settlement refused by the store (a Note already used) takes no index.
     await expect(store.settlePayment({ quoteId: receipts[0]!.agreement.quoteId, noteBoxId: receipts[0]!.noteBoxId, receipt: makeReceipt(makeQuote(), receipts[0]!.noteBoxId), tokenHash: hex32(), tokenExpiresAt: new Date(), questionHash: hex32(), payerAddress: null, retryKeyHash: null })).rejects.toThrow();
     expect(await store.logSize()).toBe(20);
+  });
+
+  (enabled ? it : it.skip)('refuses to sign over an old receipt rewritten in the database with every stored hash recomputed (the review\'s attack)', async () => {
+    const engine = makeEngine();
+    cleanups.push(engine.cleanup);
+    const store = open(engine);
+    const receipts = [];
+    for (let i = 0; i < 4; i++) receipts.push(await settleTurn(store));
+    const log = createReceiptLog(store, generateKeyPairSync('ed25519').privateKey, { origin: 'example.test/api/transparency/receipts', checkpointIntervalSeconds: 5 });
+    const signed = await log.checkpointNow();
+    expect(signed?.size).toBe(4);
+    // The operator rewrites receipt 1 and recomputes the tree's stored hashes from the receipts as they are now.
+    const rewritten = { ...receipts[1]!, issued_at: '2020-01-01T00:00:00.000Z' };
+    await engine.exec(`UPDATE receipts SET bundle = '${canonicalJson(rewritten)}' WHERE receipt_id = '${rewritten.receiptId}'`);
+    await settleTurn(store);
+    const entries = await store.readLogEntries(0, 5);
+    const hashes = new Map<number, Uint8Array>();
+    entries.forEach((entry, index) => {
+      const stored = appendHashes(index, leafHash(entry.bytes!), appendReadIndexes(index).map((at) => hashes.get(at)!));
+      stored.forEach((hash, i) => hashes.set(storedHashIndex(0, index) + i, hash));
+    });
+    await engine.exec([...hashes].map(([index, hash]) => `UPDATE log_hashes SET hash = '${hex.encode(hash)}' WHERE hash_index = ${index};`).join('\n'));
+    await expect(log.checkpointNow()).rejects.toThrow(/size 4 was signed with root .*: the store's history was rewritten/);
+    expect((await store.latestCheckpoint())?.size).toBe(4);
+    expect(await log.signingRefused()).toMatchObject({ code: 'history_rewritten' });
+    expect(await log.health()).toMatchObject({ ok: false, status: 'not_signing' });
   });
 
   (enabled ? it : it.skip)('appends the receipts a store held before the log, in the order they were stored, when the migration creates it', async () => {

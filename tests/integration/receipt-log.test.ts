@@ -4,6 +4,11 @@
  * receipts as served and hash to the level-0 tile), and each receipt's tlog-proof, verified offline
  * with nothing but the receipt, the proof and the key. Bad tile paths are 400 or 404 problems.
  */
+import { generateKeyPairSync } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonical-hash.ts';
 import { openCheckpoint } from '../../src/domain/tlog/note.ts';
@@ -11,6 +16,7 @@ import { decodeEntryBundle, formatTilePath, formatEntryBundlePath, parseTileBody
 import { verifyTlogProof } from '../../src/domain/tlog/tlog-proof.ts';
 import { leafHash, nodeHash } from '../../src/domain/tlog/tree.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
+import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import { payForTurn, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 
@@ -135,6 +141,25 @@ describe('the receipt log', () => {
     }
   });
 
+  it('serves a tile under its one spelling only: percent-escapes and dot segments are 400, never the tile', async () => {
+    await checkpointOf(1);
+    expect((await get(`${LOG}/tile/0/000.p/1`)).status).toBe(200);
+    // Sent as written: fetch would resolve the dot segments before sending.
+    const raw = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { hostname, port } = new URL(stack.server.url);
+        request({ hostname, port, path, method: 'GET' }, (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const path of ['tile/0/%30%30%30.p/1', 'tile/0/./000.p/1', 'tile/0/x/../000.p/1', 'tile/entries/%30%30%30.p/1', 'tile/./0/000.p/1']) {
+      expect(await raw(`${LOG}/${path}`), path).toBe(400);
+    }
+  });
+
   it('answers a proof not yet in a checkpoint 409 with Retry-After, and an unknown receipt 404', async () => {
     const slow = await startBuiltServer({ ...sandboxEnv(), LOG_CHECKPOINT_INTERVAL_SECONDS: '3600' });
     servers.push(slow);
@@ -144,6 +169,72 @@ describe('the receipt log', () => {
     expect(pending.headers.get('retry-after')).toBe('3600');
     expect(await pending.json()).toMatchObject({ code: 'receipt_log_pending', index: 0 });
     expect((await get(`/api/assistant/receipt/${'ab'.repeat(32)}/proof`, slow.url)).status).toBe(404);
+  });
+});
+
+describe('a log its operator cannot fork (issue 51)', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const tempDir = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+  /** The start's failure, as the test harness reports a process that exited before listening. */
+  const refusedStart = async (env: Record<string, string>) => {
+    const error = await startBuiltServer(env).then(
+      async (server) => {
+        await server.stop();
+        return new Error('the server started');
+      },
+      (caught: unknown) => caught as Error,
+    );
+    expect(error.message).toMatch(/exited with 1/);
+    return error.message;
+  };
+  const copyStore = (from: string, to: string) => {
+    for (const name of readdirSync(to)) if (name.startsWith(SQLITE_FILE_NAME)) rmSync(join(to, name));
+    for (const name of readdirSync(from)) if (name.startsWith(SQLITE_FILE_NAME)) copyFileSync(join(from, name), join(to, name));
+  };
+
+  it('serves a signed size-0 checkpoint from the first request, and refuses to start on a restored older store', async () => {
+    const dataDir = tempDir('log-restore-');
+    const backup = tempDir('log-backup-');
+    const env = { ...sandboxEnv(), DATA_DIR: dataDir, LOG_CHECKPOINT_INTERVAL_SECONDS: '1' };
+    const first = await startBuiltServer(env);
+    const empty = await get(`${LOG}/checkpoint`, first.url);
+    expect(empty.status).toBe(200);
+    const { key, origin } = await keyAndOrigin(first.url);
+    expect(openCheckpoint(await empty.text(), key, origin)).toMatchObject({ ok: true, checkpoint: { size: 0 } });
+    await first.stop();
+    copyStore(dataDir, backup);
+
+    const second = await startBuiltServer(env);
+    await payForTurn({ server: second, sandbox: stack.sandbox }, uniquePremiumQuestion());
+    await checkpointOf(1, second.url);
+    await second.stop();
+
+    // The operator restores the copy made before that payment: the Note would be unspent again.
+    copyStore(backup, dataDir);
+    const refusal = await refusedStart(env);
+    expect(refusal).toContain('the start is refused: the store holds 0 entries, but the log already signed size 1');
+    expect(refusal).toContain('restore the newest copy of the store');
+  });
+
+  it('refuses to start with another key than the one that signed the log, and with a key file others can read or no key in it', async () => {
+    const dataDir = tempDir('log-keys-');
+    const env = { ...sandboxEnv(), DATA_DIR: dataDir };
+    await (await startBuiltServer(env)).stop();
+    const keys = tempDir('log-other-key-');
+    const write = (name: string, text: string, mode: number) => {
+      writeFileSync(join(keys, name), text, { mode });
+      return join(keys, name);
+    };
+    const pem = (generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    const other = write('other.pem', pem, 0o600);
+    expect(await refusedStart({ ...env, LOG_SIGNING_KEY_FILE: other })).toMatch(/does not verify with this log's key .*To go on, this server's key is not the key that signed this log/s);
+    expect(await refusedStart({ ...env, LOG_SIGNING_KEY_FILE: write('shared.pem', pem, 0o644) })).toContain('is readable or writable by group or others (mode 0644)');
+    expect(await refusedStart({ ...env, LOG_SIGNING_KEY_FILE: write('garbage.pem', 'not a key\n', 0o600) })).toContain('is not a readable private key');
   });
 });
 

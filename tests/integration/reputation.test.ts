@@ -5,7 +5,6 @@
  * the settlement transaction); sandbox turns are excluded and counted as such; the graph moves with
  * every paid turn and re-reads as the published schema.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -16,7 +15,8 @@ import { reputationEvidencePageSchema, reputationGraphSchema, type ReputationGra
 import { REPUTATION_CACHE_SECONDS } from '../../src/config/limits.ts';
 import { FUNDING_ADDRESS } from '../../src/sandbox/chain.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { DIST_DIR, ROOT, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { payForTurn, RECEIVER, sandboxServerEnv } from '../helpers/paid-turn.ts';
 import { startTestnetStandIn, type TestnetStandIn } from '../helpers/testnet-stand-in.ts';
 
@@ -59,17 +59,6 @@ async function graph(server: RunningServer, entries = 0): Promise<ReputationGrap
   }
 }
 
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${DIST_DIR}/cli/agent-economy.mjs`, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ERGO_EXPLORER_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('GET /api/agents/reputation', () => {
   it('moves with paid turns: testnet receipts credit the receiver and the payer, sandbox receipts never count', async () => {

@@ -111,6 +111,16 @@ const goodNote = (overrides: Partial<Parameters<typeof noteBox>[0]> = {}): Chain
   });
 
 describe('checkNote', () => {
+  it('counts no confirmation, not NaN, for a Note in no block yet', () => {
+    expect(checkNote(terms, goodNote({ inclusionHeight: undefined }), HEIGHT, false, TOLERANCE)).toMatchObject({ failure: 'NOTE_UNCONFIRMED', confirmations: 0 });
+  });
+
+  it('refuses every Note for a quote whose receiver does not decode, saying so', () => {
+    const result = checkNote({ ...terms, receiverAddress: 'not-an-address' }, goodNote(), HEIGHT, false, TOLERANCE);
+    expect(result.failure).toBe('RECEIVER_MISMATCH');
+    expect(result.checks.find((check) => check.code === 'pays_receiver')?.detail).toBe("The quote's receiver address not-an-address does not decode to an ErgoTree.");
+  });
+
   it('passes a Note that meets every rule, listing every check in order', () => {
     const result = checkNote(terms, goodNote(), HEIGHT, false, TOLERANCE);
     expect(result.failure).toBeUndefined();
@@ -172,6 +182,16 @@ describe('checkNote', () => {
     const result = checkNote(terms, box, HEIGHT, false, TOLERANCE);
     expect(result.failure).toBe('NOTE_EXPIRED');
     expect(result.checks[2]!.detail).toContain('SLong');
+  });
+
+  it('says in each register check whether the register is missing, of another type, or what it holds', () => {
+    const missing = checkNote(terms, goodNote({ registers: { R4: SColl(SByte, TEST_RESERVE_BOX_ID).toHex(), R6: SColl(SByte, terms.taskHash).toHex() } }), HEIGHT, false, TOLERANCE);
+    expect(missing.failure).toBe('NOTE_EXPIRED');
+    expect(missing.checks[2]!.detail).toMatch(/^R5 \(expiry height\) is missing;/);
+    const held = checkNote(terms, goodNote(), HEIGHT, false, TOLERANCE);
+    expect(held.failure).toBeUndefined();
+    expect(held.checks[2]!.detail).toMatch(new RegExp(`^R5 \\(expiry height\\) is ${held.registers!.R5.status === 'ok' ? held.registers!.R5.value : 'x'};`));
+    expect(held.checks.map((check) => check.detail).join(' ')).not.toMatch(/missing|not the expected type/);
   });
 });
 

@@ -45,6 +45,12 @@ describe('requirementsMismatch', () => {
     expect(requirementsMismatch(issued, request(copy(), reordered))).toBeUndefined();
   });
 
+  it('compares arrays by their items, not by identity: two copies of one list are the same list, a changed item is named', () => {
+    const withList = (items: unknown[]) => ({ ...copy(), extra: { ...copy().extra, listed: items } });
+    expect(requirementsMismatch(withList(['a', 'b']) as X402Requirements, request(withList(['a', 'b']), withList(['a', 'b'])))).toBeUndefined();
+    expect(requirementsMismatch(withList(['a', 'b']) as X402Requirements, request(withList(['a', 'b']), withList(['a', 'c'])))?.fields).toEqual(['paymentPayload.accepted.extra.listed.1']);
+  });
+
   it('names a field both copies changed alike (the price x100), and only that one', () => {
     const dearer = { ...copy(), amount: '1000000000' };
     expect(requirementsMismatch(issued, request(dearer))).toMatchObject({ reason: 'requirements_mismatch', fields: ['paymentRequirements.amount'] });

@@ -241,3 +241,29 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
     expect(refunds).toEqual(code === 'faucet_backend_timeout' ? [] : [`refund faucet_address ${PAYEE}`, 'refund faucet_ip 127.0.0.9']);
   });
 });
+
+describe('solving the proof of work, at its edges', () => {
+  const address = '3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN';
+  const epoch = 2_946_000;
+  const zerosOf = (nonce: string) => leadingZeroBits(blake2b256(utf8.decode(challengePreimage(address, epoch, nonce))));
+
+  it('accepts a digest with exactly as many zero bits as asked', () => {
+    const zeros = zerosOf('0');
+    expect(solveChallenge(address, epoch, zeros, { maxAttempts: 1 })).toBe(`${epoch}:0`);
+    expect(solveChallenge(address, epoch, zeros + 1, { maxAttempts: 1 })).toBeUndefined();
+  });
+
+  it('tries exactly maxAttempts nonces, counting from startNonce', () => {
+    const bits = 6;
+    let first = 0;
+    while (zerosOf(first.toString(36)) < bits) first++;
+    expect(solveChallenge(address, epoch, bits, { maxAttempts: first })).toBeUndefined();
+    expect(solveChallenge(address, epoch, bits, { maxAttempts: first + 1 })).toBe(`${epoch}:${first.toString(36)}`);
+    expect(solveChallenge(address, epoch, bits, { startNonce: first, maxAttempts: 1 })).toBe(`${epoch}:${first.toString(36)}`);
+  });
+
+  it('never offers a nonce outside the token alphabet, whatever it starts from', () => {
+    // A negative start writes a minus sign: no token, even when any digest would do.
+    expect(solveChallenge(address, epoch, 0, { startNonce: -3, maxAttempts: 5 })).toBeUndefined();
+  });
+});

@@ -23,6 +23,9 @@ describe('parseErgDecimal', () => {
       { numRuns: 2000 },
     );
     expect(parseErgDecimal('999999.999999999')).toBe(999_999_999_999_999n);
+    // Past six integer digits the count is read from the text, exact beyond 2^53.
+    expect(parseErgDecimal('1000000.000000001')).toBe(1_000_000_000_000_001n);
+    expect(parseErgDecimal('97739924.000000001')).toBe(97_739_924_000_000_001n);
     expect(parseErgDecimal('1000000.000000001')).toBe(1_000_000_000_000_001n);
   });
 

@@ -13,8 +13,8 @@ import type { ApiRequest } from '../../src/lib/api.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { encodeX402Header, x402NetworkOf, x402RequirementsOf } from '../../src/domain/assistant/x402.ts';
-import { CLEARS_BY_ITSELF, issuePremiumQuote, judgePayment, settleNote } from '../../src/services/paid-turn/paid-turn.ts';
-import type { StoredQuote } from '../../src/domain/ports.ts';
+import { answerPaidTurn, askModel, CLEARS_BY_ITSELF, issuePremiumQuote, judgePayment, settleNote } from '../../src/services/paid-turn/paid-turn.ts';
+import { StoreUnavailableError, type StoredQuote } from '../../src/domain/ports.ts';
 import { fakeDeps, noteBox, type FakeDeps, type NoteBoxOptions } from '../helpers/fakes.ts';
 
 const QUESTION = 'Which registers must a Note carry, and what does the task hash bind it to? '.repeat(3);
@@ -195,5 +195,94 @@ describe('refusals that clear by themselves', () => {
     const underpaid = await payOverX402(turn, note(turn, { value: BigInt(turn.quote.priceNanoErg) - 1n }));
     expect(underpaid.headers?.['payment-required']).toBeDefined();
     expect(underpaid.headers?.['retry-after']).toBeUndefined();
+  });
+});
+
+describe('the paid-turn service\'s other rules', () => {
+  it('names only the variable the operator left unset when premium answers are not offered', async () => {
+    for (const [missing, config] of [
+      ['ASSISTANT_RECEIVER_ADDRESS', { receiverAddress: null }],
+      ['ASSISTANT_RESERVE_BOX_ID', { reserveBoxId: null }],
+    ] as const) {
+      const deps = fakeDeps({ config });
+      const refused = await problem(issuePremiumQuote(deps, QUESTION, undefined));
+      expect({ status: refused.status, code: refused.code }).toEqual({ status: 503, code: 'payment_unconfigured' });
+      expect(refused.message).toBe(`Premium answers are not offered: the operator has not configured ${missing}.`);
+    }
+  });
+
+  it('says in a refusal the words of the one Note rule that failed', async () => {
+    const turn = await quoted();
+    const verdict = await judgePayment(turn.deps, turn.stored, note(turn, { value: BigInt(turn.quote.priceNanoErg) - 1n }));
+    expect(verdict.ok).toBe(false);
+    if (!verdict.ok) expect(verdict.message).toMatch(/9999999 nanoERG/);
+  });
+
+  it('gives no settled turn back through the facilitator, which settles a Note once', async () => {
+    const turn = await quoted();
+    const boxId = note(turn);
+    await settleNote(turn.deps, turn.stored, boxId, { retryKey: RETRY_KEY });
+    const again = await problem(settleNote(turn.deps, turn.stored, boxId, { recoverSettled: false, retryKey: RETRY_KEY }));
+    expect({ status: again.status, code: again.code }).toEqual({ status: 402, code: 'note_already_used' });
+  });
+
+  it('answers 503, not "already used", when storing the settlement fails and the Note paid nothing', async () => {
+    const turn = await quoted();
+    const boxId = note(turn);
+    turn.deps.store.settlePayment = async () => {
+      throw new StoreUnavailableError('the disk went away mid-write');
+    };
+    const down = await problem(settleNote(turn.deps, turn.stored, boxId, { retryKey: RETRY_KEY }));
+    expect({ status: down.status, code: down.code }).toEqual({ status: 503, code: 'receipt_storage_unavailable' });
+  });
+
+  it('settles nothing while the receipt log refuses to sign (a restored store may not know the Note was used), and settles once it signs again', async () => {
+    const turn = await quoted();
+    const boxId = note(turn);
+    let refusal: string | undefined = 'the store holds 3 entries, but the log already signed size 5';
+    let settlements = 0;
+    const settle = turn.deps.store.settlePayment.bind(turn.deps.store);
+    turn.deps.store.settlePayment = async (input) => {
+      settlements++;
+      return settle(input);
+    };
+    const deps = { ...turn.deps, receiptLogRefusal: async () => refusal };
+    const refused = await problem(settleNote(deps, turn.stored, boxId, { retryKey: RETRY_KEY }));
+    expect({ status: refused.status, code: refused.code, retryAfter: refused.headers?.['retry-after'] }).toEqual({ status: 503, code: 'receipt_log_inconsistent', retryAfter: '60' });
+    expect(refused.message).toContain('the log already signed size 5');
+    expect(settlements).toBe(0);
+    refusal = undefined;
+    const settled = await settleNote(deps, turn.stored, boxId, { retryKey: RETRY_KEY });
+    expect(settled.receipt.verification_receipt.noteBoxId).toBe(boxId);
+    expect(settlements).toBe(1);
+  });
+
+  it('turns each way a model fails into its own status: 503 unavailable or not configured, 502 a bad answer', async () => {
+    const ask = { question: 'q', messages: [{ role: 'user' as const, content: 'q' }] };
+    const statusOf = async (failure: FakeDeps['model']['failure']) => {
+      const deps = fakeDeps();
+      deps.model.failure = failure;
+      const error = await problem(askModel(deps.model, ask));
+      return { status: error.status, code: error.code };
+    };
+    expect(await statusOf('unavailable')).toEqual({ status: 503, code: 'model_provider_unavailable' });
+    expect(await statusOf('not_configured')).toEqual({ status: 503, code: 'model_provider_not_configured' });
+    expect(await statusOf('bad_response')).toEqual({ status: 502, code: 'model_provider_bad_response' });
+    // A fault of the service's own is no answer of the model's: it goes up as it is.
+    const deps = fakeDeps();
+    deps.model.answer = async () => {
+      throw new TypeError('a bug of ours');
+    };
+    await expect(askModel(deps.model, ask)).rejects.toThrow(TypeError);
+  });
+
+  it('answers a paid turn whose quote the retention sweep has since deleted', async () => {
+    const turn = await quoted();
+    const settled = await settleNote(turn.deps, turn.stored, note(turn));
+    turn.deps.store.quotes.delete(turn.quote.quoteId);
+    const answered = await answerPaidTurn(turn.deps, settled.token.tokenHash, { question: QUESTION, messages: [{ role: 'user', content: QUESTION }] });
+    expect(answered).toMatchObject({ ok: true, receiptId: settled.receipt.receiptId });
+    expect(turn.deps.store.activity.at(-1)).toMatchObject({ kind: 'turn_answered', receiptId: settled.receipt.receiptId });
+    expect(turn.deps.store.activity.at(-1)).not.toHaveProperty('taskHash');
   });
 });

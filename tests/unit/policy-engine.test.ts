@@ -284,6 +284,13 @@ describe('warning codes', () => {
     expect(verdict.allowed).toBe(stillAllowed);
   });
 
+  it('warns of a cap or a threshold only above the other, never at it', () => {
+    const profile = examplePolicyCheckRequest.profile;
+    // The per-action cap equal to the daily cap, and the confirmation threshold equal to the per-action cap, are consistent.
+    expect(warningCodesOf(verdictOf(variant({}, { per_action_spend_cap: profile.daily_spend_cap, requires_human_confirmation_above: profile.daily_spend_cap })))).toEqual([]);
+    expect(warningCodesOf(verdictOf(variant({}, { requires_human_confirmation_above: profile.per_action_spend_cap })))).toEqual([]);
+  });
+
   it('empty allowlists warn and deny', () => {
     const verdict = verdictOf(variant({}, { allowed_recipients: [], allowed_reserves: [], allowed_actions: [] }));
     expect(codesOf(verdict)).toEqual(['action_not_allowed', 'recipient_not_allowed', 'reserve_not_allowed']);

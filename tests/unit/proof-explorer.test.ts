@@ -190,7 +190,7 @@ describe('proof explorer', () => {
     const { receiptId: _old, ...rest } = { ...first, agreement: { ...first.agreement, priceNanoErg: '1' } };
     store.receipts[0] = { receiptId: computeReceiptId(rest), ...rest } as ReceiptBundle;
     const rewritten = proofExplorerSchema.parse(await build());
-    expect(rewritten.receipt_log).toMatchObject({ agrees: false, detail: 'The receipt store has no receipt for entry 0 of the log.' });
+    expect(rewritten.receipt_log).toMatchObject({ agrees: false, detail: `The receipt store has no receipt for entry 0 of the log. Also, a listed receipt is not proven in the log: ${store.receipts[0]!.receiptId}.` });
     const resealed = rewritten.proofs.find((candidate) => candidate.kind === 'testnet_receipt')!;
     expect(resealed.log_index).toBeNull();
     expect(resealed.checks.find((check) => check.id === 'log_inclusion')).toEqual({ id: 'log_inclusion', ok: false, detail: 'This receipt has no entry in the receipt log.' });
@@ -200,6 +200,23 @@ describe('proof explorer', () => {
     const deleted = proofExplorerSchema.parse(await build());
     expect(deleted.receipt_log).toMatchObject({ agrees: false, detail: 'The receipt store holds 1 receipt and the log 2 entries: receipts were removed after they were logged.' });
     expect(deleted.proofs.find((candidate) => candidate.id === first.receiptId)!.checks.find((check) => check.id === 'log_inclusion')!.ok).toBe(true);
+  });
+
+  it('does not say the log agrees when a listed receipt is not proven, though the counts are equal (one deleted, one unlogged stored)', async () => {
+    const store = new FakeStore();
+    const chain = new FakeChain(1_100, 'sandbox');
+    store.receipts.push(...Array.from({ length: 100 }, () => storedReceipt('sandbox')));
+    const sources = sourcesOf(store, chain);
+    const build = () => createProofExplorer(sources, { report: () => passingReport }).proofs();
+    expect(proofExplorerSchema.parse(await build()).receipt_log.agrees).toBe(true);
+    // Past the newest 16 entries, and read back by the rolling sample before it was deleted (0-63 first, 64-83 now): the count kept equal.
+    const unlogged = storedReceipt('sandbox');
+    store.receipts.splice(40, 1);
+    store.receipts.push(unlogged);
+    const board = proofExplorerSchema.parse(await build());
+    expect(board.summary.receipts_not_proven_in_log).toBe(1);
+    expect(board.receipt_log).toMatchObject({ agrees: false, detail: expect.stringContaining(`But a listed receipt is not proven in the log: ${unlogged.receiptId}.`) });
+    expect(board.receipt_log.detail).toMatch(/^The checkpoint of size 100/);
   });
 
   it('says a receipt whose stored bytes changed under the same id no longer matches its entry', async () => {

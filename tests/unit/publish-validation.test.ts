@@ -70,6 +70,15 @@ describe('publish validation: valid manifests', () => {
     ['a paid service whose only evidence is a receipt', { ...paidManifest, evidence: [{ kind: 'receipt' as const, url: 'https://example.org/receipts/1' }] }],
     // The boundary of the supply from below: every ERG that will ever exist is a price, if a steep one.
     ['a price of exactly the total supply', { ...paidManifest, pricing: { ...paidManifest.pricing, amount: '97739924.000000000' } }],
+    // Settlement evidence among other evidence; a Note predicate among other predicates.
+    [
+      'a paid service with documentation and receipt evidence',
+      { ...paidManifest, evidence: [{ kind: 'documentation' as const, url: 'https://example.org/docs' }, { kind: 'receipt' as const, url: 'https://example.org/receipts/1' }] },
+    ],
+    [
+      'a paid service with a Note predicate and another',
+      { ...paidManifest, predicate_requirements: [...paidManifest.predicate_requirements, { id: 'weekly-window', description: 'The digest covers one ISO week.' }] },
+    ],
   ])('%s passes every check with no finding', (_what, manifest) => {
     const outcome = check(manifest);
     expect(outcome.errors).toEqual([]);
@@ -131,6 +140,11 @@ describe('publish validation: one finding per defect', () => {
     const outcome = check(variant(base, mutate));
     expect(outcome.errors).toContainEqual({ code, path, message: expect.any(String) });
     expect(outcome.errors.find((e) => e.code === code)!.message.length).toBeGreaterThan(20);
+  });
+
+  it('reports a paid service with no evidence at all as missing evidence, once, not also as missing settlement evidence', () => {
+    const outcome = check(variant(paidManifest, (m) => (m.evidence = [])));
+    expect(outcome.errors.map((finding) => finding.code)).toEqual(['evidence_missing']);
   });
 
   it.each<[string, string, string, ServiceManifest, (manifest: Json) => void]>([

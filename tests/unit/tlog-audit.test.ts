@@ -51,6 +51,13 @@ describe('judgeLogHealth', () => {
     expect(judgeLogHealth(healthy())).toMatchObject({ ok: true, status: 'consistent', entries: 5, checkpoint: { size: 5, issuedAt: '2026-11-28T11:59:57.000Z' } });
   });
 
+  it('reports what the rolling audit found among older entries, with the counts equal, and names the slice it read when all is well', () => {
+    const audit = { from: 0, to: 3, missing: [] as number[], changed: [] as number[] };
+    expect(judgeLogHealth({ ...healthy(), audit })).toMatchObject({ ok: true, detail: expect.stringContaining('as did entries 0-2 in the rolling audit') });
+    expect(judgeLogHealth({ ...healthy(), audit: { ...audit, missing: [1] } })).toMatchObject({ ok: false, status: 'receipt_missing', detail: 'The receipt store has no receipt for entry 1 of the log.' });
+    expect(judgeLogHealth({ ...healthy(), audit: { ...audit, changed: [2, 0] } })).toMatchObject({ ok: false, status: 'entry_mismatch', detail: expect.stringContaining('entries 0, 2') });
+  });
+
   it('names each way the log and the store can disagree', () => {
     const other = formatVerifierKey(ORIGIN, generateNoteKey().publicKey);
     const cases: Array<[Partial<LogHealthInput>, string, RegExp]> = [

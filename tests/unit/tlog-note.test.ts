@@ -5,7 +5,7 @@
  * and each change that must be refused: a byte of the text, of the signature, of the key; another
  * origin; the same key under another name; malformed checkpoint lines.
  */
-import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64 } from '../../src/domain/tlog/base64.ts';
@@ -14,6 +14,7 @@ import {
   formatPrivateKeyFile,
   formatVerifierKey,
   generateNoteKey,
+  isValidKeyName,
   keyId,
   openCheckpoint,
   openNote,
@@ -25,6 +26,7 @@ import {
   signNote,
   type NoteVerifier,
 } from '../../src/domain/tlog/note.ts';
+import { parseVerifierKeyText } from '../../src/domain/tlog/note-text.ts';
 import { leafHash } from '../../src/domain/tlog/tree.ts';
 import { hex } from './tlog-reference.ts';
 
@@ -202,6 +204,15 @@ describe('key files', () => {
     expect(reasonOf(parsePrivateKeyFile('hello'))).toMatch(/^the key file is not a PKCS#8 PEM private key/);
     expect(reasonOf(parsePrivateKeyFile('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n'))).toMatch(/^the key file does not parse/);
     expect(() => formatPrivateKeyFile(createPrivateKey(ec))).toThrow(RangeError);
+    // An Ed25519 key, but its public half: no key file holds it.
+    expect(() => formatPrivateKeyFile(createPublicKey(KEY.privateKey))).toThrow(RangeError);
+  });
+
+  it('reads a key file that starts with blank lines, and refuses one whose first text is not the PEM header', () => {
+    const pem = formatPrivateKeyFile(KEY.privateKey);
+    const parsed = parsePrivateKeyFile(`\n  \n${pem}`);
+    expect(parsed.ok && hex(parsed.publicKey)).toBe(hex(KEY.publicKey));
+    expect(reasonOf(parsePrivateKeyFile(`# the log's key\n${pem}`))).toMatch(/^the key file is not a PKCS#8 PEM private key/);
   });
 });
 
@@ -255,6 +266,13 @@ describe('the signing side refuses what it must not sign', () => {
 
 describe('opening a note, at the edges of the format', () => {
   const verifier = verifierOf(VKEY);
+
+  it('refuses, never throws, when the verifier it is handed holds a key that is not 32 bytes', () => {
+    expect(openNote(SIGNED, verifier).ok).toBe(true);
+    for (const publicKey of [verifier.publicKey.subarray(1), Uint8Array.of(...verifier.publicKey, 0)]) {
+      expect(reasonOf(openNote(SIGNED, { ...verifier, publicKey }))).toMatch(/signature/);
+    }
+  });
   const signatureLine = SIGNED.split('\n\n')[1]!;
   const otherLine = signNote(BODY, generateNoteKey().privateKey, 'witness.example').split('\n\n')[1]!;
 
@@ -278,12 +296,64 @@ describe('opening a note, at the edges of the format', () => {
     for (const [label, line] of [
       ['a plus sign', `\u2014 bad+name ${signatureLine.split(' ')[2]}`],
       ['no em dash', `- ${ORIGIN} ${signatureLine.split(' ')[2]}`],
-      ['no space after the name', `\u2014 ${ORIGIN}`],
+      // Base64 of its own, so that read as a name and a signature it would pass for another key's.
+      ['no space after the name', `\u2014 AAAAAAAA\n`],
       ['a short signature', `\u2014 ${ORIGIN} AAAA\n`],
     ] as const) {
       const note = `${BODY}\n${signatureLine}${line.endsWith('\n') ? line : `${line}`}`;
       expect(openNote(note, verifier).ok, label).toBe(false);
     }
     expect(reasonOf(openNote(`${BODY}\n${signatureLine}\u2014 bad+name AAAAAAAA\n`, verifier))).toBe("signature line 2 names 'bad+name', which is not a key name");
+  });
+
+  it("ignores another key's signature of 5 bytes (a key ID and one byte) and refuses one of 4", () => {
+    expect(openNote(`${BODY}\n${signatureLine}\u2014 witness.example AAAAAAA=\n`, verifier)).toEqual({ ok: true, text: BODY });
+    expect(reasonOf(openNote(`${BODY}\n${signatureLine}\u2014 witness.example AAAAAA==\n`, verifier))).toMatch(/^signature line 2 \(witness.example\) does not carry standard base64/);
+  });
+
+  it('opens a note whose text is one empty line, its blank line then the first of the note', () => {
+    expect(openNote(signNote('\n', KEY.privateKey, ORIGIN), verifier)).toEqual({ ok: true, text: '\n' });
+  });
+
+  it('takes a surrogate pair as the character it spells, and refuses a lone surrogate anywhere', () => {
+    const text = 'receipt \u{1F9FE} of a paid turn\n';
+    expect(openNote(signNote(text, KEY.privateKey, ORIGIN), verifier)).toEqual({ ok: true, text });
+    for (const lone of ['\uDC00 first', 'a\uDC00 after a letter', 'a\uD83D before a letter', 'at the end \uD83D']) {
+      expect(() => signNote(`${lone}\n`, KEY.privateKey, ORIGIN), JSON.stringify(lone)).toThrow(/not valid UTF-8/);
+      expect(isValidKeyName(`name${lone.replace(/ /g, '')}`), JSON.stringify(lone)).toBe(false);
+    }
+    expect(isValidKeyName('name\u{1F9FE}')).toBe(true);
+  });
+});
+
+describe('verifier key text', () => {
+  const [name, id, key64] = VKEY.split('+') as [string, string, string];
+
+  it('reads the key ID only as exactly 8 lowercase hexadecimal digits', () => {
+    expect(parseVerifierKeyText(VKEY).ok).toBe(true);
+    for (const idHex of [`x${id}`, `${id}x`, `0${id}`, id.slice(1), id.toUpperCase().replace(/^[0-9]*/, 'A')]) {
+      expect(reasonOf(parseVerifierKeyText(`${name}+${idHex}+${key64}`)), idHex).toMatch(/^key ID '.*' is not 8 lowercase hexadecimal digits$/);
+    }
+  });
+
+  it('needs two plus signs, the key itself may hold more', () => {
+    expect(reasonOf(parseVerifierKeyText(name))).toMatch(/fewer than two plus signs/);
+    expect(reasonOf(parseVerifierKeyText(`${name}+${id}`))).toMatch(/fewer than two plus signs/);
+    const plusKey = `A${'+'.repeat(43)}`;
+    expect(reasonOf(parseVerifierKeyText(`${name}+${id}+${plusKey}`))).toMatch(/^the key is of signature type 0x03/);
+  });
+
+  it('says an empty key is no base64 key, not a key of some signature type', () => {
+    expect(reasonOf(parseVerifierKeyText(`${name}+${id}+`))).toBe("the key '' is not standard base64");
+  });
+});
+
+describe('a note signed by the log key that is not a checkpoint', () => {
+  it('is refused by openCheckpoint as a checkpoint, not opened and not thrown on', () => {
+    const note = signNote('not a checkpoint\n', KEY.privateKey, ORIGIN);
+    expect(openNote(note, verifierOf(VKEY)).ok).toBe(true);
+    const opened = openCheckpoint(note, VKEY, ORIGIN);
+    expect(opened.ok).toBe(false);
+    expect(reasonOf(opened)).toMatch(/checkpoint/);
   });
 });

@@ -178,7 +178,7 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         503: {
           description:
             'Model provider not configured (code `model_provider_not_configured`), or it did not answer within its timeout (code `model_provider_unavailable`), ' +
-            'or the store that spends the token is unavailable (code `receipt_storage_unavailable`). No token is spent and no free turn is counted.',
+            'or the store that spends the token is unavailable (code `receipt_storage_unavailable`), or an x402 payment cannot be settled because the receipt store does not extend what the receipt log signed (code `receipt_log_inconsistent`). No token is spent and no free turn is counted.',
         },
       },
     },
@@ -220,7 +220,8 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         429: rateLimited('Verification'),
         503: {
           description:
-            'Receipt storage required but unavailable (code `receipt_storage_unavailable`), or the chain could not be read within its timeout (code `chain_unavailable`). Nothing is written.',
+            'Receipt storage required but unavailable (code `receipt_storage_unavailable`), the chain could not be read within its timeout (code `chain_unavailable`), ' +
+            'or the receipt store does not extend what the receipt log signed, so no payment is settled (code `receipt_log_inconsistent`). Nothing is written.',
         },
       },
     },
@@ -270,7 +271,10 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         200: { description: 'The settlement; `transaction` is the Note\'s transaction id.', schema: x402Settle },
         400: facilitatorInvalidRequest,
         429: rateLimited('Verification'),
-        503: { description: 'The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`). Nothing is written.' },
+        503: {
+          description:
+            'The chain or the store could not be read (codes `chain_unavailable`, `receipt_storage_unavailable`), or the receipt store does not extend what the receipt log signed (code `receipt_log_inconsistent`). Nothing is written.',
+        },
       },
     },
     {

@@ -63,7 +63,7 @@ export const RECEIPT_LOG_ENTRIES: readonly Entry[] = [
         contentType: TILE_CONTENT_TYPE,
         headers: { 'Cache-Control': 'Full tiles `public, max-age=31536000, immutable`; partial tiles `public, max-age=5`.', 'Content-Encoding': '`gzip` on an entry bundle of 64 KB or more, whatever the client asked; absent otherwise.' },
       },
-      400: { description: 'Not a tile path of the spec: a malformed or non-canonical index, a width of 0 or above 255 (code `invalid_url`).' },
+      400: { description: 'Not a tile path of the spec: a malformed or non-canonical index, a width of 0 or above 255, a percent-escape or a dot segment anywhere in the path (code `invalid_url`): a tile has one spelling.' },
       404: { description: 'No such tile in the tree as it is now: beyond its size, or partial where it is full (code `not_found`).' },
       503: unreadable,
     },
@@ -81,7 +81,7 @@ export const RECEIPT_LOG_ENTRIES: readonly Entry[] = [
       'Verifiable offline with the receipt bundle and the log\'s verifier key (`agent-economy verify-receipt --offline`).',
     responses: {
       200: { description: 'The proof.', contentType: TLOG_PROOF_CONTENT_TYPE },
-      404: { description: 'No receipt with this id (code `receipt_not_found`).' },
+      404: { description: 'No receipt with this id, or its entry is logged but the store no longer holds the receipt (code `receipt_not_found`; `index` names the entry then).' },
       409: {
         description: 'The receipt is logged, but no checkpoint includes it yet (code `receipt_log_pending`): ask again after `Retry-After` seconds.',
         headers: { 'Retry-After': 'Seconds until the next checkpoint is due.' },

@@ -74,6 +74,7 @@ export function checkNote(
   const outcomes: Record<NoteFailureCode, { ok: boolean; detail: string }> = {
     NOTE_NOT_FOUND: { ok: true, detail: `Box ${box.boxId} found, created by transaction ${box.transactionId}.` },
     NOTE_UNCONFIRMED: {
+      // Stryker disable next-line ConditionalExpression: an unincluded Note has 0 confirmations, below any minimum (at least 1): the first test only says so.
       ok: box.inclusionHeight !== undefined && confirmations >= terms.minConfirmations,
       detail:
         box.inclusionHeight === undefined
@@ -81,10 +82,12 @@ export function checkNote(
           : `Included at height ${box.inclusionHeight}: ${confirmations} confirmation(s) at height ${height}, ${terms.minConfirmations} needed.`,
     },
     NOTE_EXPIRED: {
+      // Stryker disable next-line ConditionalExpression: a register that did not decode has no value, which passes no comparison: the status test only says so.
       ok: R5.status === 'ok' && R5.value > height && R5.value >= terms.noteExpiryMinHeight,
       detail: `${registerText('R5 (expiry height)', R5)}; it must be above the current height ${height} and at least ${terms.noteExpiryMinHeight}.`,
     },
     RESERVE_MISMATCH: {
+      // Stryker disable next-line ConditionalExpression: as for R5, a value that did not decode equals no reserve box id.
       ok: R4.status === 'ok' && R4.value === terms.reserveBoxId,
       detail: `${registerText('R4 (reserve box id)', R4)}; the quote's reserve box id is ${terms.reserveBoxId}.`,
     },
@@ -93,10 +96,12 @@ export function checkNote(
       detail: R6.status === 'ok' ? `R6 holds ${R6.value.length / 2} bytes; a task hash is 32.` : `${registerText('R6 (task hash)', R6)}; a 32-byte Coll[Byte] is needed.`,
     },
     TASK_HASH_MISMATCH: {
+      // Stryker disable next-line ConditionalExpression: as for R5, a value that did not decode equals no task hash.
       ok: R6.status === 'ok' && R6.value === terms.taskHash,
       detail: `${registerText('R6 (task hash)', R6)}; the quote's task hash is ${terms.taskHash}.`,
     },
     RECEIVER_MISMATCH: {
+      // Stryker disable next-line ConditionalExpression: a receiver that does not decode has no ErgoTree, which no Note's equals.
       ok: receiverTree !== undefined && box.ergoTree.toLowerCase() === receiverTree,
       detail:
         receiverTree === undefined
@@ -127,6 +132,7 @@ function receiverErgoTree(address: string): string | undefined {
   try {
     return ErgoAddress.decode(address).ergoTree.toLowerCase();
   } catch {
-    return undefined;
+    // Not an address: no tree.
   }
+  return undefined;
 }

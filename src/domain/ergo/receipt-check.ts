@@ -48,7 +48,8 @@ export interface ReceiptResult {
  */
 const receiptStructureSchema = z.object(receiptBundleSchema.shape);
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+/** A member's text, cut to 64 UTF-16 units without halving a surrogate pair, so the answer stays well-formed. */
+const text = (value: unknown): string | null => (typeof value === 'string' ? value.slice(0, (value.codePointAt(63) ?? 0) > 0xffff ? 63 : 64) : null);
 /** A member reported back only when it has the documented form, so the answer stays well-formed. */
 const digestOrNull = (value: unknown): string | null => (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? value : null);
 
@@ -84,7 +85,7 @@ function partChecks(bundle: ReceiptBundle): ReceiptCheck[] {
   const registerProblems: string[] = [];
   const expectDecoded = (name: 'R4' | 'R5' | 'R6', expected: string | number) => {
     const register = decoded[name];
-    if (register.status !== 'ok') registerProblems.push(`${name} ${settlement.registers[name].serializedValue} is not a ${name === 'R5' ? 'Int' : 'Coll[Byte]'} constant${register.status === 'wrong_type' ? ` (found ${register.found})` : ''}`);
+    if (register.status !== 'ok') registerProblems.push(`${name} ${settlement.registers[name].serializedValue} is not ${name === 'R5' ? 'an Int' : 'a Coll[Byte]'} constant${register.status === 'wrong_type' ? ` (found ${register.found})` : ''}`);
     else if (register.value !== expected) registerProblems.push(`${name} decodes to ${register.value}, but the bundle states ${expected}`);
   };
   expectDecoded('R4', settlement.registers.R4.value);
@@ -137,6 +138,17 @@ function receiptIdCheck(bundle: Record<string, unknown>): { check: ReceiptCheck;
   };
 }
 
+/** Where the first number JSON.parse read as Infinity (1e400) sits, or null when there is none. */
+function nonFiniteNumberAt(value: unknown, path: Array<string | number>): Array<string | number> | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, member] of Object.entries(value)) {
+    const found = nonFiniteNumberAt(member, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Checks a bundle given as JSON text. Throws InspectionInputError when the text is no JSON object. */
 export function checkReceiptBundle(input: string): { result: ReceiptResult; warnings: ToolWarning[] } {
   if (/^\s*[0-9a-fA-F]{64}\s*$/.test(input)) {
@@ -146,9 +158,17 @@ export function checkReceiptBundle(input: string): { result: ReceiptResult; warn
     );
   }
   // Plain doubles, as RFC 8785 reads numbers: the id was computed over the bundle's JSON values.
+  // Stryker disable next-line ObjectLiteral: parseExactJson reads an absent exactIntegers as false (plain JSON.parse), so {} parses exactly as { exactIntegers: false }
   const value = parseExactJson(input, 'receipt bundle JSON', { exactIntegers: false });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InspectionInputError('not_a_bundle', 'The input is JSON but not an object; a receipt bundle is a JSON object.');
+  }
+  const unwritable = nonFiniteNumberAt(value, []);
+  if (unwritable !== null) {
+    throw new InspectionInputError(
+      'not_json',
+      `The number at ${jsonPointer(unwritable) || '(top level)'} is beyond what a JSON double holds, so RFC 8785 cannot write it and no receipt id can be computed over the bundle; a bundle the assistant wrote holds no such number.`,
+    );
   }
   const bundle = value as Record<string, unknown>;
   const warnings: ToolWarning[] = [];
@@ -173,7 +193,7 @@ export function checkReceiptBundle(input: string): { result: ReceiptResult; warn
     warnings.push({ code: 'sandbox_chain', message: 'This bundle was settled on the local sandbox chain: it shows the flow, but it is not a testnet proof.' });
   }
   const failed = checks.filter((check) => !check.ok).map((check) => check.id);
-  const quote = bundle.agreement && typeof bundle.agreement === 'object' ? (bundle.agreement as Record<string, unknown>).quoteId : undefined;
+  const quote = bundle.agreement ? (bundle.agreement as Record<string, unknown>).quoteId : undefined;
   return {
     result: {
       verified: failed.length === 0,
@@ -181,8 +201,8 @@ export function checkReceiptBundle(input: string): { result: ReceiptResult; warn
       receipt_id: id.declared,
       computed_receipt_id: id.computed,
       receipt_id_matches: id.declared === null ? null : id.check.ok,
-      receipt_type: text(bundle.receipt_type)?.slice(0, 64) ?? null,
-      status: text(bundle.status)?.slice(0, 64) ?? null,
+      receipt_type: text(bundle.receipt_type),
+      status: text(bundle.status),
       chain,
       settlement_tx_id: digestOrNull(bundle.settlementTxId),
       note_box_id: digestOrNull(bundle.noteBoxId),

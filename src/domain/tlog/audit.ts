@@ -44,6 +44,11 @@ export interface LogHealthInput {
   receiptCount: number;
   /** The newest entries: `bytes` undefined when the store no longer has the receipt. */
   newest: ReadonlyArray<{ index: number; receiptId: string; bytes: Uint8Array | undefined; leaf: Hash }>;
+  /**
+   * The rolling audit of older entries (ReceiptLog.audit): the slice it read last, and every entry it
+   * found without its receipt or changed and has not read back right since.
+   */
+  audit?: { from: number; to: number; missing: readonly number[]; changed: readonly number[] };
   now: Date;
   /** A checkpoint that leaves entries out may be at most this old. */
   freshSeconds: number;
@@ -51,7 +56,7 @@ export interface LogHealthInput {
 
 export interface LogHealth {
   ok: boolean;
-  status: 'consistent' | 'unsigned' | 'bad_signature' | 'stale' | 'count_mismatch' | 'receipt_missing' | 'entry_mismatch';
+  status: 'consistent' | 'unsigned' | 'bad_signature' | 'stale' | 'count_mismatch' | 'receipt_missing' | 'entry_mismatch' | 'not_signing';
   detail: string;
   /** The checkpoint as verified, when it was. */
   checkpoint: { size: number; rootHash: string; issuedAt: string } | null;
@@ -77,14 +82,15 @@ export function judgeLogHealth(input: LogHealthInput): LogHealth {
   if (input.receiptCount !== input.logSize) {
     return fail('count_mismatch', `The receipt store holds ${counted(input.receiptCount, 'receipt')} and the log ${counted(input.logSize, 'entry', 'entries')}: ${input.receiptCount < input.logSize ? 'receipts were removed after they were logged' : 'receipts were stored without an entry'}.`);
   }
-  const missing = input.newest.filter((entry) => entry.bytes === undefined).map((entry) => entry.index);
+  const { audit } = input;
+  const missing = [...new Set([...(audit?.missing ?? []), ...input.newest.filter((entry) => entry.bytes === undefined).map((entry) => entry.index)])].sort((a, b) => a - b);
   if (missing.length) return fail('receipt_missing', `The receipt store has no receipt for ${listed(missing)} of the log.`);
-  const changed = input.newest.filter((entry) => !sameBytes(leafHash(entry.bytes!), entry.leaf)).map((entry) => entry.index);
+  const changed = [...new Set([...(audit?.changed ?? []), ...input.newest.filter((entry) => !sameBytes(leafHash(entry.bytes!), entry.leaf)).map((entry) => entry.index)])].sort((a, b) => a - b);
   if (changed.length) return fail('entry_mismatch', `The receipts of ${listed(changed)} no longer hash to their logged leaves: they were changed after they were recorded.`);
   return {
     ok: true,
     status: 'consistent',
-    detail: `The checkpoint of size ${signed.size}, root ${signed.rootHash}, verifies with the published key and is ${ageSeconds} s old; the store holds one receipt per entry (${input.logSize}), and the newest ${input.newest.length} hash to their leaves.`,
+    detail: `The checkpoint of size ${signed.size}, root ${signed.rootHash}, verifies with the published key and is ${ageSeconds} s old; the store holds one receipt per entry (${input.logSize}), and the newest ${input.newest.length} hash to their leaves${audit ? `, as did entries ${audit.from}-${audit.to - 1} in the rolling audit that reads the whole log daily` : ''}.`,
     checkpoint: signed,
     entries,
   };

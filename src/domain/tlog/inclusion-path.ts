@@ -17,6 +17,7 @@ const half = (n: number) => Math.floor(n / 2);
 
 /** How many hashes the inclusion proof of `index` in a tree of `size` has (RFC 9162's path length). */
 export function inclusionProofLength(index: number, size: number): number {
+  if (!isCount(index) || !isCount(size) || index >= size) throw new RangeError(`tlog: no record ${index} in a tree of size ${size}`);
   // Below the level where the paths to `index` and to the last record meet, every level has a
   // sibling; above it, only the levels where `index` is a right child do.
   let fn = index;

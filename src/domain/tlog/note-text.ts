@@ -31,8 +31,17 @@ const isWellFormed = (text: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<!
 /** A key name is non-empty, with no Unicode space, no plus sign and no control character. */
 export const isValidKeyName = (name: string): boolean => name.length > 0 && isWellFormed(name) && !/[\s\u0085+\u0000-\u001f]/u.test(name);
 
-/** What the key ID hashes: key name || 0x0A || 0x01 || 32-byte Ed25519 public key (the ID is the first 4 bytes of its SHA-256). */
-export const keyIdInput = (name: string, publicKey: Uint8Array): Uint8Array => concatBytes(new TextEncoder().encode(name), Uint8Array.of(0x0a, ED25519_SIGNATURE_TYPE), publicKey);
+/** The signature type byte c2sp.org/tlog-cosignature assigns to an Ed25519 cosigner's `cosignature/v1`. */
+export const COSIGNATURE_V1_TYPE = 0x04;
+
+/** The key types a verifier key may name here, as a refusal names them. */
+const KEY_TYPES: Record<number, string> = { [ED25519_SIGNATURE_TYPE]: 'Ed25519 (0x01)', [COSIGNATURE_V1_TYPE]: 'an Ed25519 cosigner (0x04)' };
+
+/**
+ * What the key ID hashes: key name || 0x0A || type || 32-byte Ed25519 public key (the ID is the first
+ * 4 bytes of its SHA-256); the type is 0x01 for a signer, 0x04 for a cosigner.
+ */
+export const keyIdInput = (name: string, publicKey: Uint8Array, type = ED25519_SIGNATURE_TYPE): Uint8Array => concatBytes(new TextEncoder().encode(name), Uint8Array.of(0x0a, type), publicKey);
 
 /** Who signs a note, as a verifier knows them: the key name, the key ID, the raw Ed25519 public key. */
 export interface NoteVerifier {
@@ -43,23 +52,24 @@ export interface NoteVerifier {
 
 export const keyLabel = (name: string, id: Uint8Array): string => `${name}+${toHex(id)}`;
 
-/** `<name>+<8 hex digits of key ID>+<base64(0x01 || public key)>`, given the key ID. */
-export const verifierKeyText = (name: string, id: Uint8Array, publicKey: Uint8Array): string => `${keyLabel(name, id)}+${encodeBase64(Uint8Array.of(ED25519_SIGNATURE_TYPE, ...publicKey))}`;
+/** `<name>+<8 hex digits of key ID>+<base64(type || public key)>`, given the key ID. */
+export const verifierKeyText = (name: string, id: Uint8Array, publicKey: Uint8Array, type = ED25519_SIGNATURE_TYPE): string => `${keyLabel(name, id)}+${encodeBase64(Uint8Array.of(type, ...publicKey))}`;
 
 /**
  * The parts of a verifier key, refusing any other spelling; the key ID is returned as written; the
  * caller checks it is the first 4 bytes of SHA-256(keyIdInput(name, publicKey)) with `checkKeyId`.
  */
-export function parseVerifierKeyText(text: string): { ok: true; name: string; keyId: Uint8Array; publicKey: Uint8Array } | Refusal {
+export function parseVerifierKeyText(text: string, type = ED25519_SIGNATURE_TYPE): { ok: true; name: string; keyId: Uint8Array; publicKey: Uint8Array } | Refusal {
   const first = text.indexOf('+');
-  const second = first < 0 ? -1 : text.indexOf('+', first + 1);
+  const second = text.indexOf('+', first + 1);
+  // Stryker disable next-line EqualityOperator: the second plus sign comes after the first, so it is never at 0
   if (second < 0) return refuse('a verifier key is <name>+<key ID>+<base64 key>, and this one has fewer than two plus signs');
   const [name, idHex, key64] = [text.slice(0, first), text.slice(first + 1, second), text.slice(second + 1)];
   if (!isValidKeyName(name)) return refuse(`'${name}' is not a key name (non-empty, no spaces, no '+')`);
   if (!/^[0-9a-f]{8}$/.test(idHex)) return refuse(`key ID '${idHex}' is not 8 lowercase hexadecimal digits`);
   const key = decodeBase64(key64);
   if (!key || key.length === 0) return refuse(`the key '${key64}' is not standard base64`);
-  if (key[0] !== ED25519_SIGNATURE_TYPE) return refuse(`the key is of signature type 0x${toHex(key.subarray(0, 1))}, not Ed25519 (0x01)`);
+  if (key[0] !== type) return refuse(`the key is of signature type 0x${toHex(key.subarray(0, 1))}, not ${KEY_TYPES[type]}`);
   const publicKey = key.slice(1);
   if (publicKey.length !== ED25519_PUBLIC_KEY_SIZE) return refuse(`the Ed25519 public key is ${publicKey.length} bytes, not ${ED25519_PUBLIC_KEY_SIZE}`);
   const keyId = Uint8Array.from(idHex.match(/../g)!, (byte) => parseInt(byte, 16));
@@ -125,6 +135,7 @@ export function noteSignaturesBy(note: string | Uint8Array, verifier: NoteVerifi
     if (!line.startsWith(SIGNATURE_PREFIX)) return refuse(`${which} does not start with an em dash (U+2014) and a space`);
     const rest = line.slice(SIGNATURE_PREFIX.length);
     const space = rest.indexOf(' ');
+    // Stryker disable next-line EqualityOperator: a space first leaves an empty name, which the key name rule refuses next
     if (space < 0) return refuse(`${which} is not '— <key name> <base64 signature>'`);
     const [name, signature64] = [rest.slice(0, space), rest.slice(space + 1)];
     if (!isValidKeyName(name)) return refuse(`${which} names '${name}', which is not a key name`);

@@ -15,7 +15,6 @@ import {
   badSignature,
   checkKeyId,
   ED25519_PUBLIC_KEY_SIZE,
-  ED25519_SIGNATURE_SIZE,
   isValidKeyName,
   keyIdInput,
   noteSignaturesBy,
@@ -92,8 +91,10 @@ export function formatPrivateKeyFile(privateKey: KeyObject): string {
 }
 
 /** The key a key file holds, refusing anything but an Ed25519 private key in PKCS#8 PEM. */
-export function parsePrivateKeyFile(pem: string): ({ ok: true } & NoteKeyPair) | Refusal {
-  if (!pem.trimStart().startsWith('-----BEGIN PRIVATE KEY-----')) return refuse('the key file is not a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)');
+export function parsePrivateKeyFile(text: string): ({ ok: true } & NoteKeyPair) | Refusal {
+  // OpenSSL refuses a PEM that does not start at its first byte; a blank line an editor left is not a reason to.
+  const pem = text.trimStart();
+  if (!pem.startsWith('-----BEGIN PRIVATE KEY-----')) return refuse('the key file is not a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)');
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey({ key: pem, format: 'pem' });
@@ -113,18 +114,20 @@ export function signNote(text: string, privateKey: KeyObject, name: string): str
   if (refusal) throw new RangeError(`tlog: ${refusal}`);
   const publicKey = rawPublicKey(privateKey);
   if (!isValidKeyName(name)) throw new RangeError(`tlog: '${name}' is not a key name (non-empty, no spaces, no '+')`);
-  const signature = sign(null, Buffer.from(text, 'utf8'), privateKey);
+  const signature = sign(null, Buffer.from(text), privateKey);
   return `${text}\n${SIGNATURE_PREFIX}${name} ${encodeBase64(Uint8Array.of(...keyId(name, publicKey), ...signature))}\n`;
 }
 
+// A signature of another length, or a verifier's key that is not 32 bytes, does not verify: node:crypto
+// answers false for the one and throws for the other.
 function verifies(verifier: NoteVerifier, text: string, signature: Uint8Array): boolean {
-  if (signature.length !== ED25519_SIGNATURE_SIZE) return false;
   try {
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(verifier.publicKey).toString('base64url') }, format: 'jwk' });
-    return verify(null, Buffer.from(text, 'utf8'), key, signature);
+    return verify(null, Buffer.from(text), key, signature);
   } catch {
-    return false;
+    // A key of another length: no signature verifies with it.
   }
+  return false;
 }
 
 /**

@@ -88,6 +88,7 @@ export function parseTilePath(path: string): ParsedTilePath {
   let rest = parts.slice(2);
 
   let width = TILE_WIDTH;
+  // Stryker disable next-line StringLiteral: with one element there is no width suffix, and any string that does not end in '.p' says so
   const beforeLast = rest.length >= 2 ? rest[rest.length - 2]! : '';
   if (beforeLast.endsWith('.p')) {
     const widthPart = rest[rest.length - 1]!;
@@ -126,7 +127,8 @@ export function parseTilePath(path: string): ParsedTilePath {
  * hashes it has so far; null where it has none.
  */
 export function tileAt(level: number, n: number, size: number): Tile | null {
-  if (!Number.isInteger(level) || level < 0 || level > MAX_TILE_LEVEL || !isCount(n) || !isCount(size)) return null;
+  // No bound on the level: above level 6 no tree of at most 2^53 records has a hash (256^7 = 2^56), so the width is 0 there.
+  if (!Number.isInteger(level) || level < 0 || !isCount(n) || !isCount(size)) return null;
   const width = Math.min(TILE_WIDTH, hashesAtLevel(level, size) - n * TILE_WIDTH);
   return width > 0 ? { level, n, width } : null;
 }
@@ -157,7 +159,8 @@ export function checkTileResource(resource: TileResource, size: number): Verdict
 export function publishedTiles(size: number): Tile[] {
   if (!isCount(size)) throw new RangeError(`tlog: no tree of size ${size}`);
   const tiles: Tile[] = [];
-  for (let level = 0; level <= MAX_TILE_LEVEL && hashesAtLevel(level, size) > 0; level++) {
+  // Up to the first level with no hashes: at most 7 levels, as 256^7 = 2^56 records is beyond any size.
+  for (let level = 0; hashesAtLevel(level, size) > 0; level++) {
     const count = hashesAtLevel(level, size);
     for (let n = 0; n * TILE_WIDTH < count; n++) tiles.push({ level, n, width: Math.min(TILE_WIDTH, count - n * TILE_WIDTH) });
   }
@@ -179,6 +182,7 @@ export const publishedEntryBundles = (size: number): EntryBundle[] =>
  */
 export function tileHashIndexes(tile: Tile): number[] {
   checkTile(tile);
+  // Stryker disable next-line ArrayDeclaration: a preallocation only; the array is filled to the same length either way
   const indexes: number[] = new Array(tile.width);
   for (let i = 0; i < tile.width; i++) indexes[i] = storedHashIndex(TILE_HEIGHT * tile.level, tile.n * TILE_WIDTH + i);
   return indexes;

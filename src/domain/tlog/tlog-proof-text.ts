@@ -36,7 +36,7 @@ export function parseTlogProof(text: string): ({ ok: true } & TlogProof) | Refus
   let at = 0;
   const nextLine = (): string | null => {
     const end = text.indexOf('\n', at);
-    if (end < 0) return null;
+    if (end === -1) return null;
     const line = text.slice(at, end);
     at = end + 1;
     return line;

@@ -59,20 +59,6 @@ export function storedHashIndex(level: number, n: number): number {
   return index + level;
 }
 
-/** The inverse of storedHashIndex: which level and which subtree of it a stored hash is. */
-export function splitStoredHashIndex(index: number): { level: number; n: number } {
-  let n = half(index);
-  let indexN = storedHashIndex(0, n);
-  for (;;) {
-    const next = indexN + 1 + trailingZeros(n + 1);
-    if (next > index) break;
-    n++;
-    indexN = next;
-  }
-  const level = index - indexN;
-  return { level, n: Math.floor(n / 2 ** level) };
-}
-
 /** How many hashes a tree of `size` records has stored. */
 export function storedHashCount(size: number): number {
   if (size === 0) return 0;
@@ -87,6 +73,7 @@ export function storedHashCount(size: number): number {
  */
 export function appendReadIndexes(n: number): number[] {
   const completed = trailingZeros(n + 1);
+  // Stryker disable next-line ArrayDeclaration: a preallocation only; the array is filled to the same length either way
   const indexes: number[] = new Array(completed);
   for (let i = 0; i < completed; i++) indexes[completed - 1 - i] = storedHashIndex(i, Math.floor(n / 2 ** i) - 1);
   return indexes;

@@ -57,6 +57,7 @@ async function runtimeDeps(): Promise<AssistantDeps> {
         // No key to sign with yet: the log's routes answer 503 and the checkpointer tries again.
       }
     },
+    receiptLogRefusal: async () => (await runtime.getReceiptLog().signingRefused())?.reason,
   };
 }
 

@@ -16,13 +16,23 @@ const SHORT_CACHE = 'public, max-age=5';
 const FOREVER = 'public, max-age=31536000, immutable';
 
 async function checkpointHandler() {
-  const checkpoint = await readReceiptStore('the log\'s checkpoint cannot be read', async () => (await log()).checkpoint());
+  const checkpoint = await readReceiptStore('the log\'s checkpoint cannot be read', async () => {
+    const receiptLog = await log();
+    // A log always serves a checkpoint (c2sp.org/tlog-tiles): one not signed yet (a store that was down at start) is signed now.
+    return (await receiptLog.checkpoint()) ?? (await receiptLog.checkpointNow().catch(() => undefined));
+  });
   if (!checkpoint) throw new ProblemError(404, 'not_found', 'No checkpoint yet', 'The receipt log has not signed a checkpoint yet; ask again in a few seconds.');
   return text(200, CHECKPOINT_CONTENT_TYPE, checkpoint.note, { 'cache-control': SHORT_CACHE });
 }
 
 async function tileHandler(request: ApiRequest) {
   const path = request.params.tilePath ?? '';
+  // A tile has one spelling (c2sp.org/tlog-tiles): a cache keyed by URL must never hold it twice, nor
+  // a reader compare two names of one tile. Escapes and dot segments are refused, not resolved.
+  const sent = request.sentPath ?? request.path;
+  if (sent.includes('%') || /\/\.\.?(?:\/|$)/.test(sent)) {
+    throw new ProblemError(400, 'invalid_url', 'Not a tile path', `"${sent.slice(0, 120)}" is not the canonical spelling of a tile path: tile paths are served without percent-escapes or dot segments.`);
+  }
   const answer = await readReceiptStore('the tile cannot be read', async () => (await log()).tile(path));
   if (!answer.ok && answer.status === 503) {
     // Documented as the store being unreadable: to a reader it is, for these entries, and retrying will not mend it.
@@ -46,6 +56,12 @@ async function receiptProofHandler(request: ApiRequest) {
   const answer = await readReceiptStore('the proof cannot be read', async () => (await log()).proofOf(id));
   if (answer.status === 'unlogged') {
     throw new ProblemError(404, 'receipt_not_found', 'Receipt not found', `No receipt with id "${id.slice(0, 80)}" is in the receipt log.`, { headers: { 'cache-control': 'no-store' } });
+  }
+  if (answer.status === 'gone') {
+    throw new ProblemError(404, 'receipt_not_found', 'Receipt not found', `Receipt ${id} was entry ${answer.index} of the receipt log, but the receipt store no longer holds it: no proof is served for a receipt no one can be shown (the live status names the gap).`, {
+      headers: { 'cache-control': 'no-store' },
+      extra: { index: answer.index },
+    });
   }
   if (answer.status === 'pending') {
     throw new ProblemError(409, 'receipt_log_pending', 'Not in a checkpoint yet', `Receipt ${id} is entry ${answer.index} of the receipt log; no checkpoint includes it yet. Ask again in ${answer.retryAfterSeconds} s.`, {

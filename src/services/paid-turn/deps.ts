@@ -21,6 +21,8 @@ export interface AssistantDeps {
   config: PaidTurnConfig;
   /** Tells the receipt log a receipt was stored, so a checkpoint including it is signed soon (ReceiptLog.receiptStored). */
   receiptStored?: () => void;
+  /** Why the receipt log refuses to sign now (ReceiptLog.signingRefused), or undefined: no Note is settled while it refuses. */
+  receiptLogRefusal?: () => Promise<string | undefined>;
 }
 
 /**

@@ -26,7 +26,7 @@ import { siteUrl } from '../../config/site.ts';
 import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, type ModelAnswer, type ModelProvider, type ModelRequest } from '../model/provider.ts';
 import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
-type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored'>;
+type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored' | 'receiptLogRefusal'>;
 type QuoteDeps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'model'>;
 
 /**
@@ -105,7 +105,19 @@ export interface SettleOptions {
  * key's hash. Nothing is written on any failure. Throws the documented problems (402 Note codes,
  * 409, 410, 503).
  */
-export async function settleNote({ store, chain, clock, config, receiptStored }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true, retryKey }: SettleOptions = {}): Promise<Settlement> {
+export async function settleNote({ store, chain, clock, config, receiptStored, receiptLogRefusal }: Deps, stored: StoredQuote, noteBoxId: string, { recoverSettled = true, retryKey }: SettleOptions = {}): Promise<Settlement> {
+  // A store the log cannot extend (a restored backup, a rewritten receipt) may not know this Note was
+  // used: nothing is settled, and no receipt sold that the log could not prove, until it is resolved.
+  const refused = receiptLogRefusal && (await fromStore(receiptLogRefusal));
+  if (refused) {
+    throw new ProblemError(
+      503,
+      'receipt_log_inconsistent',
+      'Receipt log inconsistent',
+      `The receipt store does not extend what the receipt log signed (${refused}), so no payment is settled until the operator resolves it; nothing was written and the Note is unspent here. Retry later.`,
+      { headers: { 'retry-after': '60' } },
+    );
+  }
   const retryKeyHash = retryKey === undefined ? null : hashRetryKey(retryKey);
   /**
    * A retry of a settlement of this quote by this Note, or undefined when the Note did not pay it
