@@ -88,8 +88,8 @@ const WAY_OUT: Record<string, string> = {
  * signed the store's checkpoints; the store must hold every entry of the last signed checkpoint
  * (kept in LOG_STATE_FILE), unchanged. Either failing refuses the start with what to do; a first
  * checkpoint (size 0 for an empty log) is signed here, so the log serves one from the first request.
- * A store not reachable yet (PostgreSQL starting) is only logged: the checkpointer checks the same
- * before it signs anything.
+ * The store checks need the embedded store open; on PostgreSQL, or a store not reachable yet, they
+ * run before the first signature and the first settlement (ReceiptLog.signingRefused) instead.
  */
 export async function checkReceiptLogAtStart(): Promise<void> {
   const config = loadReceiptLogConfig();
@@ -97,6 +97,9 @@ export async function checkReceiptLogAtStart(): Promise<void> {
   // cannot be written yet is the store's case below (503 until it can).
   if (!config.createIfMissing || existsSync(config.keyFile)) loadLogSigningKey(config);
   witnessesOf(config.witnesses);
+  // PostgreSQL is opened on first use, as ever (a database still starting, another build migrating
+  // beside this one): its checks run before the first signature and the first settlement instead.
+  if (getStore().kind !== 'sqlite') return;
   try {
     await getReceiptLog().checkpointNow();
   } catch (error) {

@@ -91,6 +91,31 @@ test('a verifier key of another key fails at the checkpoint signature step', asy
   expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
 });
 
+test('the witnesses a reader names in the address are counted: their quorum passes, one they did not reach fails at the witnesses step', async ({ page }) => {
+  const { generateNoteKey } = await import('../../src/domain/tlog/note.ts');
+  const { cosign, formatCosignerKey } = await import('../../src/domain/tlog/cosignature.ts');
+  const [cosigner, absent] = [generateNoteKey(), generateNoteKey()];
+  const keys = [formatCosignerKey('witness.example/w1', cosigner.publicKey), formatCosignerKey('witness.example/w2', absent.publicKey)];
+  // The site's own proof, its checkpoint cosigned by the first witness only.
+  const note = proofText.slice(proofText.indexOf('\n\n') + 2);
+  const cosigned = `${proofText}${cosign(note.slice(0, note.indexOf('\n\n') + 1), cosigner.privateKey, 'witness.example/w1', Math.floor(Date.now() / 1000))}`;
+  await page.route(`**/api/assistant/receipt/${receiptId}/proof`, (route) => route.fulfill({ status: 200, contentType: 'text/plain; charset=utf-8', body: cosigned }));
+  const address = (witnesses: string[], quorum?: number) => `/receipt/${receiptId}?${new URLSearchParams([...witnesses.map((key) => ['witness', key]), ...(quorum ? [['quorum', String(quorum)]] : [])])}`;
+  await page.goto(address(keys, 1));
+  await expect(page.locator('[data-log-check]')).toContainText('Included in the signed checkpoint', { timeout: 30_000 });
+  await expect(stepRow(page, 'witnesses')).toContainText('pass');
+  await expect(stepRow(page, 'witnesses')).toContainText(`Cosigned by ${keys[0]!.split('+').slice(0, 2).join('+')} (1 of the 2 witnesses you named required)`);
+  await page.goto(address(keys));
+  await expect(page.locator('[data-log-check]')).toContainText("Not verified: the witnesses' cosignatures failed", { timeout: 30_000 });
+  await expect(stepRow(page, 'witnesses')).toContainText('the checkpoint has 1 valid witness cosignature, 2 required');
+  await expect(stepRow(page, 'inclusion')).toContainText('pass');
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
+  // A reader who names no witness sees no witnesses' row.
+  await page.goto(`/receipt/${receiptId}`);
+  await expect(page.locator('[data-log-check]')).toContainText('Included in the signed checkpoint', { timeout: 30_000 });
+  await expect(stepRow(page, 'witnesses')).toHaveCount(0);
+});
+
 test('a pending proof is shown as pending and asked for again after Retry-After', async ({ page }) => {
   let answered = 0;
   await page.route(`**/api/assistant/receipt/${receiptId}/proof`, async (route) => {

@@ -11,7 +11,9 @@ import { formatCheckpoint, formatVerifierKey, generateNoteKey, signCheckpoint, t
 import { inclusionProof, inclusionProofIndexes } from '../../src/domain/tlog/proofs.ts';
 import { formatTlogProof, verifyTlogProof } from '../../src/domain/tlog/tlog-proof.ts';
 import { leafHash, rootFromSubtrees, storedHashCount, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
-import { verifyTlogProofWithWebCrypto, type WebCryptoProofVerdict } from '../../src/domain/tlog/webcrypto-tlog-proof.ts';
+import { cosignersOf, verifyTlogProofWithWebCrypto, type WebCryptoProofVerdict } from '../../src/domain/tlog/webcrypto-tlog-proof.ts';
+import { checkCosignatures, cosign, formatCosignerKey, parseCosignerKey } from '../../src/domain/tlog/cosignature.ts';
+import type { NoteVerifier } from '../../src/domain/tlog/note-text.ts';
 import { entry, hex, reader, storedHashes } from './tlog-reference.ts';
 
 const ORIGIN = 'receipts.example/log';
@@ -102,5 +104,36 @@ describe('checking a tlog-proof with WebCrypto', () => {
     // A changed checkpoint cannot be caught without the signature, but an entry the proof does not include is.
     expect(failure(await verifyTlogProofWithWebCrypto(entry(2), flipProofHash(proofFor(2, 5)), VKEY, withoutEd25519))).toMatch(/^inclusion: the proof of record 2 leads to root/);
     expect(failure(await verifyTlogProofWithWebCrypto(entry(2), proofFor(2, 5, checkpointFor(5, ORIGIN, other)), VKEY, withoutEd25519))).toMatch(/^checkpoint_signature: the note has no signature by/);
+  });
+});
+
+describe('the receipt page counts the cosignatures of the witnesses its reader names, as verify-receipt does', () => {
+  const witnesses = [generateNoteKey(), generateNoteKey(), generateNoteKey()];
+  const names = ['witness.example/a', 'witness.example/b', 'witness.example/c'];
+  const keys = witnesses.map((witness, i) => formatCosignerKey(names[i]!, witness.publicKey));
+  const verifiers = keys.map((key) => (parseCosignerKey(key) as { ok: true; verifier: NoteVerifier }).verifier);
+  const checkpoint = checkpointFor(40);
+  const text = checkpoint.slice(0, checkpoint.indexOf('\n\n') + 1);
+  const cosigned = `${checkpoint}${cosign(text, witnesses[0]!.privateKey, names[0]!, 1_700_000_000)}${cosign(text, witnesses[1]!.privateKey, names[1]!, 1_700_000_001)}`;
+  const proof = formatTlogProof({ index: 7, proof: inclusionProof(7, 40, reader(STORED, storedHashCount(40))(inclusionProofIndexes(7, 40))), checkpoint: cosigned });
+
+  it('passes with the quorum met and fails, at the witnesses step, without it, agreeing with node:crypto', async () => {
+    const twoOfThree = await verifyTlogProofWithWebCrypto(entry(7), proof, VKEY, subtle, { keys, quorum: 2 });
+    expect(twoOfThree).toMatchObject({ ok: true, index: 7, cosigners: [expect.stringMatching(/^witness\.example\/a\+/), expect.stringMatching(/^witness\.example\/b\+/)] });
+    expect(checkCosignatures(cosigned, verifiers, 2).ok).toBe(true);
+    const all = await verifyTlogProofWithWebCrypto(entry(7), proof, VKEY, subtle, { keys, quorum: 3 });
+    expect(all).toMatchObject({ ok: false, step: 'witnesses', reason: expect.stringMatching(/^the checkpoint has 2 valid witness cosignatures, 3 required: the note has no signature by witness\.example\/c\+/) });
+    expect(checkCosignatures(cosigned, verifiers, 3).ok).toBe(false);
+    // Without witnesses asked for, nothing is counted and the verdict names none.
+    expect(await verifyTlogProofWithWebCrypto(entry(7), proof, VKEY, subtle)).not.toHaveProperty('cosigners');
+  });
+
+  it('counts no cosignature over another text, and refuses a key that is not a witness\'s', async () => {
+    const forged = `${checkpoint}${cosign(checkpointFor(41).split('\n\n')[0]! + '\n', witnesses[0]!.privateKey, names[0]!, 1)}`;
+    expect(await cosignersOf(forged, { keys: [keys[0]!], quorum: 1 }, subtle)).toMatchObject({ ok: false, reason: expect.stringContaining('does not verify over the checkpoint') });
+    expect(await cosignersOf(cosigned, { keys: [VKEY], quorum: 1 }, subtle)).toMatchObject({ ok: false, reason: expect.stringContaining('signature type 0x01, not an Ed25519 cosigner (0x04)') });
+    const wrongId = keys[0]!.replace(/\+[0-9a-f]{8}\+/, '+00000000+');
+    expect(await cosignersOf(cosigned, { keys: [wrongId], quorum: 1 }, subtle)).toMatchObject({ ok: false, reason: expect.stringContaining('is not the ID') });
+    expect(await cosignersOf(cosigned, { keys: [keys[2]!], quorum: 0 }, subtle)).toEqual({ ok: true, cosigners: [] });
   });
 });

@@ -14,6 +14,8 @@ export interface LogCheckPaths {
   /** `/api/assistant/receipt/{id}/proof`, the id filled in. */
   proofPath: string;
   keyPath: string;
+  /** Witnesses the reader named (`?witness=`, `?quorum=`): their cosignatures are counted too. */
+  witnesses?: { keys: string[]; quorum: number };
 }
 
 /** How many times a pending proof is asked for again before the page stops and says to reload. */
@@ -25,6 +27,7 @@ const STEP_NAMES: Record<LogProofStep, string> = {
   checkpoint_signature: "the checkpoint's signature",
   checkpoint: "the checkpoint's origin and tree",
   inclusion: "this receipt's inclusion",
+  witnesses: "the witnesses' cosignatures",
 };
 
 type Outcome = 'pass' | 'fail' | 'not checked' | 'not reached';
@@ -46,9 +49,11 @@ function stepsTable(rows: Array<{ step: LogProofStep; outcome: Outcome; detail: 
 /** Each step's row: what passed, the one that failed and why, and the ones a failure left unchecked. */
 function verdictRows(verdict: WebCryptoProofVerdict, verifierKey: string, paths: LogCheckPaths): Array<{ step: LogProofStep; outcome: Outcome; detail: string }> {
   const keyName = verifierKey.slice(0, verifierKey.indexOf('+'));
+  // The witnesses' row only for a reader who named witnesses.
+  const steps = LOG_PROOF_STEPS.filter((step) => step !== 'witnesses' || paths.witnesses);
   if (!verdict.ok) {
-    const failedAt = LOG_PROOF_STEPS.indexOf(verdict.step);
-    return LOG_PROOF_STEPS.map((step, i) =>
+    const failedAt = steps.indexOf(verdict.step);
+    return steps.map((step, i) =>
       i < failedAt ? { step, outcome: 'pass', detail: `${STEP_NAMES[step][0]!.toUpperCase()}${STEP_NAMES[step].slice(1)} passed.` } : i === failedAt ? { step, outcome: 'fail', detail: `${verdict.reason}.` } : { step, outcome: 'not reached', detail: 'Not checked: an earlier step failed.' },
     );
   }
@@ -61,6 +66,9 @@ function verdictRows(verdict: WebCryptoProofVerdict, verifierKey: string, paths:
       : { step: 'checkpoint_signature', outcome: 'pass', detail: `The checkpoint's Ed25519 signature by ${keyName} verifies over its text (WebCrypto).` },
     { step: 'checkpoint', outcome: 'pass', detail: `Origin ${origin}, the key's name; tree size ${size}, root ${encodeBase64(root)}.` },
     { step: 'inclusion', outcome: 'pass', detail: `SHA-256(0x00 || this receipt's canonical JSON, as served) folded with the proof's hashes gives the checkpoint's root: entry ${index} of ${size}.` },
+    ...(paths.witnesses
+      ? [{ step: 'witnesses' as const, outcome: 'pass' as const, detail: `Cosigned by ${verdict.cosigners!.join(', ')} (${paths.witnesses.quorum} of the ${paths.witnesses.keys.length} witnesses you named required): they saw this tree extend what they saw before.` }]
+      : []),
   ];
 }
 
@@ -114,7 +122,7 @@ export async function checkReceiptLog(container: Element, bundle: unknown, paths
   const verifierKey = key.text.trim();
   let verdict: WebCryptoProofVerdict;
   try {
-    verdict = await verifyTlogProofWithWebCrypto(new TextEncoder().encode(canonicalJson(bundle)), proof.text, verifierKey, subtle);
+    verdict = await verifyTlogProofWithWebCrypto(new TextEncoder().encode(canonicalJson(bundle)), proof.text, verifierKey, subtle, paths.witnesses);
   } catch (error) {
     show(container, notice(`The receipt log proof could not be checked in this browser: ${String((error as Error)?.message ?? error)}`));
     return;

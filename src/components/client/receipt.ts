@@ -146,7 +146,12 @@ async function load(root: HTMLElement): Promise<void> {
     const logCheck = output.querySelector('[data-log-check]');
     if (logCheck) {
       const proofPath = root.dataset.receiptProofPath!.replace('{id}', encodeURIComponent(bundle.receiptId));
-      void checkReceiptLog(logCheck, receipt.body, { proofPath, keyPath: root.dataset.logKeyPath! });
+      // `?witness=<key>` (repeatable) and `?quorum=K`: the witnesses this reader trusts, as verify-receipt's --witness and --quorum.
+      const query = new URLSearchParams(location.search);
+      const keys = query.getAll('witness').filter((key) => key.trim() !== '');
+      const quorum = Number(query.get('quorum') ?? keys.length);
+      const witnesses = keys.length ? { keys, quorum: Number.isInteger(quorum) && quorum >= 1 && quorum <= keys.length ? quorum : keys.length } : undefined;
+      void checkReceiptLog(logCheck, receipt.body, { proofPath, keyPath: root.dataset.logKeyPath!, ...(witnesses ? { witnesses } : {}) });
     }
   } catch (error) {
     state.textContent = '';

@@ -7,15 +7,28 @@
  */
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { encodeBase64 } from './base64.ts';
-import { COSIGNATURE_V1_TYPE, ED25519_PUBLIC_KEY_SIZE, ED25519_SIGNATURE_SIZE, isValidKeyName, keyIdInput, keyLabel, noteSignaturesBy, SIGNATURE_PREFIX, verifierKeyText, checkKeyId, parseVerifierKeyText, type NoteVerifier, type Refusal } from './note-text.ts';
+import {
+  checkKeyId,
+  COSIGNATURE_V1_TYPE,
+  cosignatureParts,
+  cosignedMessage,
+  ED25519_PUBLIC_KEY_SIZE,
+  isValidKeyName,
+  keyIdInput,
+  keyLabel,
+  noteSignaturesBy,
+  parseVerifierKeyText,
+  SIGNATURE_PREFIX,
+  verifierKeyText,
+  type NoteVerifier,
+  type Refusal,
+} from './note-text.ts';
+
+export { cosignedMessage };
 import { rawPublicKey } from './note.ts';
 
 const refuse = (reason: string): Refusal => ({ ok: false, reason });
 
-/** Key ID (4 bytes), timestamp (8), Ed25519 signature (64). */
-const COSIGNATURE_BYTES = 4 + 8 + ED25519_SIGNATURE_SIZE;
-/** tlog-cosignature: a timestamp must not exceed 2^63 - 1; this one is JavaScript's exact integers. */
-const MAX_TIMESTAMP = Number.MAX_SAFE_INTEGER;
 
 /** The key ID of a cosigner: SHA-256(name || 0x0A || 0x04 || public key)[:4]. */
 export function cosignerKeyId(name: string, publicKey: Uint8Array): Uint8Array {
@@ -35,9 +48,6 @@ export function parseCosignerKey(text: string): { ok: true; verifier: NoteVerifi
   if (!parsed.ok) return parsed;
   return checkKeyId(parsed, createHash('sha256').update(keyIdInput(parsed.name, parsed.publicKey, COSIGNATURE_V1_TYPE)).digest());
 }
-
-/** What a `cosignature/v1` signs: its header, its time, then the checkpoint's text (its lines, no signatures). */
-export const cosignedMessage = (checkpointText: string, timestamp: number): string => `cosignature/v1\ntime ${timestamp}\n${checkpointText}`;
 
 /** The signature line of `privateKey`'s cosignature, as `name`, on the checkpoint text, at `timestamp` (POSIX seconds). */
 export function cosign(checkpointText: string, privateKey: KeyObject, name: string, timestamp: number): string {
@@ -62,17 +72,15 @@ export function cosignatureBy(note: string, cosigner: NoteVerifier, now = Number
   if (!signed.ok) return signed;
   const label = keyLabel(cosigner.name, cosigner.keyId);
   for (const { line, signature } of signed.signatures) {
-    // noteSignaturesBy hands over the bytes after the key ID.
-    if (signature.length !== COSIGNATURE_BYTES - 4) return refuse(`the cosignature by ${label} (signature line ${line}) is ${signature.length + 4} bytes, not ${COSIGNATURE_BYTES}`);
-    const timestamp = new DataView(signature.buffer, signature.byteOffset, 8).getBigUint64(0);
-    if (timestamp > BigInt(MAX_TIMESTAMP)) return refuse(`the cosignature by ${label} (signature line ${line}) has timestamp ${timestamp}, beyond what it may be`);
-    const time = Number(timestamp);
-    if (time > now + 60) return refuse(`the cosignature by ${label} (signature line ${line}) is dated ${time}, in the future`);
+    const parts = cosignatureParts(signature, label, line);
+    if (!parts.ok) return parts;
+    const { timestamp } = parts;
+    if (timestamp > now + 60) return refuse(`the cosignature by ${label} (signature line ${line}) is dated ${timestamp}, in the future`);
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(cosigner.publicKey).toString('base64url') }, format: 'jwk' });
-    if (!verify(null, Buffer.from(cosignedMessage(signed.text, time)), key, signature.subarray(8))) {
+    if (!verify(null, Buffer.from(cosignedMessage(signed.text, timestamp)), key, parts.signature)) {
       return refuse(`the cosignature by ${label} (signature line ${line}) does not verify over the checkpoint`);
     }
-    return { ok: true, cosigner: label, timestamp: time };
+    return { ok: true, cosigner: label, timestamp };
   }
   return refuse(`the note has no cosignature by ${label}`);
 }

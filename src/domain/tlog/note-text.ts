@@ -154,6 +154,25 @@ export const badSignature = (verifier: NoteVerifier, line: number): Refusal =>
   refuse(`the signature by ${keyLabel(verifier.name, verifier.keyId)} (signature line ${line}) does not verify over the note text`);
 
 // ---------------------------------------------------------------------------------------------
+// Cosignatures (c2sp.org/tlog-cosignature, cosignature/v1)
+
+/** What a `cosignature/v1` signs: its header, its time, then the checkpoint's text (its lines, no signatures). */
+export const cosignedMessage = (checkpointText: string, timestamp: number): string => `cosignature/v1\ntime ${timestamp}\n${checkpointText}`;
+
+/**
+ * A cosignature's bytes after its key ID (noteSignaturesBy hands them over): a big-endian u64
+ * timestamp and the Ed25519 signature, or why they are not one. A timestamp past 2^53 - 1 is refused
+ * (the spec allows up to 2^63 - 1; no honest witness writes one).
+ */
+export function cosignatureParts(bytes: Uint8Array, label: string, line: number): { ok: true; timestamp: number; signature: Uint8Array } | Refusal {
+  const which = `the cosignature by ${label} (signature line ${line})`;
+  if (bytes.length !== 8 + ED25519_SIGNATURE_SIZE) return refuse(`${which} is ${bytes.length + 4} bytes, not ${4 + 8 + ED25519_SIGNATURE_SIZE}`);
+  const timestamp = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0);
+  if (timestamp > BigInt(Number.MAX_SAFE_INTEGER)) return refuse(`${which} has timestamp ${timestamp}, beyond what it may be`);
+  return { ok: true, timestamp: Number(timestamp), signature: bytes.subarray(8) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Checkpoints
 
 /** A checkpoint: the log's origin, its tree size and root hash, and any extension lines. */

@@ -10,11 +10,24 @@
  */
 import { leafHashInput, nodeHashInput, type Hash } from './hash.ts';
 import { inclusionPath, inclusionRootVerdict } from './inclusion-path.ts';
-import { badSignature, checkKeyId, ED25519_SIGNATURE_SIZE, keyIdInput, noteSignaturesBy, originRefusal, parseCheckpoint, parseVerifierKeyText } from './note-text.ts';
+import {
+  badSignature,
+  checkKeyId,
+  COSIGNATURE_V1_TYPE,
+  cosignatureParts,
+  cosignedMessage,
+  ED25519_SIGNATURE_SIZE,
+  keyIdInput,
+  keyLabel,
+  noteSignaturesBy,
+  originRefusal,
+  parseCheckpoint,
+  parseVerifierKeyText,
+} from './note-text.ts';
 import { parseTlogProof } from './tlog-proof-text.ts';
 
 /** The checks, in the order they run; a refusal names the one that failed. */
-export const LOG_PROOF_STEPS = ['verifier_key', 'proof_text', 'checkpoint_signature', 'checkpoint', 'inclusion'] as const;
+export const LOG_PROOF_STEPS = ['verifier_key', 'proof_text', 'checkpoint_signature', 'checkpoint', 'inclusion', 'witnesses'] as const;
 export type LogProofStep = (typeof LOG_PROOF_STEPS)[number];
 
 export type WebCryptoProofVerdict =
@@ -26,6 +39,8 @@ export type WebCryptoProofVerdict =
       origin: string;
       /** Why the checkpoint's signature was not checked (this WebCrypto has no Ed25519); absent when it verified. */
       signatureUnchecked?: string;
+      /** The witnesses asked for whose cosignatures verified (`<name>+<key id>`), when witnesses were asked for. */
+      cosigners?: string[];
     }
   | { ok: false; step: LogProofStep; reason: string; index?: number; size?: number };
 
@@ -49,7 +64,7 @@ async function ed25519Verifies(subtle: SubtleCrypto, publicKey: Uint8Array, sign
  * index it states. The log's origin is the key's name (c2sp.org/tlog-checkpoint), as
  * verify-receipt takes it. Never throws on what a site served; a WebCrypto failure is a refusal too.
  */
-export async function verifyTlogProofWithWebCrypto(entry: Uint8Array, proofText: string, verifierKey: string, subtle: SubtleCrypto): Promise<WebCryptoProofVerdict> {
+export async function verifyTlogProofWithWebCrypto(entry: Uint8Array, proofText: string, verifierKey: string, subtle: SubtleCrypto, witnesses?: { keys: readonly string[]; quorum: number }): Promise<WebCryptoProofVerdict> {
   const key = parseVerifierKeyText(verifierKey.trim());
   if (!key.ok) return { ok: false, step: 'verifier_key', reason: key.reason };
   const checked = checkKeyId(key, await sha256(subtle, keyIdInput(key.name, key.publicKey)));
@@ -86,5 +101,42 @@ export async function verifyTlogProofWithWebCrypto(entry: Uint8Array, proofText:
   for (const [i, side] of path.sides.entries()) folded = await sha256(subtle, side === 'left' ? nodeHashInput(proof.proof[i]!, folded) : nodeHashInput(folded, proof.proof[i]!));
   const included = inclusionRootVerdict(folded, index, size, root);
   if (!included.ok) return { ok: false, step: 'inclusion', reason: included.reason, index, size };
-  return { ok: true, index, size, root, origin, ...(signatureUnchecked ? { signatureUnchecked } : {}) };
+  if (!witnesses) return { ok: true, index, size, root, origin, ...(signatureUnchecked ? { signatureUnchecked } : {}) };
+  const cosigned = await cosignersOf(proof.checkpoint, witnesses, subtle);
+  if (!cosigned.ok) return { ok: false, step: 'witnesses', reason: cosigned.reason, index, size };
+  return { ok: true, index, size, root, origin, cosigners: cosigned.cosigners, ...(signatureUnchecked ? { signatureUnchecked } : {}) };
+}
+
+/**
+ * Which of the witnesses (their verifier keys, type 0x04) cosigned `note` (c2sp.org/tlog-cosignature,
+ * cosignature/v1), refused when fewer than `quorum` did or a key is not a witness's. A browser
+ * without Ed25519 cannot count a cosignature, so it refuses rather than pass the quorum unchecked.
+ */
+export async function cosignersOf(note: string, { keys, quorum }: { keys: readonly string[]; quorum: number }, subtle: SubtleCrypto): Promise<{ ok: true; cosigners: string[] } | { ok: false; reason: string }> {
+  const cosigners: string[] = [];
+  const missing: string[] = [];
+  for (const key of keys) {
+    const parsed = parseVerifierKeyText(key.trim(), COSIGNATURE_V1_TYPE);
+    if (!parsed.ok) return { ok: false, reason: `the witness key ${key.slice(0, 60)} is not a witness's: ${parsed.reason}` };
+    const checked = checkKeyId(parsed, await sha256(subtle, keyIdInput(parsed.name, parsed.publicKey, COSIGNATURE_V1_TYPE)));
+    if (!checked.ok) return { ok: false, reason: `the witness key ${key.slice(0, 60)} is not a witness's: ${checked.reason}` };
+    const label = keyLabel(checked.verifier.name, checked.verifier.keyId);
+    const signed = noteSignaturesBy(note, checked.verifier);
+    if (!signed.ok) {
+      missing.push(signed.reason);
+      continue;
+    }
+    let verified: boolean | undefined = false;
+    for (const { line, signature } of signed.signatures) {
+      const parts = cosignatureParts(signature, label, line);
+      if (!parts.ok) continue;
+      verified = await ed25519Verifies(subtle, checked.verifier.publicKey, parts.signature, new TextEncoder().encode(cosignedMessage(signed.text, parts.timestamp)));
+      if (verified !== false) break;
+    }
+    if (verified === undefined) return { ok: false, reason: 'this browser\'s WebCrypto has no Ed25519, so no cosignature could be counted' };
+    if (verified) cosigners.push(label);
+    else missing.push(`the cosignature by ${label} does not verify over the checkpoint`);
+  }
+  if (cosigners.length >= quorum) return { ok: true, cosigners };
+  return { ok: false, reason: `the checkpoint has ${cosigners.length} valid witness cosignature${cosigners.length === 1 ? '' : 's'}, ${quorum} required${missing.length ? `: ${missing.join('; ')}` : ''}` };
 }
