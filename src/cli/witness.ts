@@ -16,10 +16,11 @@ function witnessName(name: unknown): string {
   return name;
 }
 
-function witnessKeyFile(file: unknown, create: boolean) {
+function witnessKeyFile(file: unknown, output: Output, create: boolean) {
   if (typeof file !== 'string') throw new CliError('--key FILE is required: the witness\'s Ed25519 private key (PKCS#8 PEM, mode 0600)');
   try {
-    return readEd25519KeyFile(file, { owner: 'witness', signs: 'cosignatures in the witness\'s name', create });
+    // Said on stderr: stdout holds the verifier key alone, for a script to read.
+    return readEd25519KeyFile(file, { owner: 'witness', signs: 'cosignatures in the witness\'s name', create, made: () => output.err(`made the witness key ${file} (mode 0600)`) });
   } catch (error) {
     throw new CliError((error as Error).message);
   }
@@ -28,7 +29,7 @@ function witnessKeyFile(file: unknown, create: boolean) {
 /** Prints the witness's verifier key (type 0x04), making its key in FILE first when there is none. */
 export function witnessKey(values: Record<string, unknown>, output: Output): number {
   const name = witnessName(values.name);
-  output.out(formatCosignerKey(name, rawPublicKey(witnessKeyFile(values.key, true))));
+  output.out(formatCosignerKey(name, rawPublicKey(witnessKeyFile(values.key, output, true))));
   return 0;
 }
 
@@ -57,7 +58,7 @@ function logsOf(values: unknown): Map<string, string> {
 /** Runs the witness until SIGTERM or SIGINT; prints one JSON line when it listens. */
 export async function witnessServe(values: Record<string, unknown>, output: Output): Promise<number> {
   const name = witnessName(values.name);
-  const key = witnessKeyFile(values.key, false);
+  const key = witnessKeyFile(values.key, output, false);
   if (typeof values.state !== 'string') throw new CliError('--state FILE is required: where the last checkpoint cosigned for each log is kept; it must never be lost or rolled back');
   const port = Number(values.port ?? 0);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a port number, got "${String(values.port)}"`);

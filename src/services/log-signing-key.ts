@@ -18,17 +18,21 @@ export function loadLogSigningKey(config: Pick<ReceiptLogConfig, 'keyFile' | 'cr
 }
 
 /**
- * An Ed25519 private key (PKCS#8 PEM) in `file`, made there first when `create` and it is absent;
- * refused, with a message naming the file and the fix, when others may read it or it holds no such key.
+ * An Ed25519 private key (PKCS#8 PEM) in `file`, made there first when `create` and it is absent
+ * (`made` says so: a log line by default); refused, with a message naming the file and the fix, when
+ * others may read it or it holds no such key.
  */
-export function readEd25519KeyFile(file: string, { owner, signs, create = false }: { owner: string; signs: string; create?: boolean }): KeyObject {
+export function readEd25519KeyFile(
+  file: string,
+  { owner, signs, create = false, made = () => logger.info({ file }, `${owner}: signing key made`) }: { owner: string; signs: string; create?: boolean; made?: () => void },
+): KeyObject {
   if (create && !existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
     const { privateKey } = generateKeyPairSync('ed25519');
     try {
       // `wx`: two processes starting on one directory at once keep the first key, never two.
       writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
-      logger.info({ file }, `${owner}: signing key made`);
+      made();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }

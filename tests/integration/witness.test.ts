@@ -80,7 +80,13 @@ beforeAll(async () => {
   const first = await startBuiltServer(env);
   logKey = (await (await fetch(`${first.url}${LOG}/key`)).text()).trim();
   await first.stop();
-  for (const n of [1, 2]) expect((await runCli(['witness', 'key', '--key', file(`w${n}.pem`), '--name', `witness.test/w${n}`])).code).toBe(0);
+  for (const n of [1, 2]) {
+    const made = await runCli(['witness', 'key', '--key', file(`w${n}.pem`), '--name', `witness.test/w${n}`]);
+    expect(made.code).toBe(0);
+    // Standard output is the verifier key alone; that the key was made is said on stderr.
+    expect(made.stdout).toMatch(new RegExp(`^witness\\.test/w${n}\\+[0-9a-f]{8}\\+B[A-Za-z0-9+/]+=*\\n$`));
+    expect(made.stderr).toContain(`made the witness key ${file(`w${n}.pem`)}`);
+  }
   witnesses = [await startWitness(witnessArgs(1)), await startWitness(witnessArgs(2))];
   server = await startBuiltServer({ ...env, LOG_WITNESSES: witnesses.map((witness) => `${witness.verifierKey}=${witness.url}`).join(','), LOG_WITNESS_QUORUM: '2' });
 });
