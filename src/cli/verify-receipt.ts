@@ -18,7 +18,7 @@ import { ERGO_EXPLORER_URL_DEFAULT } from '../config/chain.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
 import { receiptLogChecks, type LogVerdict, type WitnessPolicy } from './receipt-log-proof.ts';
 import type { ChainBox } from '../domain/ports.ts';
-import { duplicateKeyAt } from '../lib/duplicate-keys.ts';
+import { duplicateKeyIn } from '../lib/duplicate-keys.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
 
 /** The chain source the person verifying chose, and what it serves. */
@@ -72,7 +72,7 @@ export async function loadReceipt(target: string, base: string): Promise<{ text:
 /** The bundle in `text`, refused when a member is named twice: the checks and the log would each take the last value. */
 function parseBundleText(text: string, from: string): unknown {
   const bundle: unknown = JSON.parse(text);
-  const duplicate = duplicateKeyAt(text);
+  const duplicate = duplicateKeyIn(text, bundle);
   if (duplicate !== null) throw new CliError(`${from} names the member at ${duplicate} twice: a receipt bundle must name each member once (I-JSON, RFC 7493), so it is not checked`, EXIT_FAILED);
   return bundle;
 }

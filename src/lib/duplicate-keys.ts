@@ -24,3 +24,29 @@ export function duplicateKeyAt(text: string): string | null {
   });
   return found === null ? null : jsonPointer(found);
 }
+
+/** Every `"` that closes a string followed by a colon: a member's name, or the same characters inside a string. */
+const NAME_THEN_COLON = /"\s*:/g;
+
+/** How many members the objects of a parsed JSON value hold, in all. */
+function memberCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += memberCount(item);
+    return count;
+  }
+  for (const key in value) count += 1 + memberCount((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+/**
+ * duplicateKeyAt for text already parsed into `value`, cheaply: every member written in the text is
+ * a name followed by a colon, so when the text holds no more of those than `value` has members,
+ * no name was written twice, and the full scan runs only for text that holds more (a duplicate, or
+ * a string with `":` in it). A microsecond or two for a request body instead of about ten.
+ */
+export function duplicateKeyIn(text: string, value: unknown): string | null {
+  const written = text.match(NAME_THEN_COLON)?.length ?? 0;
+  return written > memberCount(value) ? duplicateKeyAt(text) : null;
+}

@@ -5,6 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
+import { duplicateKeyIn } from './duplicate-keys.ts';
 import { jsonPointer, ProblemError } from './problem-error.ts';
 
 
@@ -82,6 +83,14 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'unparseable';
     throw new ProblemError(400, 'invalid_json', 'Body is not JSON', `The body is not valid JSON: ${reason}.`);
+  }
+  // I-JSON (RFC 7493): a member named twice is read differently by different parsers (JSON.parse
+  // keeps the last), and bodies are hashed (task hashes) and compared (payment requirements).
+  const duplicate = duplicateKeyIn(text, value);
+  if (duplicate !== null) {
+    throw new ProblemError(400, 'invalid_request', 'Body names a member twice', `The body names the member at ${duplicate} twice; each member may appear once in an object (I-JSON, RFC 7493).`, {
+      errors: [{ path: duplicate, code: 'duplicate_member', message: 'names a member its object already has' }],
+    });
   }
   // Only an escape can put a surrogate into JSON text (the decoder above refuses encoded ones), so
   // the walk runs for the rare body that has one.

@@ -111,6 +111,18 @@ describe.each(postRoutes.map((route) => [route.path, route] as const))('POST %s'
     }
   });
 
+  it('refuses its example with its first member named twice, the duplicate placed first, with 400 naming the member', async () => {
+    const example = (publishedRequestBody(route.id) ?? CALLER_EXAMPLES[route.id] ?? openApiRequestExample(route.id)?.value) as Record<string, Json>;
+    const [firstKey] = Object.keys(example);
+    const text = JSON.stringify(example);
+    // The attack of issue 51: a value another parser would read, placed before the one JSON.parse keeps.
+    const answer = await post(path, `{${JSON.stringify(firstKey)}:"another value",${text.slice(1)}`);
+    expect(answer.status, answer.text).toBe(400);
+    const problem = JSON.parse(answer.text) as { code: string; errors: Array<{ path: string; code: string }> };
+    expect(problem.code).toBe('invalid_request');
+    expect(problem.errors).toEqual([expect.objectContaining({ path: `/${firstKey!.replaceAll('~', '~0').replaceAll('/', '~1')}`, code: 'duplicate_member' })]);
+  });
+
   it.each([
     ['__proto__ and constructor keys', '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'],
     ['numbers beyond 2^53', '{"amount":123456789012345678901234567890,"n":-1e400}'],

@@ -45,3 +45,22 @@ describe('parseJsonBytes', () => {
     expect(() => parseJsonBytes(bytes('{"a":'))).toThrow(expect.objectContaining({ code: 'invalid_json' }));
   });
 });
+
+describe('parseJsonBytes and members named twice (I-JSON, RFC 7493)', () => {
+  it.each([
+    ['at the top', '{"question":"a","question":"b"}', '/question'],
+    ['the attack placed first', '{"chain":"testnet","receiptId":"x","chain":"sandbox"}', '/chain'],
+    ['in a nested object', '{"quote":{"quoteId":"q","amount":1,"amount":2}}', '/quote/amount'],
+    ['in an object in an array', '{"messages":[{"role":"user","role":"assistant","content":"x"}]}', '/messages/0/role'],
+  ])('refuses one %s with 400 invalid_request naming its pointer', (_where, text, pointer) => {
+    const refused = refusal(text);
+    expect({ status: refused.status, code: refused.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(refused.errors).toEqual([{ path: pointer, code: 'duplicate_member', message: 'names a member its object already has' }]);
+  });
+
+  it('reads one name in two objects, and a string holding `":`, as the JSON they are', () => {
+    expect(parseJsonBytes(bytes('{"a":{"x":1},"b":{"x":2},"c":[{"x":3},{"x":4}]}'))).toEqual({ a: { x: 1 }, b: { x: 2 }, c: [{ x: 3 }, { x: 4 }] });
+    expect(parseJsonBytes(bytes('{"question":"what is \\"chain\\": in a receipt?","history":[]}'))).toEqual({ question: 'what is "chain": in a receipt?', history: [] });
+    expect(parseJsonBytes(bytes('{"a" : 1, "b"\n:\t2}'))).toEqual({ a: 1, b: 2 });
+  });
+});

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH, nestsTooDeeply } from '../../lib/json-body.ts';
 import { jsonPointer } from '../../lib/problem-error.ts';
-import { duplicateKeyAt } from '../../lib/duplicate-keys.ts';
+import { duplicateKeyIn } from '../../lib/duplicate-keys.ts';
 import { parseJsonExact } from '../../lib/exact-json.ts';
 import { InspectionInputError } from './inspection-error.ts';
 
@@ -25,7 +25,7 @@ export function parseExactJson(text: string, what: string, options: { exactInteg
   } catch {
     throw new InspectionInputError('not_json', `With encoding "utf8" the input must be ${what} text; it is not valid JSON (send bytes as hex with encoding "hex").`);
   }
-  const duplicate = duplicateKeyAt(text);
+  const duplicate = duplicateKeyIn(text, value);
   if (duplicate !== null) {
     throw new InspectionInputError('not_json', `The ${what} names the member at ${duplicate} twice; JSON that is hashed or verified must name each member once (I-JSON, RFC 7493, as RFC 8785 requires), since parsers disagree on which value counts.`);
   }
