@@ -30,7 +30,7 @@ import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedAnswerIndex, servedDocuments } from '../build/site-documents.ts';
 import { useAnswerIndex } from '../services/answer-index.ts';
-import { checkReceiptLogAtStart, closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { checkReceiptLogAtStart, checkReceiptLogStore, closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { startCheckpointer } from '../services/receipt-log.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import type { ReceiptLogStore } from '../domain/ports.ts';
@@ -443,6 +443,14 @@ export async function main(): Promise<void> {
   const listening = localOrigin(host, typeof address === 'object' && address ? address.port : port);
   const mismatch = originMismatch(readBuildOrigin(distDir), listening);
   if (mismatch) process.stderr.write(JSON.stringify({ level: 'warn', msg: 'origin mismatch', detail: mismatch }) + '\n');
+  // PostgreSQL, opened on first use: the log's store checks run now, and a store that does not extend
+  // what the log signed (a restored backup) stops this server as it would have refused to start.
+  if (getStore().kind !== 'sqlite') {
+    void checkReceiptLogStore().catch((error: unknown) => {
+      process.stderr.write(JSON.stringify({ level: 'error', msg: 'receipt log refused', detail: (error as Error).message }) + '\n');
+      void shutdown(server, 'receipt log refused', 1);
+    });
+  }
   // MCP_WITH_SITE: the MCP host in this process, sharing its runtime (store, limiter, live status).
   if (loadMcpConfig().withSite) mcpHost = await (await import('../mcp/server.ts')).launchMcpHost();
   // Unpaid quotes past their lifetime and a grace period, and past days' free-tier counts, go (docs/deployment.md "What is kept").
@@ -514,7 +522,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * Graceful stop: refuse new connections, let requests in flight finish (idle keep-alive sockets are
  * closed at once), release outside resources, flush logs, exit. A hard deadline bounds it all.
  */
-async function shutdown(server: http.Server, signal: string): Promise<void> {
+async function shutdown(server: http.Server, signal: string, exitCode = 0): Promise<void> {
   logger.info({ signal }, 'shutting down');
   const deadline = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
   deadline.unref();
@@ -528,7 +536,7 @@ async function shutdown(server: http.Server, signal: string): Promise<void> {
   await Promise.all(background.map((work) => work.stop()));
   await releaseResources();
   flushLogs();
-  process.exit(0);
+  process.exit(exitCode);
 }
 
 /** Outside resources held by this process (store pools, Redis), closed after the last request. */

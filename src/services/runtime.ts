@@ -88,8 +88,8 @@ const WAY_OUT: Record<string, string> = {
  * signed the store's checkpoints; the store must hold every entry of the last signed checkpoint
  * (kept in LOG_STATE_FILE), unchanged. Either failing refuses the start with what to do; a first
  * checkpoint (size 0 for an empty log) is signed here, so the log serves one from the first request.
- * The store checks need the embedded store open; on PostgreSQL, or a store not reachable yet, they
- * run before the first signature and the first settlement (ReceiptLog.signingRefused) instead.
+ * The store checks need the embedded store open: on PostgreSQL the server runs them once it listens
+ * (and they run again before every signature and, when none ran lately, before a settlement).
  */
 export async function checkReceiptLogAtStart(): Promise<void> {
   const config = loadReceiptLogConfig();
@@ -98,8 +98,17 @@ export async function checkReceiptLogAtStart(): Promise<void> {
   if (!config.createIfMissing || existsSync(config.keyFile)) loadLogSigningKey(config);
   witnessesOf(config.witnesses);
   // PostgreSQL is opened on first use, as ever (a database still starting, another build migrating
-  // beside this one): its checks run before the first signature and the first settlement instead.
+  // beside this one): the server runs checkReceiptLogStore once it listens.
   if (getStore().kind !== 'sqlite') return;
+  await checkReceiptLogStore();
+}
+
+/**
+ * The store's side of the start check: the log signs its first checkpoint, or refuses to (throws,
+ * naming both sizes and the way out, when the store does not extend what the log signed). A store
+ * that cannot be read yet is only logged: nothing is signed, and no payment settled, until it is.
+ */
+export async function checkReceiptLogStore(): Promise<void> {
   try {
     await getReceiptLog().checkpointNow();
   } catch (error) {

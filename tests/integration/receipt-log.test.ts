@@ -16,13 +16,16 @@ import { decodeEntryBundle, formatTilePath, formatEntryBundlePath, parseTileBody
 import { verifyTlogProof } from '../../src/domain/tlog/tlog-proof.ts';
 import { leafHash, nodeHash } from '../../src/domain/tlog/tree.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
+import pg from 'pg';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
+import { POSTGRES_URL, postgresAvailable } from '../helpers/services.ts';
 import { startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 import { payForTurn, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 const LOG = '/api/transparency/receipts';
+const withPostgres = await postgresAvailable();
 let stack: Stack;
 const servers: RunningServer[] = [];
 
@@ -219,6 +222,33 @@ describe('a log its operator cannot fork (issue 51)', () => {
     const refusal = await refusedStart(env);
     expect(refusal).toContain('the start is refused: the store holds 0 entries, but the log already signed size 1');
     expect(refusal).toContain('restore the newest copy of the store');
+  });
+
+  it.skipIf(!withPostgres)('stops a server on PostgreSQL whose store is behind what the log signed, as soon as it listens', async () => {
+    const schema = `log_restore_${process.pid}_${Date.now().toString(36)}`;
+    const dataDir = tempDir('log-restore-pg-');
+    const env = { ...sandboxEnv(), DATA_DIR: dataDir, DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, LOG_CHECKPOINT_INTERVAL_SECONDS: '1' };
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      const first = await startBuiltServer(env);
+      await payForTurn({ server: first, sandbox: stack.sandbox }, uniquePremiumQuestion());
+      await checkpointOf(1, first.url);
+      await first.stop();
+      // The operator restores a copy of the database from before that payment: here, an empty one.
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      const restarted = await startBuiltServer(env);
+      const code = await new Promise<number | null>((resolve) => {
+        if (restarted.process.exitCode !== null) return resolve(restarted.process.exitCode);
+        restarted.process.once('exit', (exitCode) => resolve(exitCode));
+      });
+      expect(code).toBe(1);
+      expect(restarted.stderr!()).toContain('receipt log refused');
+      expect(restarted.stderr!()).toContain('the store holds 0 entries, but the log already signed size 1');
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
   });
 
   it('refuses to start with another key than the one that signed the log, and with a key file others can read or no key in it', async () => {
