@@ -168,6 +168,12 @@ describe('agent-economy against the built server and the sandbox chain', () => {
     expect(wrongEntry.map((check) => check.id)).toEqual(['log_inclusion']);
     expect(wrongEntry[0]!.detail).toMatch(/canonical JSON is not entry \d+ of that tree/);
 
+    // The review's attack: the same bundle with `"chain":"testnet"` placed first, which JSON.parse drops and another parser keeps.
+    const duplicated = join(dir, 'duplicated.json');
+    writeFileSync(duplicated, `{"chain":"testnet",${readFileSync(bundleFile, 'utf8').trimStart().slice(1)}`);
+    const refused = await runCli(['verify-receipt', duplicated, '--offline', '--proof', proofFile, '--log-key', key, '--base', nowhere, '--explorer', nowhere]);
+    expectOneLineError(refused, 1, 'names the member at /chain twice');
+
     const usage = await runCli(['verify-receipt', bundleFile, '--offline', '--log-key', key]);
     expectOneLineError(usage, 2, '--offline needs --proof FILE and --log-key KEY');
   });
