@@ -10,6 +10,7 @@ import { siteAnswerIndex, siteDocuments } from '../src/build/site-documents.ts';
 import { useAnswerIndex } from '../src/services/answer-index.ts';
 import { useCorpus } from '../src/services/docs-index.ts';
 import { createDocsProvider, NOTHING_ANSWERS, PART_NOT_ANSWERED } from '../src/services/model/docs-provider.ts';
+import { buildInfo } from '../src/config/build-info.ts';
 
 export interface EvalQuestion {
   question: string;
@@ -49,6 +50,8 @@ export const THIRD_HELD_OUT_SET = 'assistant-questions-held-out-3.json';
 export const FOURTH_HELD_OUT_SET = 'assistant-questions-held-out-4.json';
 export const INTEGRATOR_SET = 'assistant-questions-integrator.json';
 export const NEWCOMER_SET = 'assistant-questions-newcomer.json';
+export const OFF_TOPIC_SET = 'assistant-questions-off-topic.json';
+export const VALIDATION_SET = 'assistant-questions-validation.json';
 
 export const EVAL_SETS: readonly EvalSet[] = [
   { name: 'evaluation set', file: EVALUATION_SET, halves: false },
@@ -58,10 +61,16 @@ export const EVAL_SETS: readonly EvalSet[] = [
   { name: 'fourth held-out set', file: FOURTH_HELD_OUT_SET, halves: false },
   { name: 'integrator set (long, multi-part)', file: INTEGRATOR_SET, halves: true },
   { name: 'newcomer set (short, plain words)', file: NEWCOMER_SET, halves: true },
+  { name: 'off-topic set (none answered here; tuning)', file: OFF_TOPIC_SET, halves: false },
+  { name: 'validation set (written after docs/faq.md; its totals chose between settings)', file: VALIDATION_SET, halves: false },
 ];
 
+/** Facts that change with every build, written as placeholders: `{build.commit}` is the commit this build is made from. */
+const placeholders = (fact: string) => fact.replaceAll('{build.commit}', buildInfo().commit);
+
 export function loadQuestions(set = EVALUATION_SET): EvalQuestion[] {
-  return (JSON.parse(readFileSync(new URL(`../tests/eval/${set}`, import.meta.url), 'utf8')) as { questions: EvalQuestion[] }).questions;
+  const { questions } = JSON.parse(readFileSync(new URL(`../tests/eval/${set}`, import.meta.url), 'utf8')) as { questions: EvalQuestion[] };
+  return questions.map((question) => ({ ...question, facts: question.facts.map(placeholders) }));
 }
 
 /** Whether `fact` is in `answer` (lower case), read as text: the Markdown of a code span or emphasis is not part of it. */
@@ -129,7 +138,7 @@ if (import.meta.main) {
     const results = await evaluate(loadQuestions(set.file));
     console.log(`${set.name} (tests/eval/${set.file}):`);
     if (!set.halves) {
-      report('', results, process.argv.includes('--misses') && set.file === EVALUATION_SET);
+      report('', results, process.argv.includes('--misses') && (set.file === EVALUATION_SET || set.file === OFF_TOPIC_SET));
       continue;
     }
     report('tuning half: ', results.filter((result) => result.question.half === 'tuning'), process.argv.includes('--misses'));

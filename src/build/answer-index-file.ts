@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ENGLISH_BANDS, WEIGHTS, postingsOf, type AnswerIndexData, type IndexedDocument, type IndexedSentence } from '../domain/assistant/answer-index.ts';
+import { ENGLISH_BANDS, WEIGHTS, postingsOf, withAskReadings, type AnswerIndexData, type IndexedAsk, type IndexedDocument, type IndexedSentence } from '../domain/assistant/answer-index.ts';
 import { stem, wordsAndPartsOf } from '../domain/assistant/question-terms.ts';
 import { quotableSentences } from '../domain/assistant/sentences.ts';
 
@@ -23,6 +23,8 @@ export interface IndexSource {
   url: string;
   text: string;
   cues?: Array<string[] | null>;
+  /** The questions it answers as a whole (a section of docs/faq.md). */
+  asked?: readonly string[];
 }
 
 
@@ -44,11 +46,17 @@ function englishCounts(): { counts: Map<string, number>; total: number } {
 const cueStems = (cues: readonly string[]) => [...new Set(cues.flatMap((cue) => wordsAndPartsOf(cue)).map(stem))];
 
 /** The sentences of `sources`, each once (from the first document that says it: pages before descriptors). */
-export function indexSentencesOf(sources: readonly IndexSource[], seen = new Set<string>(), documentOffset = 0): { documents: IndexedDocument[]; sentences: IndexedSentence[] } {
+export function indexSentencesOf(
+  sources: readonly IndexSource[],
+  seen = new Set<string>(),
+  documentOffset = 0,
+): { documents: IndexedDocument[]; sentences: IndexedSentence[]; asks: IndexedAsk[] } {
   const documents: IndexedDocument[] = [];
   const sentences: IndexedSentence[] = [];
+  const asks: IndexedAsk[] = [];
   sources.forEach((source, at) => {
     documents.push({ title: source.title, url: source.url });
+    const first = sentences.length;
     source.text.split('\n').forEach((line, lineAt) => {
       const cues = cueStems(source.cues?.[lineAt] ?? []);
       for (const text of quotableSentences(line)) {
@@ -57,8 +65,10 @@ export function indexSentencesOf(sources: readonly IndexSource[], seen = new Set
         sentences.push({ document: documentOffset + at, text, cues });
       }
     });
+    const answers = Array.from({ length: sentences.length - first }, (_, offset) => first + offset);
+    if (answers.length) for (const text of source.asked ?? []) asks.push({ text, sentences: answers });
   });
-  return { documents, sentences };
+  return { documents, sentences, asks };
 }
 
 /**
@@ -66,7 +76,7 @@ export function indexSentencesOf(sources: readonly IndexSource[], seen = new Set
  * whose sentences the server adds at start from its configuration) use.
  */
 export function answerIndexData(sources: readonly IndexSource[], alsoWeighed: readonly IndexSource[] = []): AnswerIndexData {
-  const { documents, sentences } = indexSentencesOf(sources);
+  const { documents, sentences, asks } = indexSentencesOf(sources);
   const english = englishCounts();
   const site = new Map<string, number>();
   let siteTotal = 0;
@@ -89,5 +99,5 @@ export function answerIndexData(sources: readonly IndexSource[], alsoWeighed: re
   for (const term of site.keys()) if (english.counts.has(term)) siteEnglish[term] = Math.round(perMillion(term) * 100) / 100;
   const bands: string[][] = ENGLISH_BANDS.map(() => []);
   for (const term of [...english.counts.keys()].sort()) bands[ENGLISH_BANDS.findIndex((bound) => perMillion(term) >= bound)]!.push(term);
-  return { documents, sentences, ...postingsOf(sentences), specificity, siteEnglish, english: bands.map((band) => ` ${band.join(' ')} `) };
+  return withAskReadings({ documents, sentences, asks, ...postingsOf(sentences), specificity, siteEnglish, english: bands.map((band) => ` ${band.join(' ')} `) });
 }

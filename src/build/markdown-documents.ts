@@ -25,6 +25,7 @@ export interface MarkdownDoc {
 }
 
 export const MARKDOWN_DOCS: readonly MarkdownDoc[] = [
+  { slug: 'faq', file: 'docs/faq.md', title: 'Questions people ask', summary: 'Short answers to what newcomers and integrators ask most: costs, lifetimes, refunds, keys, the faucet, the sandbox, receipts, the log, running it.', inCorpus: true },
   { slug: 'readme', file: 'README.md', title: 'README', summary: 'Running the service and its tests, every configuration variable, the paid turn step by step, the MCP host, the command line, how it is built.', inCorpus: true },
   { slug: 'x402-ergo', file: 'docs/x402-ergo.md', title: 'x402 on Ergo', summary: 'The x402 scheme `exact` on Ergo: Note payments over HTTP, MCP and A2A, the facilitator, retries and errors.', inCorpus: true },
   { slug: 'transparency-log', file: 'docs/transparency-log.md', title: 'Receipt transparency log', summary: 'The receipt transparency log: checkpoints, tiles, proofs, the signing key, monitors and what the log proves.', inCorpus: true },
@@ -169,6 +170,8 @@ export interface DocSection {
    * asked for by its table's header ("which variable", "which command").
    */
   cues: Array<string[] | null>;
+  /** A section titled by a question answers it: the question, and the other ways it is asked (`<!-- also asked: a | b -->` under it). */
+  asked?: string[];
 }
 
 /**
@@ -180,19 +183,27 @@ export function docSections(doc: MarkdownDoc): DocSection[] {
   const slugger = new GithubSlugger();
   const page = docPagePath(doc);
   const sections: DocSection[] = [];
-  let current: { title: string; anchor: string; lines: string[]; cues: Array<string[] | null> } | undefined;
+  let current: { title: string; anchor: string; lines: string[]; cues: Array<string[] | null>; asked: string[] } | undefined;
   const close = () => {
     if (current && current.lines.length) {
-      sections.push({ id: `doc:${doc.slug}#${current.anchor}`, title: current.title, url: siteUrl(`${page}${current.anchor ? `#${current.anchor}` : ''}`), text: current.lines.join('\n'), cues: current.cues });
+      sections.push({
+        id: `doc:${doc.slug}#${current.anchor}`,
+        title: current.title,
+        url: siteUrl(`${page}${current.anchor ? `#${current.anchor}` : ''}`),
+        text: current.lines.join('\n'),
+        cues: current.cues,
+        ...(current.asked.length ? { asked: current.asked } : {}),
+      });
     }
   };
   const add = (line: string, cues: string[] | null = null) => {
     const text = line.replace(/\s+/g, ' ').trim();
     if (!text) return;
-    current ??= { title: doc.title, anchor: '', lines: [], cues: [] };
+    current ??= { title: doc.title, anchor: '', lines: [], cues: [], asked: [] };
     current.lines.push(text);
     current.cues.push(cues);
   };
+
   const walk = (tokens: readonly Token[]) => {
     for (const token of tokens) {
       switch (token.type) {
@@ -202,8 +213,13 @@ export function docSections(doc: MarkdownDoc): DocSection[] {
           const text = plainText(heading.tokens);
           if (heading.depth <= 3) {
             close();
-            current = { title: heading.depth === 1 ? doc.title : `${doc.title}: ${text}`, anchor: heading.depth === 1 ? '' : anchor, lines: [], cues: [] };
+            current = { title: heading.depth === 1 ? doc.title : `${doc.title}: ${text}`, anchor: heading.depth === 1 ? '' : anchor, lines: [], cues: [], asked: text.endsWith('?') ? [text] : [] };
           } else add(text);
+          break;
+        }
+        case 'html': {
+          const also = /^\s*<!--\s*also asked:\s*([\s\S]*?)\s*-->\s*$/i.exec((token as Tokens.HTML).text);
+          if (also && current?.asked.length) current.asked.push(...also[1]!.split('|').map((asked) => asked.trim()).filter(Boolean));
           break;
         }
         case 'paragraph':

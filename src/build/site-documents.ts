@@ -31,6 +31,8 @@ export interface SiteDocument {
   text: string;
   /** For each line, the words a question may ask for it by that it does not write (a fact's, a table row's header); absent for plain prose. */
   cues?: Array<string[] | null>;
+  /** The questions the document answers as a whole, in the words people ask them (a section of docs/faq.md). */
+  asked?: string[];
 }
 
 /**

@@ -137,8 +137,35 @@ describe('docs provider', () => {
     const { answer } = await provider.answer(ask(question));
     const [first, second, third] = answer.split(/\n\n(?=\*\*)/);
     expect(first).toMatch(/^\*\*1\. Which registers does a Note need\?\*\*\n> The Note must carry three registers/);
-    expect(second).toMatch(/^\*\*2\. how long does a premium quote stay valid\?\*\*\n> A premium quote stays valid for 15 minutes\./);
-    expect(third).toMatch(/^\*\*3\. which Kubernetes operator deploys it\?\*\*\nThis site does not say\./);
+    // A clause is headed as a question of its own, with a capital.
+    expect(second).toMatch(/^\*\*2\. How long does a premium quote stay valid\?\*\*\n> A premium quote stays valid for 15 minutes\./);
+    expect(third).toMatch(/^\*\*3\. Which Kubernetes operator deploys it\?\*\*\nThis site does not say\./);
+  });
+
+  it('answers what a part names by its own name with that thing\'s fact, and "what does each mean?" with the facts of what came before', async () => {
+    const facts = (lines: string[]) => ({ title: 'Errors', url: 'http://127.0.0.1:4321/problems/', text: lines.join('\n'), cues: lines.map(() => ['error', 'code', 'mean']) });
+    const index = answerIndexOf(
+      answerIndexData([
+        facts([
+          'payment_token_used (402, POST /api/assistant/chat): The payment token already paid a turn; each token answers once.',
+          'quote_expired (410, POST /api/assistant/verify-payment): The quote is past its `expiresAt`; ask for a new quote.',
+          'quote_not_found (400, POST /api/assistant/verify-payment): No quote was issued with this `quoteId`.',
+        ]),
+        page('/assistant/', 'Assistant', 'A premium quote stays valid for 15 minutes, and every quote names its price.\nEvery chat answer that is paid spends a payment token.'),
+      ]),
+    );
+    const provider = createDocsProvider(() => index);
+    const { answer } = await provider.answer(ask('Our client logged payment_token_used and quote_expired yesterday. What does each mean, and for the 410, what should the client do next?'));
+    const [first, second] = answer.split(/\n\n(?=\*\*)/);
+    expect(first).toMatch(/^\*\*1\. What does each mean\?\*\*\n> payment_token_used \(402/);
+    expect(first).toContain('> quote_expired (410');
+    // Asked of what came before, the facts are the whole answer; the third code was not named.
+    expect(first).not.toContain('quote_not_found');
+    expect(first).not.toContain('15 minutes');
+    expect(second).toMatch(/^\*\*2\. For the 410, what should the client do next\?\*\*/);
+    // A part naming a code by its name is answered with that code's line first.
+    const named = await provider.answer(ask('What is quote_not_found?'));
+    expect(named.answer).toMatch(/^> quote_not_found \(400/);
   });
 
   it('quotes the sentence that says something over a heading that restates the question, and no description twice', async () => {

@@ -48,6 +48,13 @@ describe('a question read as its parts', () => {
     expect(texts('Is the fee counted, or not?')).toEqual(['Is the fee counted, or not?']);
   });
 
+  it('reads "and for the 410, what..." as an ask of its own: what it is about, then its word that asks', () => {
+    expect(texts('What does each mean, and for the 410 what should the client do next?')).toEqual(['What does each mean', 'for the 410 what should the client do next?']);
+    expect(texts('Which header carries the offer, and as for retries, how long is a token valid?')).toEqual(['Which header carries the offer', 'as for retries, how long is a token valid?']);
+    // Not every "for" opens an ask: one that runs on without a word that asks stays in its clause.
+    expect(texts('Which header do we send for the payment on the retry?')).toEqual(['Which header do we send for the payment on the retry?']);
+  });
+
   it('reads the same ask twice as one part', () => {
     expect(texts('Which header carries the offer? Which header carries the offer? which header carries the offer?')).toEqual(['Which header carries the offer?']);
   });

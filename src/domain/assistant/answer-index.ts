@@ -20,7 +20,7 @@ import { alternativesOf, questionConceptWords, stem, stemsOf, wordsAndPartsOf } 
  */
 export const WEIGHTS = {
   /** log2 of how many times the English rate a stem of the site must be used at to say anything of the domain (read by the build). */
-  ordinaryLogRatio: 1,
+  ordinaryLogRatio: 3,
   /** log2 of the rate from which it says all (read by the build). */
   domainLogRatio: 6,
   /** Share of a concept's weight the sentence just before a part lends it. */
@@ -28,9 +28,9 @@ export const WEIGHTS = {
   /** Share of a concept's weight the sentence before lends a part that points back at it ("what does each mean?"). */
   nearReferring: 0.25,
   /** Share the rest of what the question tells lends, to a part that names too little itself. */
-  farContext: 0,
+  farContext: 0.1,
   /** From this many uses per million words of English, a word the site does not use says nothing. */
-  commonEnglishPerMillion: 250,
+  commonEnglishPerMillion: 400,
   /** The most an English word the site uses no more than English does can weigh, as a share of its rarity on the site. */
   maxEnglishRarity: 0.5,
   /**
@@ -40,15 +40,15 @@ export const WEIGHTS = {
    */
   minEvidence: 0.66,
   /** Rank added to a sentence that names something concrete (a code, a path, a number) the part does not. */
-  namesSomething: 0.4,
+  namesSomething: 0.5,
   /** Stems beyond the part's own at which a sentence counts as saying something. */
-  contentStems: 4,
+  contentStems: 8,
   /** Characters at which a sentence's coverage counts half. */
-  lengthScale: 900,
+  lengthScale: 450,
   /** Rank added to a fact the part asks for by its cue ("which command", "how long"). */
   askedFor: 0.3,
   /** A match in the page title counts this share of one in the sentence. */
-  titleShare: 0.6,
+  titleShare: 0.4,
   /** Share of BM25 a word the vocabulary adds for a written one counts for. */
   alternativeShare: 0.5,
   /** Weight of BM25 (normalised to the best) in the rank. */
@@ -58,9 +58,27 @@ export const WEIGHTS = {
   /** The share of a part a sentence must cover more than to answer it. */
   minCoverage: 0.6,
   /** Sentences after the first are quoted when they cover at least this nearly as much. */
-  followingCoverageGap: 0.2,
+  followingCoverageGap: 0.3,
   /** Rank added to a sentence of the route the question names by its path's name (`verify-payment`). */
   namedRoute: 0.2,
+  /** How much a word of a topic the site does not cover weighs against an answer, as a share of a word the site uses once. */
+  unknownShare: 1,
+  /** Share of that an English participle or adverb the site does not use weighs ("located", "quietly"): what is asked, or only how. */
+  qualifierShare: 0.5,
+  /** The least weighted share of a part a question people ask (docs/faq.md) must say to be the part's question. */
+  askCoverage: 0.9,
+  /** And the least share of that question the part must say. */
+  askBack: 0.6,
+  /** The least share of their words in common at which a part of everyday words asks what an ask does. */
+  askLiteral: 0.75,
+  /** Share of the weight of a word the site uses once that a word wholly of the domain ("receipt") is evidence for, however often the site uses it. */
+  specificEvidence: 1,
+  /** Rank added to a sentence of the running configuration (the terms this server runs). */
+  running: 0.3,
+  /** The least evidence of the part's own words a sentence must hold, as a share of the least evidence it must hold in all. */
+  ownEvidence: 0.75,
+  /** Share of its rank a fact about a named thing (a code's line) keeps when the part asks for no such thing ("which code", "what does it mean"). */
+  unaskedFact: 1,
 };
 
 /** A document the sentences come from: a page, a section of a page, a descriptor. */
@@ -77,10 +95,25 @@ export interface IndexedSentence {
   cues: readonly string[];
 }
 
+/** A way a question is asked that a few sentences answer as a whole (a section of docs/faq.md, asked by its heading and the other ways it is asked). */
+export interface IndexedAsk {
+  text: string;
+  /** The sentences that answer it, in order. */
+  sentences: readonly number[];
+  /**
+   * Read by the build (askReadings), so that no question pays for it: the stems its words stand for
+   * (its postings), its words, and its concepts weighed as `alternative|alternative weight evidence
+   * unknown` (a concept a line, weights to four places).
+   */
+  reading?: { terms: readonly string[]; words: readonly string[]; concepts: readonly string[] };
+}
+
 /** What the build writes and the server loads: documents, sentences, their postings, and the weight of each stem the site uses. */
 export interface AnswerIndexData {
   documents: readonly IndexedDocument[];
   sentences: readonly IndexedSentence[];
+  /** Questions as people ask them, each with the sentences that answer it. */
+  asks?: readonly IndexedAsk[];
   /** For each stem of the sentences' texts, `id * 8 + min(times it occurs, 7)` of the sentences holding it, ascending. */
   postings: Readonly<Record<string, readonly number[]>>;
   /** For each cue, the sentences it is a cue of, ascending. */
@@ -125,6 +158,21 @@ export interface AnswerIndex {
   english: readonly string[];
   /** Words looked up in `english` already, with the lower bound of their band (0 for none). */
   englishSeen: Map<string, number | undefined>;
+  /** The facts stated of each thing a fact is about (a code, a variable, a command, a tool), by its name in lower case. */
+  subjects: ReadonlyMap<string, readonly number[]>;
+  /** The sentences that are such facts. */
+  subjectFacts: ReadonlySet<number>;
+  asks: readonly IndexedAsk[];
+  /** The first sentence of the running configuration's (its terms): from it on, what this server runs rather than what the build wrote. */
+  firstRunning: number;
+  /** For each stem a question may use for it, the asks whose words stand for it. */
+  askPostings: ReadonlyMap<string, readonly number[]>;
+  /** Those stems, sorted, for the stems a beginning (`expir*`) stands for. */
+  askTerms: readonly string[];
+  /** The concepts of each ask, read (or weighed) on first use. */
+  askConcepts: Map<number, Concept[]>;
+  /** The words of each ask, read on first use. */
+  askWordsOf: Map<number, Set<string>>;
 }
 
 /** Sentences holding `term` in their text or as a cue: the ids a concept is looked up in. */
@@ -203,7 +251,204 @@ export function answerIndexOf(data: AnswerIndexData, extra: { documents: readonl
     siteEnglish: new Map(Object.entries(data.siteEnglish)),
     english: data.english,
     englishSeen: new Map(),
+    ...subjectsAndFacts(sentences),
+    asks: data.asks ?? [],
+    firstRunning: data.sentences.length,
+    ...askPostingsOf(data.asks ?? []),
+    askConcepts: new Map(),
+    askWordsOf: new Map(),
   };
+}
+
+/** The asks by each stem that stands for one of their words. */
+function askPostingsOf(asks: readonly IndexedAsk[]): { askPostings: Map<string, number[]>; askTerms: string[] } {
+  const askPostings = new Map<string, number[]>();
+  asks.forEach((ask, id) => {
+    for (const term of ask.reading?.terms ?? askTermsOf(ask.text)) {
+      const asks = askPostings.get(term);
+      if (asks) asks.push(id);
+      else askPostings.set(term, [id]);
+    }
+  });
+  return { askPostings, askTerms: [...askPostings.keys()].sort() };
+}
+
+/** The stems an ask's words stand for: what a part's words look it up by. */
+const askTermsOf = (text: string) => [...new Set(questionConceptWords(text).flatMap(({ alternatives }) => alternatives).map((alternative) => alternative.replace(/\*$/, '')))];
+
+const conceptLine = (concept: Concept) => `${concept.alternatives.join('|')} ${concept.weight.toFixed(4)} ${concept.evidence.toFixed(4)} ${concept.unknown ? 1 : 0}`;
+const conceptOfLine = (line: string): Concept => {
+  const [alternatives = '', weight, evidence, unknown] = line.split(' ');
+  return { alternatives: alternatives.split('|'), weight: Number(weight), evidence: Number(evidence), unknown: unknown === '1' };
+};
+
+/** `data` with each ask read as `index` reads it: what the build does once, instead of each first question that looks an ask up. */
+export function withAskReadings(data: AnswerIndexData): AnswerIndexData {
+  const index = answerIndexOf(data);
+  return {
+    ...data,
+    asks: index.asks.map((ask) => ({
+      text: ask.text,
+      sentences: ask.sentences,
+      reading: { terms: askTermsOf(ask.text), words: [...askWords(ask.text)], concepts: conceptsOf(index, ask.text).map(conceptLine) },
+    })),
+  };
+}
+
+/** The terms of `sorted` that begin with `prefix`, at most MAX_EXPANSION, found by bisection. */
+function beginningWith(sorted: readonly string[], prefix: string): string[] {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! < prefix) low = middle + 1;
+    else high = middle;
+  }
+  const found: string[] = [];
+  for (let at = low; at < sorted.length && sorted[at]!.startsWith(prefix) && found.length < MAX_EXPANSION; at++) found.push(sorted[at]!);
+  return found;
+}
+
+/** Whether two concepts stand for the same thing: an alternative in common, or one that a beginning (`expir*`) of the other stands for. */
+function sameConcept(a: Concept, b: Concept): boolean {
+  for (const x of a.alternatives) {
+    for (const y of b.alternatives) {
+      if (x === y) return true;
+      if (x.endsWith('*') && y.replace(/\*$/, '').startsWith(x.slice(0, -1))) return true;
+      if (y.endsWith('*') && x.replace(/\*$/, '').startsWith(y.slice(0, -1))) return true;
+    }
+  }
+  return false;
+}
+
+/** The words of a question that are not stop words, as stems. */
+const askWords = (text: string) => new Set(questionConceptWords(text).map(({ alternatives }) => alternatives[0]!.replace(/\*$/, '')));
+
+/**
+ * The ask a part of everyday words asks in the same words (at least two, and WEIGHTS.askLiteral of
+ * the words of both in common): nothing of the domain to weigh, only the words people use for it.
+ */
+function literallyAsked(index: AnswerIndex, text: string): AskedAnswer | undefined {
+  const words = askWords(text);
+  if (words.size < 2) return undefined;
+  let best: AskedAnswer | undefined;
+  const candidates = new Set([...words].flatMap((word) => index.askPostings.get(word) ?? []));
+  for (const id of candidates) {
+    let theirs = index.askWordsOf.get(id);
+    if (!theirs) {
+      const ask = index.asks[id]!;
+      index.askWordsOf.set(id, (theirs = ask.reading ? new Set(ask.reading.words) : askWords(ask.text)));
+    }
+    const both = [...words].filter((word) => theirs.has(word)).length;
+    const share = both / (words.size + theirs.size - both);
+    if (share >= WEIGHTS.askLiteral && (!best || share > best.coverage)) best = { ask: index.asks[id]!, coverage: share, back: share };
+  }
+  return best;
+}
+
+/**
+ * The share of what an ask must hold of a part that its postings must show before it is weighed: less
+ * than all, since an ask's own beginnings (`expir*`) stand for words its postings do not list.
+ */
+const ASK_HELD_SHARE = 0.6;
+
+/** The question, as people ask it, that a part asks, and the sentences that answer it. */
+export interface AskedAnswer {
+  ask: IndexedAsk;
+  /** Weighted share of the part that the ask says, and of the ask that the part says. */
+  coverage: number;
+  back: number;
+}
+
+/**
+ * The question people ask (docs/faq.md) that a part asks too: it says most of what the part says,
+ * weighed as the part is, and the part says most of what it says. Both ways, so that "Can I pay with a
+ * credit card?" is not "Can I pay with a Note?", nor "Is there a Java SDK?" any question naming an SDK.
+ * Looked up in the postings of the part's own words; each ask weighed once, when first looked at.
+ */
+export function askedAnswer(index: AnswerIndex, text: string, { concepts }: PartConcepts): AskedAnswer | undefined {
+  const own = concepts.filter((concept) => !concept.borrowed);
+  const ownWeight = own.reduce((sum, concept) => sum + concept.weight, 0);
+  // A question of everyday words only ("Can I get my money back?") weighs nothing: it is the ask it words the same.
+  if (ownWeight === 0) return literallyAsked(index, text);
+  // The weight of the part each ask holds by its postings: only an ask holding enough of it is weighed both ways.
+  const held = new Map<number, number>();
+  for (const concept of own) {
+    if (concept.unknown) continue;
+    const asks = new Set<number>();
+    for (const alternative of concept.alternatives) {
+      if (!alternative.endsWith('*')) for (const id of index.askPostings.get(alternative) ?? []) asks.add(id);
+      else for (const term of beginningWith(index.askTerms, alternative.slice(0, -1))) for (const id of index.askPostings.get(term)!) asks.add(id);
+    }
+    for (const id of asks) held.set(id, (held.get(id) ?? 0) + concept.weight);
+  }
+  let best: AskedAnswer | undefined;
+  for (const [id, weight] of held) {
+    if (weight < ASK_HELD_SHARE * WEIGHTS.askCoverage * ownWeight) continue;
+    let asked = index.askConcepts.get(id);
+    if (!asked) {
+      const ask = index.asks[id]!;
+      index.askConcepts.set(id, (asked = ask.reading ? ask.reading.concepts.map(conceptOfLine) : conceptsOf(index, ask.text)));
+    }
+    const askWeight = asked.reduce((sum, concept) => sum + concept.weight, 0);
+    if (askWeight === 0) continue;
+    let covered = 0;
+    let evidence = 0;
+    for (const concept of own) {
+      if (asked.some((other) => sameConcept(concept, other))) {
+        covered += concept.weight;
+        evidence += concept.evidence;
+      }
+    }
+    const back = asked.filter((concept) => own.some((other) => sameConcept(concept, other))).reduce((sum, concept) => sum + concept.weight, 0) / askWeight;
+    const coverage = covered / ownWeight;
+    // Asking all it asks and nothing more, a part is that question however little its words weigh.
+    const same = coverage === 1 && back === 1;
+    if (coverage < WEIGHTS.askCoverage || back < WEIGHTS.askBack || (!same && evidence < minimumEvidence(index))) continue;
+    if (!best || coverage + back > best.coverage + best.back) best = { ask: index.asks[id]!, coverage, back };
+  }
+  return best;
+}
+
+/**
+ * What a fact is about: the name it opens with, as the facts of the service (an error code, an MCP
+ * tool) and the rows of the README's tables (a variable, a command, a script) write it:
+ * "quote_expired (410, ...): ...", "`PORT` (default `4321`): ...", "The MCP tool `dev_tx` (...)".
+ */
+const SUBJECT = /^(?:The MCP tool )?`?([A-Za-z0-9_./{}@-]*[_./@-][A-Za-z0-9_./{}@-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)`?(?: \(|: )/;
+
+function subjectsAndFacts(sentences: readonly IndexedSentence[]): { subjects: Map<string, number[]>; subjectFacts: Set<number> } {
+  const subjects = new Map<string, number[]>();
+  const subjectFacts = new Set<number>();
+  sentences.forEach((sentence, id) => {
+    if (sentence.cues.length === 0) return;
+    const name = SUBJECT.exec(sentence.text)?.[1]?.toLowerCase();
+    if (!name || name.length <= 2) return;
+    const facts = subjects.get(name);
+    if (facts) facts.push(id);
+    else subjects.set(name, [id]);
+    subjectFacts.add(id);
+  });
+  return { subjects, subjectFacts };
+}
+
+/** Facts quoted for the things a part names, at most. */
+const MAX_NAMED_FACTS = 4;
+
+/**
+ * The facts stated of the things `text` names by their own name (`payment_token_used`,
+ * `LOG_WITNESSES`, `verify-receipt`), in the order it names them: asked what a code means, the
+ * answer is the code's own line, not a sentence that happens to use more of the question's words.
+ */
+export function namedFacts(index: AnswerIndex, text: string): number[] {
+  const found: number[] = [];
+  for (const match of text.matchAll(/[A-Za-z0-9_./{}@-]+/g)) {
+    const name = match[0].replace(/^[./-]+|[./-]+$/g, '').toLowerCase();
+    for (const id of index.subjects.get(name) ?? []) {
+      if (found.length < MAX_NAMED_FACTS && !found.includes(id)) found.push(id);
+    }
+  }
+  return found;
 }
 
 /** How many sentences hold `term` in their text. */
@@ -213,6 +458,12 @@ const documentFrequency = (index: AnswerIndex, term: string) => index.postings.g
 export interface Concept {
   alternatives: readonly string[];
   weight: number;
+  /**
+   * What it weighs as evidence that a sentence holding it is on the part's topic: its weight, or, when
+   * more, its specificity times the weight of a word the site uses once. "Receipt" is on most pages, so
+   * it ranks little, yet a sentence holding it is about receipts as surely as one holding a rare word.
+   */
+  evidence: number;
   /** No sentence of the site holds it, and it is no ordinary English word: it counts against every answer. */
   unknown: boolean;
   /** Lent by the part's context, at a share of `weight`: it ranks the sentences that answer, and counts whole as evidence that one does. */
@@ -266,17 +517,7 @@ function englishUse(index: AnswerIndex, word: string): number | undefined {
 /** The stems of the vocabulary that `alternative` stands for: itself, or every stem it begins. */
 function expand(index: AnswerIndex, alternative: string): string[] {
   if (!alternative.endsWith('*')) return index.postings.has(alternative) || index.cues.has(alternative) ? [alternative] : [];
-  const prefix = alternative.slice(0, -1);
-  const stems: string[] = [];
-  let low = 0;
-  let high = index.vocabulary.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (index.vocabulary[middle]! < prefix) low = middle + 1;
-    else high = middle;
-  }
-  for (let at = low; at < index.vocabulary.length && index.vocabulary[at]!.startsWith(prefix) && stems.length < MAX_EXPANSION; at++) stems.push(index.vocabulary[at]!);
-  return stems;
+  return beginningWith(index.vocabulary, alternative.slice(0, -1));
 }
 
 /** The least evidence a sentence must hold to answer (WEIGHTS.minEvidence of a word the site uses once). */
@@ -293,6 +534,7 @@ const isPlainNumber = (word: string) => /^\d+$/.test(word) && word.length !== 3;
  */
 function weighConcept(index: AnswerIndex, alternatives: readonly string[], written = alternatives[0]!, known_only = false): Concept | undefined {
   let weight = 0;
+  let specificity = 0;
   let known = false;
   for (const alternative of alternatives) {
     const terms = expand(index, alternative);
@@ -302,17 +544,19 @@ function weighConcept(index: AnswerIndex, alternatives: readonly string[], writt
     const frequency = documentFrequency(index, alternative.replace(/\*$/, '')) + (index.cues.get(alternative.replace(/\*$/, ''))?.length ?? 0);
     const specific = Math.max(...terms.map((term) => index.specificity.get(term) ?? englishRarity(index, term)));
     weight = Math.max(weight, idf(index, frequency) * specific);
+    specificity = Math.max(specificity, specific);
   }
-  if (known) return weight > 0 ? { alternatives, weight, unknown: false } : undefined;
+  if (known) return weight > 0 ? { alternatives, weight, evidence: Math.max(weight, WEIGHTS.specificEvidence * specificity * idf(index, 0)), unknown: false } : undefined;
   if (known_only) return undefined;
   const word = alternatives[0]!.replace(/\*$/, '');
   const use = englishUse(index, word);
   const perMillion = use ?? 0;
-  if (isPlainNumber(word) || word.length < MIN_TOPIC_LETTERS || perMillion >= WEIGHTS.commonEnglishPerMillion || (use !== undefined && QUALIFIER.test(written))) return undefined;
+  const qualifier = use !== undefined && QUALIFIER.test(written);
+  if (isPlainNumber(word) || word.length < MIN_TOPIC_LETTERS || perMillion >= WEIGHTS.commonEnglishPerMillion || (qualifier && WEIGHTS.qualifierShare === 0)) return undefined;
   const corrected = word.length >= MIN_CORRECTED_LETTERS && use === undefined ? oneEditFrom(index, word) : undefined;
   if (corrected) return weighConcept(index, [corrected]);
   const rarity = 1 - perMillion / WEIGHTS.commonEnglishPerMillion;
-  return { alternatives, weight: idf(index, 0) * rarity, unknown: true };
+  return { alternatives, weight: idf(index, 0) * rarity * WEIGHTS.unknownShare * (qualifier ? WEIGHTS.qualifierShare : 1), evidence: 0, unknown: true };
 }
 
 /** The stem of the site one edit (a letter added, dropped, changed or two swapped) from `word`, if there is exactly one such. */
@@ -351,7 +595,13 @@ export function conceptsOf(index: AnswerIndex, text: string, limit = MAX_CONCEPT
 const CONTEXT_CHARACTERS = 600;
 
 /** A part that points back at what came before ("what does each mean?", "how long is it valid?", "what will it cost there?"). */
-const REFERS_BACK = /\b(?:it|its|this|that|these|those|they|them|their|each|there|such|same|former|latter)\b/i;
+export const REFERS_BACK = new RegExp(
+  String.raw`\b(?:it|its|these|those|they|them|their|such|former|latter)\b` +
+    // "this", "that", "each", "there" and "same" point back only where they stand for a thing ("what does that mean?",
+    // "what will it cost there?", "the same?"), not where they lead one in ("so that both", "is there a", "each token").
+    String.raw`|\b(?:this|that|each|there|same)(?=\s*(?:[?.!,;:]|$)|\s+(?:is|was|does|did|do|means?|works?|happens?|one|ones|of them|code|error|value|field|step|part)\b)`,
+  'i',
+);
 
 /** What a part asks, read with what its context lends it. */
 export interface PartConcepts {
@@ -448,9 +698,13 @@ const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** A stem a beginning stands for counts this much of an exact match, less the longer it runs past the beginning (MiniSearch's prefix weight). */
 const PREFIX_WEIGHT = 0.375;
 
+/** BM25's rarity of a term `matching` sentences hold. */
+const bm25Inverse = (index: AnswerIndex, matching: number) => Math.log(1 + (index.sentences.length - matching + 0.5) / (matching + 0.5));
+/** BM25's weight of `count` uses in a field of `length` words, before its rarity. */
+const bm25Frequency = (count: number, length: number, average: number) => BM25.d + (count * (BM25.k + 1)) / (count + BM25.k * (1 - BM25.b + (BM25.b * length) / average));
+
 function bm25(index: AnswerIndex, count: number, matching: number, length: number, average: number): number {
-  const inverse = Math.log(1 + (index.sentences.length - matching + 0.5) / (matching + 0.5));
-  return inverse * (BM25.d + (count * (BM25.k + 1)) / (count + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
+  return bm25Inverse(index, matching) * bm25Frequency(count, length, average);
 }
 
 /**
@@ -467,17 +721,11 @@ export function rankSentences(index: AnswerIndex, { concepts, leans }: PartConce
   const ownWeight = own.reduce((sum, concept) => sum + concept.weight, 0);
   // A part is answered by what it names itself, unless it leans on its context ("and what do we get back?", "what does each mean?").
   const byOwn = !leans;
-  // Per sentence, in arrays by its id (one allocation each, whatever the part): which concepts it
-  // holds (a bit each), how many of their alternatives, how many question stems its text holds,
-  // its BM25, how many of the query's terms it matched, and whether a cue of it is asked by.
-  const count = index.sentences.length;
-  const bits = new Int32Array(count);
-  const alternativesHeld = new Uint16Array(count);
-  const questionStems = new Uint16Array(count);
-  const score = new Float64Array(count);
-  const matched = new Uint16Array(count);
-  const lastQuery = new Int32Array(count).fill(-1);
-  const asked = new Uint8Array(count);
+  // Per sentence, in arrays by its id (made once per index, and only the sentences a part touched
+  // set back after it): which concepts it holds (a bit each), how many of their alternatives, how
+  // many question stems its text holds, its BM25, how many of the query's terms it matched, and
+  // whether a cue of it is asked by.
+  const { bits, alternativesHeld, questionStems, score, matched, lastQuery, asked } = scratchOf(index);
   const touched: number[] = [];
   const touch = (id: number) => {
     if (bits[id] === 0 && alternativesHeld[id] === 0 && asked[id] === 0 && lastQuery[id] === -1) touched.push(id);
@@ -520,11 +768,12 @@ export function rankSentences(index: AnswerIndex, { concepts, leans }: PartConce
   queryTerms.forEach((query, queryAt) => {
     const exact = !query.endsWith('*');
     for (const term of expanded(query)) {
-      const weight = prefixWeight(query, term);
       const postings = index.postings.get(term) ?? [];
+      // Of the term, once: its share, its prefix weight and its rarity.
+      const weight = queryShare(query) * prefixWeight(query, term) * bm25Inverse(index, postings.length);
       for (const coded of postings) {
         const id = Math.floor(coded / (TF_MAX + 1));
-        score[id]! += queryShare(query) * weight * bm25(index, coded % (TF_MAX + 1), postings.length, index.lengths[id]!, index.averageLength);
+        score[id]! += weight * bm25Frequency(coded % (TF_MAX + 1), index.lengths[id]!, index.averageLength);
         if (lastQuery[id] !== queryAt) matched[id]!++;
         lastQuery[id] = queryAt;
         if (exact) questionStems[id]!++;
@@ -568,21 +817,26 @@ export function rankSentences(index: AnswerIndex, { concepts, leans }: PartConce
     const titleBits = pageOf(sentence.document).bits;
     let covered = 0;
     let ownCovered = 0;
-    let lent = 0;
+    let evidence = 0;
+    let ownEvidence = 0;
     known.forEach((concept, at) => {
-      const part = bits[id]! & (1 << at) ? concept.weight : titleBits & (1 << at) ? concept.weight / 2 : 0;
-      covered += part;
-      if (concept.borrowed) lent += part / concept.borrowed.share;
-      else ownCovered += part;
+      const held = bits[id]! & (1 << at) ? 1 : titleBits & (1 << at) ? 0.5 : 0;
+      covered += held * concept.weight;
+      evidence += held * concept.evidence;
+      if (!concept.borrowed) {
+        ownCovered += held * concept.weight;
+        ownEvidence += held * concept.evidence;
+      }
     });
+    // What a part names itself must be in the sentence too: a context lends a part the topic, not the answer.
+    if (ownEvidence < WEIGHTS.ownEvidence * minimumEvidence(index)) continue;
     const share = covered / weightSum;
     const ownShare = ownWeight > 0 ? ownCovered / ownWeight : 0;
     const coverage = byOwn ? ownShare : Math.max(ownShare, share);
     // A sentence that covers too little to answer is never quoted nor read more: it is not ranked.
     if (coverage <= WEIGHTS.minCoverage) continue;
-    // What the sentence holds of the question, each word at its own weight: a part that leans on its
+    // What the sentence holds of the question, each word as evidence (Concept.evidence): a part that leans on its
     // context ("where does it keep what it saw last time?") is answered by what the context names.
-    const evidence = ownCovered + lent;
     // Among sentences covering as much, the one that says it in fewer words, naming more of the
     // domain's words for it (R4, R5 and R6 for "registers"), is the answer. One that holds little
     // but the question's words is a heading or a link text: it matches best and answers nothing.
@@ -593,11 +847,62 @@ export function rankSentences(index: AnswerIndex, { concepts, leans }: PartConce
     const document = index.documents[sentence.document]!;
     // A fact asked for in the words people use for it ("which command", "how long is it valid") is the kind of answer the part wants.
     const form = asked[id] ? WEIGHTS.askedFor : 0;
+    // A code's line answers what the code is; asked something else, it only shares the words.
+    const fact = !asked[id] && index.subjectFacts.has(id) ? WEIGHTS.unaskedFact : 1;
     const rank =
-      says * (share / (1 + sentence.text.length / WEIGHTS.lengthScale) + WEIGHTS.bm25Share * (score[id]! / topScore) + WEIGHTS.richness * Math.min(richness, 3) + concrete + form + terms.named(sentence, document));
+      fact *
+      says *
+      (share / (1 + sentence.text.length / WEIGHTS.lengthScale) +
+        WEIGHTS.bm25Share * (score[id]! / topScore) +
+        WEIGHTS.richness * Math.min(richness, 3) +
+        concrete +
+        form +
+        terms.named(sentence, document) +
+        // What this server runs (its terms) before what a page says of the defaults.
+        (id >= index.firstRunning ? WEIGHTS.running : 0));
     scored.push({ id, sentence, document, coverage, evidence, rank });
   }
+  for (const id of touched) {
+    bits[id] = 0;
+    alternativesHeld[id] = 0;
+    questionStems[id] = 0;
+    score[id] = 0;
+    matched[id] = 0;
+    lastQuery[id] = -1;
+    asked[id] = 0;
+  }
   return scored.sort((a, b) => b.rank - a.rank || a.id - b.id);
+}
+
+/** What rankSentences keeps per sentence while it ranks a part. */
+interface Scratch {
+  bits: Int32Array;
+  alternativesHeld: Uint16Array;
+  questionStems: Uint16Array;
+  score: Float64Array;
+  matched: Uint16Array;
+  lastQuery: Int32Array;
+  asked: Uint8Array;
+}
+
+/** Arrays a part's ranking fills and sets back: made once per index, not per part (a 4 KB question's twelve parts made 700 KB of garbage). */
+const scratches = new WeakMap<AnswerIndex, Scratch>();
+function scratchOf(index: AnswerIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (!scratch) {
+    const count = index.sentences.length;
+    scratch = {
+      bits: new Int32Array(count),
+      alternativesHeld: new Uint16Array(count),
+      questionStems: new Uint16Array(count),
+      score: new Float64Array(count),
+      matched: new Uint16Array(count),
+      lastQuery: new Int32Array(count).fill(-1),
+      asked: new Uint8Array(count),
+    };
+    scratches.set(index, scratch);
+  }
+  return scratch;
 }
 
 function popcount(bits: number): number {

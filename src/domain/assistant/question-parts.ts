@@ -41,8 +41,14 @@ const LEAD = String.raw`(?:(?:\(?\d{1,2}[.):]|[a-z][.)]|[-*•]|q\d*[.:]?|questi
 
 const ASKING_START = new RegExp(`^${LEAD}(?:${QUESTION_WORDS}|${IMPERATIVES})\\b`, 'i');
 
+/** "for the 410, what should...", "as for retries, how...": what a clause is about, then its word that asks. */
+const ABOUT_THEN_ASKS = String.raw`(?:for|about|regarding|as for|as to|on|in|with)\s+[^,;?]{1,40}?,?\s+(?:what|which|how|when|where|why|who)\b`;
+
 /** Where a sentence splits into clauses: a comma, semicolon or "and"/"or" before a word that asks. */
-const CLAUSE_BREAK = new RegExp(`(?:[,;:]\\s*(?:and|or|but|also|plus|then)?|\\s(?:and|or|but|also|plus)(?:\\s+also)?)\\s+(?=(?:${QUESTION_WORDS}|${IMPERATIVES})\\b)`, 'gi');
+const CLAUSE_BREAK = new RegExp(
+  `(?:[,;:]\\s*(?:and|or|but|also|plus|then)?|\\s(?:and|or|but|also|plus)(?:\\s+also)?)\\s+(?=(?:${QUESTION_WORDS}|${IMPERATIVES})\\b|${ABOUT_THEN_ASKS})`,
+  'gi',
+);
 
 /** Ends a sentence: ?, ! or a full stop before a capital, a digit, a quote or an opening bracket; a line break; a numbered step. */
 const SENTENCE_END = /(?<=[?!])\s+|(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|no))\.\s+(?=[A-Z0-9"'`(\[])|\n+|\s+(?=\(\d{1,2}\)\s)/g;
@@ -53,8 +59,8 @@ export function asks(sentence: string): boolean {
   return text.endsWith('?') || ASKING_START.test(text) || ASKS_INSIDE.test(text);
 }
 
-/** "when we retry, ...", "if the Note is late, ...": a condition of the clause after it, not an ask of its own ("when is", "where do" ask). */
-const CONDITION = new RegExp(`^(?:when|where|if|whether|once|after|before|while)\\s+(?!(?:${QUESTION_WORDS})\\b)`, 'i');
+/** "when we retry, ...", "if the Note is late, ...", "for the 410, ...": a condition or a topic of the clause after it, not an ask of its own ("when is", "where do" ask). */
+const CONDITION = new RegExp(`^(?:when|where|if|whether|once|after|before|while|for|about|regarding|as for|as to)\\s+(?!(?:${QUESTION_WORDS})\\b)`, 'i');
 
 /**
  * The clauses of an asking sentence, each starting with its own word that asks, and what leads into

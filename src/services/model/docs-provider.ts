@@ -13,7 +13,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import type { GlossaryTerm } from '../../../schemas/glossary.ts';
-import { minimumEvidence, WEIGHTS, partConcepts, rankSentences, type AnswerIndex, type IndexedDocument, type IndexedSentence, type ScoredSentence } from '../../domain/assistant/answer-index.ts';
+import { askedAnswer, minimumEvidence, namedFacts, REFERS_BACK, WEIGHTS, partConcepts, rankSentences, type PartConcepts, type AnswerIndex, type IndexedDocument, type IndexedSentence, type ScoredSentence, type AskedAnswer } from '../../domain/assistant/answer-index.ts';
 import { questionParts, type QuestionPart } from '../../domain/assistant/question-parts.ts';
 import { stemsOf } from '../../domain/assistant/question-terms.ts';
 import { termAsked } from '../../domain/assistant/term-asked.ts';
@@ -78,9 +78,14 @@ function routesWithNames(): NamedRoute[] {
 }
 
 /** The routes `question` (lower case) names by their path's name, as a word of its own (or the end of a path it writes). */
+let lastNamed: { question: string; routes: NamedRoute[] } | undefined;
 const routesNamedIn = (question: string) => {
-  const words = question.split(/[^a-z0-9-]+/);
-  return routesWithNames().filter(({ name }) => words.includes(name));
+  // Asked once per question, not once per part: a 4 KB ticket's twelve parts share it.
+  if (lastNamed?.question !== question) {
+    const words = new Set(question.split(/[^a-z0-9-]+/));
+    lastNamed = { question, routes: routesWithNames().filter(({ name }) => words.has(name)) };
+  }
+  return lastNamed.routes;
 };
 
 /**
@@ -110,9 +115,9 @@ function alreadySaid(candidate: ReadonlySet<string>, quoted: ReadonlySet<string>
 }
 
 /** The sentences that answer `part` of `question` (lower case), best first. */
-export function rankPart(index: AnswerIndex, part: QuestionPart, question: string): ScoredSentence[] {
+export function rankPart(index: AnswerIndex, part: QuestionPart, question: string, concepts: PartConcepts = partConcepts(index, part)): ScoredSentence[] {
   const routes = routesNamedIn(question);
-  return rankSentences(index, partConcepts(index, part), {
+  return rankSentences(index, concepts, {
     question: part.text,
     named: (_sentence, document) => (routes.some((route) => isAbout(document, route)) ? WEIGHTS.namedRoute : 0),
   });
@@ -150,6 +155,49 @@ export function chooseSentences<T extends Candidate>(ranked: readonly T[], minEv
   return chosen;
 }
 
+/**
+ * The facts of what a part names by its own name (`payment_token_used`, `LOG_WITNESSES`), or, when
+ * it names none and points back ("what does each mean?"), of what the sentence before it names;
+ * then what ranked best, fewer of it the more facts there are.
+ */
+function withNamedFacts(index: AnswerIndex, part: QuestionPart, chosen: ScoredSentence[]): ScoredSentence[] {
+  let ids = namedFacts(index, part.text);
+  const lent = ids.length === 0 && REFERS_BACK.test(part.text);
+  if (lent) ids = namedFacts(index, part.near);
+  if (ids.length === 0) return chosen;
+  const facts = ids.map((id) => {
+    const sentence = index.sentences[id]!;
+    return { id, sentence, document: index.documents[sentence.document]!, coverage: 1, evidence: 0, rank: Number.POSITIVE_INFINITY };
+  });
+  const rest = chosen.filter((entry) => !ids.includes(entry.id));
+  // Asked of what came before ("what does each mean?"), the facts are the whole answer.
+  return lent ? facts : [...facts, ...rest.slice(0, Math.max(1, MAX_SENTENCES - facts.length))];
+}
+
+/** Sentences of the site quoted after the answer to a question people ask (docs/faq.md): the page it answers from says it in its own words. */
+const AFTER_ASKED = 2;
+
+/** The answer to the question people ask that the part asks, then what ranked best besides it, within about PART_CHARACTERS. */
+function withAskedAnswer(index: AnswerIndex, asked: AskedAnswer | undefined, chosen: ScoredSentence[]): ScoredSentence[] {
+  if (!asked) return chosen;
+  const answer = asked.ask.sentences.map((id) => {
+    const sentence = index.sentences[id]!;
+    return { id, sentence, document: index.documents[sentence.document]!, coverage: asked.coverage, evidence: 0, rank: Number.POSITIVE_INFINITY };
+  });
+  // What this server runs (its terms, from its configuration) comes before what the questions' page says of the defaults.
+  const running = chosen.filter((entry) => entry.id >= index.firstRunning).slice(0, 1);
+  let length = [...running, ...answer].reduce((sum, { sentence }) => sum + sentence.text.length, 0);
+  const rest: ScoredSentence[] = [];
+  for (const entry of chosen) {
+    if (running.includes(entry)) continue;
+    if (rest.length === AFTER_ASKED) break;
+    if (answer.some(({ id }) => id === entry.id) || length + entry.sentence.text.length > PART_CHARACTERS) continue;
+    rest.push(entry);
+    length += entry.sentence.text.length;
+  }
+  return [...running, ...answer, ...rest];
+}
+
 /** One part of a question, as the provider read it. */
 interface PartReading {
   part: QuestionPart;
@@ -168,7 +216,10 @@ interface Reading {
 const answered = (part: PartReading) => part.definition !== undefined || part.chosen.length > 0;
 
 /** A part in a heading: its words as asked, with a question mark. */
-const partHeading = (part: QuestionPart, number: number) => `**${number}. ${part.text.replace(/\s+/g, ' ').replace(/[\s?.!,;:]+$/, '')}?**`;
+const partHeading = (part: QuestionPart, number: number) => {
+  const words = part.text.replace(/\s+/g, ' ').replace(/[\s?.!,;:]+$/, '');
+  return `**${number}. ${words.charAt(0).toUpperCase()}${words.slice(1)}?**`;
+};
 
 const link = ({ title, url }: { title: string; url: string }) => `[${title}](${url})`;
 
@@ -188,8 +239,9 @@ export function createDocsProvider(index: () => AnswerIndex = answerIndex, gloss
     const definition = termAsked(part.text, glossary);
     if (definition) return { part, definition, chosen: [], more: [] };
     const answers = index();
-    const ranked = rankPart(answers, part, question);
-    const chosen = chooseSentences(ranked, minimumEvidence(answers));
+    const concepts = partConcepts(answers, part);
+    const ranked = rankPart(answers, part, question, concepts);
+    const chosen = withNamedFacts(answers, part, withAskedAnswer(answers, askedAnswer(answers, part.text, concepts), chooseSentences(ranked, minimumEvidence(answers))));
     const shown = new Set(chosen.map(({ document }) => document.url));
     const more: IndexedDocument[] = [];
     for (const { document, coverage } of ranked.slice(0, 20)) {
