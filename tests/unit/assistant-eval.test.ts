@@ -33,29 +33,29 @@
  * ask of its own; "that", "this", "each", "there" read as pointing back only where they stand for a
  * thing; a domain word counted as evidence by its specificity; the weights tuned again, with an
  * off-topic set of 62 questions this site does not answer as tuning data):
- * - evaluation set: 74 → 79 of 87; 6 of 6
- * - held-out: 20 → 25 of 40; second 37 → 42 of 48; third 52 → 51 of 83; fourth 37 → 39 of 70;
+ * - evaluation set: 74 → 80 of 87; 6 of 6
+ * - held-out: 20 → 25 of 40; second 37 → 42 of 48; third 52 → 53 of 83; fourth 37 → 40 of 70;
  *   refused unchanged (3, 7, 9, 7)
  * - integrator, tuning half 17 → 23 of 29, held-out half 13 → 16 of 29, refused 6 and 4 unchanged
- * - newcomer, tuning half 18 → 24 of 26, held-out half 14 → 16 of 26; refused 6 → 6 and 6 → 5
+ * - newcomer, tuning half 18 → 25 of 26, held-out half 14 → 16 of 26; refused 6 → 6 and 6 → 5
  * - off-topic (new, tuning): 52 of 62 refused
  * - validation set (new: 60 questions written after docs/faq.md by a helper that saw neither it nor the
  *   engine; used to compare settings, so not held out): 35 of 60, 9 of 10 refused
- * The third held-out set lost one answer and the newcomer held-out half one refusal: which ones was
- * not looked at, and nothing was tuned to win them back.
+ * The newcomer held-out half lost one refusal: which one was not looked at, and nothing was tuned
+ * to win it back.
  */
 import { describe, expect, it } from 'vitest';
 import { EVAL_SETS, evaluate, loadQuestions, tally, type EvalQuestion } from '../../scripts/eval-assistant.ts';
 
 /** Floors by set file and half (`all` for a set without halves): answered with their facts, and unanswerable ones refused. */
 const FLOORS: Record<string, Partial<Record<'all' | 'tuning' | 'held-out', { passed: number; refused: number }>>> = {
-  'assistant-questions.json': { all: { passed: 79, refused: 6 } },
+  'assistant-questions.json': { all: { passed: 80, refused: 6 } },
   'assistant-questions-held-out.json': { all: { passed: 25, refused: 3 } },
   'assistant-questions-held-out-2.json': { all: { passed: 42, refused: 7 } },
-  'assistant-questions-held-out-3.json': { all: { passed: 51, refused: 9 } },
-  'assistant-questions-held-out-4.json': { all: { passed: 39, refused: 7 } },
+  'assistant-questions-held-out-3.json': { all: { passed: 53, refused: 9 } },
+  'assistant-questions-held-out-4.json': { all: { passed: 40, refused: 7 } },
   'assistant-questions-integrator.json': { tuning: { passed: 23, refused: 6 }, 'held-out': { passed: 16, refused: 4 } },
-  'assistant-questions-newcomer.json': { tuning: { passed: 24, refused: 6 }, 'held-out': { passed: 16, refused: 5 } },
+  'assistant-questions-newcomer.json': { tuning: { passed: 25, refused: 6 }, 'held-out': { passed: 16, refused: 5 } },
   'assistant-questions-off-topic.json': { all: { passed: 52, refused: 52 } },
   'assistant-questions-validation.json': { all: { passed: 35, refused: 9 } },
 };

@@ -11,6 +11,7 @@ import { loadRateLimitConfig } from '../../src/config/rate-limit.ts';
 import { DEFAULT_FAUCET_POW_BITS, FAUCET_EPOCH_SECONDS, FAUCET_PER_ADDRESS_LIMIT, FAUCET_PER_IP_LIMIT } from '../../src/config/faucet.ts';
 import { PROBE_TIMEOUT_MS, PROOF_RECEIPT_LIMIT } from '../../src/config/limits.ts';
 import { readFileSync } from 'node:fs';
+import packageJson from '../../package.json' with { type: 'json' };
 import { answerIndexOf } from '../../src/domain/assistant/answer-index.ts';
 import { answerIndexData } from '../../src/build/answer-index-file.ts';
 import { siteAnswerIndex, siteDocuments } from '../../src/build/site-documents.ts';
@@ -52,6 +53,8 @@ describe('docs/faq.md', () => {
     const asked = async (question: string) => (await provider.answer({ question, messages: [{ role: 'user', content: question }] })).answer;
     expect(await asked('Will you ever ask for my seed phrase?')).toContain('never receives, stores or derives');
     expect(await asked('Can I get my money back?')).toMatch(/refund/i);
+    // An adverb the site does not use ("currently") says when, not what: it keeps nothing from being answered.
+    expect(await asked('Which version of the site is currently released?')).toContain(`version ${packageJson.version}`);
     // Asked both ways: a question sharing one word with an entry is not that entry's question.
     expect(await asked('Can I pay with a credit card in euros?')).toMatch(/^Nothing on this site answers/);
   });

@@ -46,6 +46,8 @@ describe('a question read as its parts', () => {
   it('keeps a condition with the clause it conditions, and an alternative with the clause it completes', () => {
     expect(texts('When we run the policy check, are transaction fees counted against the spend caps?')).toEqual(['When we run the policy check, are transaction fees counted against the spend caps?']);
     expect(texts('Is the fee counted, or not?')).toEqual(['Is the fee counted, or not?']);
+    // A condition first in its sentence is the ask's, not what leads in.
+    expect(texts('If I apply for a job, do I get it straight away?')).toEqual(['If I apply for a job, do I get it straight away?']);
   });
 
   it('reads "and for the 410, what..." as an ask of its own: what it is about, then its word that asks', () => {

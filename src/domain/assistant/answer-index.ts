@@ -482,8 +482,10 @@ const MAX_EXPANSION = 40;
  * knows it, less the more English uses it, and nothing from this many uses per million words on
  * ("please", "thanks", "team", "car" say nothing either way).
  */
-/** An adverb or a participle ("quietly", "saved", "running") qualifies what is asked; it is not what is asked about. */
-const QUALIFIER = /(?:ly|ed|ing)$/i;
+/** A participle ("saved", "running", "located") qualifies what is asked, or is what is asked of it ("where are they located?"). */
+const QUALIFIER = /(?:ed|ing)$/i;
+/** An adverb ("currently", "quietly") says how or when, never what: a word the site does not use, it weighs nothing. */
+const ADVERB = /ly$/i;
 /** Words this short the site does not know are letters and fragments, not topics. */
 const MIN_TOPIC_LETTERS = 3;
 /** A misspelt word of the site ("recipt") is that word: within one edit of a stem the site uses, from this many letters. */
@@ -553,6 +555,7 @@ function weighConcept(index: AnswerIndex, alternatives: readonly string[], writt
   const perMillion = use ?? 0;
   const qualifier = use !== undefined && QUALIFIER.test(written);
   if (isPlainNumber(word) || word.length < MIN_TOPIC_LETTERS || perMillion >= WEIGHTS.commonEnglishPerMillion || (qualifier && WEIGHTS.qualifierShare === 0)) return undefined;
+  if (use !== undefined && ADVERB.test(written)) return undefined;
   const corrected = word.length >= MIN_CORRECTED_LETTERS && use === undefined ? oneEditFrom(index, word) : undefined;
   if (corrected) return weighConcept(index, [corrected]);
   const rarity = 1 - perMillion / WEIGHTS.commonEnglishPerMillion;

@@ -69,7 +69,8 @@ const CONDITION = new RegExp(`^(?:when|where|if|whether|once|after|before|while|
  */
 function clausesOf(sentence: string): { lead: string; clauses: string[] } {
   const pieces = sentence.split(CLAUSE_BREAK).map((piece) => piece.trim()).filter(Boolean);
-  const lead = pieces.length > 1 && !ASKING_START.test(pieces[0]!) && !ASKS_INSIDE.test(pieces[0]!) ? pieces.shift()! : '';
+  // What leads in tells ("Three quick things:"); a condition ("If I apply for a job, ...") belongs to the ask after it.
+  const lead = pieces.length > 1 && !ASKING_START.test(pieces[0]!) && !ASKS_INSIDE.test(pieces[0]!) && !CONDITION.test(pieces[0]!) ? pieces.shift()! : '';
   const clauses: string[] = [];
   let condition = '';
   for (const piece of pieces) {
