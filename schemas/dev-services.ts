@@ -16,7 +16,7 @@ export const devServiceEntrySchema = z.object({
   delivery: z.enum(['static', 'runtime']).describe('`static`: a file built at release, CDN-cacheable; `runtime`: answered per request.'),
   available: z
     .boolean()
-    .describe('False for a documented runtime endpoint whose handler this build does not have yet: it validates the request, then answers 501 `not_implemented`.'),
+    .describe('Whether this build answers it: a build whose endpoint lacks its handler is refused, and the MCP host serves its own routes.'),
   machine_readable: z
     .object({
       url: z.string().min(1).describe('Where the JSON is (the endpoint itself).'),

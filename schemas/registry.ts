@@ -218,6 +218,8 @@ export const registryContentSchema = z.strictObject({
       endpoints: z.array(z.strictObject({ method: z.enum(['GET', 'POST']), link: linkRefSchema, purpose: z.string() })),
       evidence: z.array(z.strictObject({ kind: evidenceLinkSchema.shape.kind, link: linkRefSchema })),
       listing: registryListingSchema.omit({ operated_by: true }),
+      // The hosted assistant's price is the one its terms run (ASSISTANT_PRICE_NANOERG), read at build.
+      pricing: z.union([servicePricingSchema, servicePricingSchema.omit({ amount: true }).extend({ amount_from: z.literal('assistant_terms') })]),
     }),
   ),
 });

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { absoluteUrl, descriptorStatus, isoDate, okTrue, postureSchema, typeLiteral, versionV0 } from './common.ts';
 
 export const ROADMAP_PHASE_IDS = ['live', 'next', 'trust-gated', 'later'] as const;
+export const ROADMAP_PROOF_KINDS = ['route', 'command', 'mcp_protocol_version', 'x402_extension'] as const;
+export type RoadmapProofKind = (typeof ROADMAP_PROOF_KINDS)[number];
 export const MAINNET_BLOCKER_IDS = ['external-review', 'mainnet-script-identity'] as const;
 
 export const mainnetBlockerIdSchema = z.enum(MAINNET_BLOCKER_IDS).describe('Mainnet gate blocker id.');
@@ -22,6 +24,14 @@ export const roadmapItemSchema = z.object({
   gated_by: z
     .array(mainnetBlockerIdSchema)
     .describe('Mainnet gate blockers this item waits for; empty when it does not depend on the gate.'),
+  proven_by: z
+    .array(
+      z.object({
+        kind: z.enum(ROADMAP_PROOF_KINDS),
+        id: z.string().min(1).max(100),
+      }),
+    )
+    .describe('What would prove a `next` item shipped; none exists yet. Empty elsewhere.'),
 });
 
 export const roadmapPhaseSchema = z.object({

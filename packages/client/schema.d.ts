@@ -422,7 +422,7 @@ export interface paths {
         };
         /**
          * Live status
-         * @description Probes every dependency concurrently, each within 1500 ms (results shared for 5 s): the assistant's model provider answering, a round trip to the receipt store, the chain source's height and lag, the MCP host's DNS and health, the signer, the rate limiter's mode (Redis, memory, or memory while Redis is unreachable), the policy engine and the mainnet gate. `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.
+         * @description Probes every dependency at once, each within 1500 ms (shared for 5 s): `assistant` (the model provider), `receipt_storage` (a store round trip), `chain` (height and lag), `mcp_dns` (the MCP host's DNS and health), `signer`, `rate_limiter` (Redis or memory), `payment_widget` (a paid turn can run), `wallet_agent` (the policy engine), `mainnet_gate` and `transparency_log` (the receipt log signs). `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.
          */
         get: operations["live"];
         put?: never;
@@ -3090,7 +3090,7 @@ export interface components {
                  * @enum {unknown}
                  */
                 delivery: "static" | "runtime";
-                /** @description False for a documented runtime endpoint whose handler this build does not have yet: it validates the request, then answers 501 `not_implemented`. */
+                /** @description Whether this build answers it: a build whose endpoint lacks its handler is refused, and the MCP host serves its own routes. */
                 available: boolean;
                 /** @description The machine-readable face of the service. */
                 machine_readable: {
@@ -5365,6 +5365,12 @@ export interface components {
                     evidence: components["schemas"]["AbsoluteUrl"][];
                     /** @description Mainnet gate blockers this item waits for; empty when it does not depend on the gate. */
                     gated_by: components["schemas"]["MainnetBlockerId"][];
+                    /** @description What would prove a `next` item shipped; none exists yet. Empty elsewhere. */
+                    proven_by: {
+                        /** @enum {unknown} */
+                        kind: "route" | "command" | "mcp_protocol_version" | "x402_extension";
+                        id: string;
+                    }[];
                 }[];
             }[];
             /** @description The mainnet gate as the roadmap sees it. */

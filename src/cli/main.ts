@@ -493,6 +493,9 @@ export async function runCli(argv: string[], output: Output = processOutput()): 
   }
 }
 
+/** The commands, by the name they are run by (`witness serve`). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),

@@ -3,6 +3,7 @@
  * table, the site configuration and `content/capabilities.json`; nothing here names a host.
  */
 import capabilitiesContent from '../../content/capabilities.json' with { type: 'json' };
+import { withCustody } from './custody.ts';
 import type { CapabilityManifest, DiscoveryDescriptor } from '../../schemas/discovery.ts';
 import { hubUrl, mcpUrl, schemaUrl, site, siteUrl } from '../config/site.ts';
 import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
@@ -95,7 +96,10 @@ export function buildCapabilityManifest(): CapabilityManifest {
       signs_transactions: false as const,
     })),
     endpoints: endpointEntries(),
-    claim_boundary: capabilitiesContent.claim_boundary,
+    claim_boundary: {
+      ...capabilitiesContent.claim_boundary,
+      does_not_claim: capabilitiesContent.claim_boundary.does_not_claim.map((claim) => (claim.startsWith('Custody:') ? withCustody(claim, 'content/capabilities.json custody claim') : claim)),
+    },
     recommended_path: capabilitiesContent.recommended_path.map(({ route, label, why }, index) => ({
       step: index + 1,
       label,

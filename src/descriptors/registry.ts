@@ -7,6 +7,8 @@
 import type { z } from 'zod';
 import publishGuideContent from '../../content/publish-guide.json' with { type: 'json' };
 import registryContent from '../../content/registry.json' with { type: 'json' };
+import { paidTurnConfig, type PaidTurnConfig } from '../config/assistant.ts';
+import { formatNanoErg } from '../domain/money.ts';
 import {
   publishGuideContentSchema,
   registryContentSchema,
@@ -42,12 +44,17 @@ let parsedGuide: PublishGuideContent | undefined;
 const registryText = (): RegistryContent => (parsedRegistry ??= registryContentSchema.parse(registryContent));
 const guideText = (): PublishGuideContent => (parsedGuide ??= publishGuideContentSchema.parse(publishGuideContent));
 
-/** Every listing with its links resolved; this site's own services get the site as provider. */
-export function registryEntries(): RegistryEntry[] {
-  return registryText().services.map(({ provider, contact, endpoints, evidence, listing, ...manifest }) => {
+/**
+ * Every listing with its links resolved; this site's own services get the site as provider, and a
+ * price the content takes from the assistant's terms is the one `terms` runs (the build's
+ * configuration, as the terms it serves).
+ */
+export function registryEntries(terms: Pick<PaidTurnConfig, 'priceNanoErg'> = paidTurnConfig): RegistryEntry[] {
+  return registryText().services.map(({ provider, contact, endpoints, evidence, listing, pricing, ...manifest }) => {
     const ownService = provider === 'this_site';
     return {
       ...manifest,
+      pricing: 'amount_from' in pricing ? { amount: formatNanoErg(terms.priceNanoErg), unit: pricing.unit, currency: pricing.currency } : pricing,
       provider: ownService ? { name: site.name, contact: routeUrl('review-pack'), url: siteUrl('/') } : provider,
       endpoints: endpoints.map(({ method, link, purpose }) => ({ method, url: resolveLink(link), purpose })),
       evidence: evidence.map(({ kind, link }) => ({ kind, url: resolveLink(link) })),
@@ -57,8 +64,8 @@ export function registryEntries(): RegistryEntry[] {
   });
 }
 
-export function buildServiceRegistry(): ServiceRegistry {
-  const services = registryEntries();
+export function buildServiceRegistry(terms: Pick<PaidTurnConfig, 'priceNanoErg'> = paidTurnConfig): ServiceRegistry {
+  const services = registryEntries(terms);
   // What is listed must pass what a provider's submission must pass.
   for (const { listing: _listing, ...manifest } of services) {
     assertExampleAccepted(`content/registry.json service "${manifest.id}"`, checkServiceManifest(manifest, submissionContext()).errors);

@@ -5,12 +5,13 @@
  * URL from the route table. Nothing reads the clock: `last_updated` is a content date.
  */
 import mainnetGateContent from '../../content/mainnet-gate.json' with { type: 'json' };
+import { withCustody } from './custody.ts';
 import reviewPackContent from '../../content/review-pack.json' with { type: 'json' };
 import roadmapContent from '../../content/roadmap.json' with { type: 'json' };
 import watchlistJson from '../../content/release-watchlist.json' with { type: 'json' };
 import packageJson from '../../package.json' with { type: 'json' };
 import { releaseWatchlistContentSchema, type CurrentRelease, type ReleaseWatchlist } from '../../schemas/release.ts';
-import type { Roadmap, RoadmapPhaseId } from '../../schemas/roadmap.ts';
+import { ROADMAP_PROOF_KINDS, type Roadmap, type RoadmapPhaseId, type RoadmapProofKind } from '../../schemas/roadmap.ts';
 import type { MainnetGate, ReviewPack } from '../../schemas/trust.ts';
 import { buildInfo } from '../config/build-info.ts';
 import { schemaUrl, site, typeName } from '../config/site.ts';
@@ -38,6 +39,11 @@ function blockerIds(ids: readonly string[], where: string): BlockerId[] {
   return ids as BlockerId[];
 }
 
+function proofKind(kind: string, item: string): RoadmapProofKind {
+  if (!(ROADMAP_PROOF_KINDS as readonly string[]).includes(kind)) throw new Error(`content/roadmap.json item "${item}": unknown proof kind "${kind}"`);
+  return kind as RoadmapProofKind;
+}
+
 /** A route answers in this build: a static file, or a runtime route of this site (the route table binds each to its handler; the MCP host answers its own). */
 function answers(routeId: string): boolean {
   const found = entryById().get(routeId);
@@ -60,6 +66,7 @@ export function buildRoadmap(): Roadmap {
         description: item.description,
         evidence: evidenceRoutes.map(routeUrl),
         gated_by: blockerIds('gated_by' in item ? item.gated_by : [], `content/roadmap.json item "${item.id}"`),
+        proven_by: ('proven_by' in item ? item.proven_by : []).map(({ kind, id }) => ({ kind: proofKind(kind, item.id), id })),
         served: evidenceRoutes.length > 0 && evidenceRoutes.every(answers),
       };
     });
@@ -142,7 +149,7 @@ export function buildMainnetGate(): MainnetGate {
     status: 'closed',
     last_updated: mainnetGateContent.last_updated,
     mainnet_ready: false,
-    summary: mainnetGateContent.summary,
+    summary: withCustody(mainnetGateContent.summary, 'content/mainnet-gate.json summary'),
     blockers: MAINNET_BLOCKERS.map(({ id, label }) => ({ id, label, state: 'missing' as const, ...blockers[id] })),
     invariants: mainnetGateContent.invariants,
     opening_procedure: mainnetGateContent.opening_procedure,

@@ -75,7 +75,7 @@ const LISTED = [
   { code: 'payment_token_expired', status: 402, where: CHAT, meaning: 'The payment token is past `paymentTokenExpiresAt`.' },
   { code: 'payment_token_question_mismatch', status: 402, where: CHAT, meaning: 'The payment token was issued for another question.' },
   { code: 'model_provider_bad_response', status: 502, where: CHAT, meaning: 'The model provider answered with an error status or a body that is not an answer; no token was spent.' },
-  { code: 'model_provider_not_configured', status: 503, where: CHAT, meaning: 'No model provider is configured on this deployment.' },
+  { code: 'model_provider_not_configured', status: 503, where: `${QUOTE}, ${CHAT}`, meaning: 'No model provider is configured on this deployment (`ASSISTANT_MODEL_PROVIDER=none`): nothing is quoted, free or premium, and chat cannot answer.' },
   { code: 'model_provider_unavailable', status: 503, where: CHAT, meaning: 'The model provider did not answer within its timeout; no token was spent and no free turn counted.' },
 
   { code: 'signer_unconfigured', status: 503, where: SIGNER, meaning: 'No signer is configured (`SIGNER_URL`); `signer_health` carries the probe.' },

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import { X402_EXTENSIONS } from '../../src/domain/assistant/x402.ts';
 import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, generatePaymentId } from '@x402/extensions/payment-identifier';
 import type { PaymentRequired, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -116,6 +117,8 @@ describe('x402 over HTTP on the chat', () => {
     expect(unpaid.headers.get('payment-required')!.length).toBeLessThan(8 * 1024);
     // payment-identifier, optional, exactly as x402's own helper declares it.
     expect(offer.extensions!['payment-identifier']).toEqual(declarePaymentIdentifierExtension(false));
+    // The facilitator's /supported lists exactly the extensions every 402 declares.
+    expect(Object.keys(offer.extensions!).sort()).toEqual([...X402_EXTENSIONS].sort());
     // The quote is stored as the quote endpoint stores one.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).json();
     expect(stored).toMatchObject({ quoteId: requirements!.extra.quoteId, priceNanoErg: requirements!.amount, taskHash: requirements!.extra.taskHash });
@@ -226,7 +229,7 @@ describe('the x402 facilitator', () => {
     fetch(`${stack.server.url}/api/x402/facilitator/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('says what it settles', async () => {
-    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: [], signers: {} });
+    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: ['bazaar', 'payment-identifier'], signers: {} });
   });
 
   it('verifies without claiming, settles a Note once under concurrent settles, and the payer then gets the answer', async () => {

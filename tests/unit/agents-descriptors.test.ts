@@ -20,7 +20,9 @@ import { reputationGraphSchema } from '../../schemas/reputation.ts';
 import { walletBoundarySchema } from '../../schemas/wallet-boundary.ts';
 import { mcpUrl, schemaUrl, site, siteUrl, typeName } from '../../src/config/site.ts';
 import { exampleAcceptanceIntent, exampleQuoteRequest, exampleQuoteResult } from '../../src/descriptors/jobs.ts';
-import { examplePublishResult, exampleServiceManifest } from '../../src/descriptors/registry.ts';
+import { buildServiceRegistry, examplePublishResult, exampleServiceManifest } from '../../src/descriptors/registry.ts';
+import { paidTurnConfig } from '../../src/config/assistant.ts';
+import { formatNanoErg } from '../../src/domain/money.ts';
 import { forbiddenClaimsList, submissionContext } from '../../src/descriptors/validation-guides.ts';
 import { findClaimsInJson } from '../../src/domain/forbidden-claims.ts';
 import { ACCEPTANCE_CODES, QUOTE_CODES } from '../../src/domain/job-validation.ts';
@@ -195,6 +197,15 @@ describe('service registry', () => {
       }
       expect(service.posture).toEqual({ network: 'ergo_testnet', mainnet_ready: false, production_custody: false });
     }
+  });
+
+  it('prices the hosted assistant at the premium price the terms run, read from the configuration', () => {
+    const assistant = (services: Array<{ id: string; pricing: { amount: string } }>) => services.find((service) => service.id === 'hosted-assistant')!.pricing;
+    expect(assistant(registry.services)).toEqual({ amount: formatNanoErg(paidTurnConfig.priceNanoErg), unit: 'per_answer', currency: 'ERG_testnet' });
+    // Another configured price moves the registry with it, and only the assistant's entry.
+    const dearer = buildServiceRegistry({ priceNanoErg: 25_000_000n });
+    expect(assistant(dearer.services).amount).toBe('0.025000000');
+    expect(serviceRegistrySchema.parse(dearer).services.filter((service) => service.id !== 'hosted-assistant')).toEqual(registry.services.filter((service) => service.id !== 'hosted-assistant'));
   });
 
   it('lists this site’s assistant (Note-paid), policy check, developer tools and faucet proxy at this site', () => {

@@ -16,6 +16,7 @@ import type { ApiRequest, ApiResponse, Handler, JsonText } from '../../src/lib/a
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
+import { noModelProvider, type ModelProvider } from '../../src/services/model/provider.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
 import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
 import { ChainUnavailableError, type ChainBox } from '../../src/domain/ports.ts';
@@ -139,6 +140,16 @@ describe('POST /api/assistant/quote', () => {
     expect(quote.reason).toBe(
       'This question asks 3 things; this site answers 2 of them, (1) "which header carries the offer", (3) "which header comes back on the answer", and does not say (2) "what will one premium answer cost on mainnet": the answer will name what it does not answer.',
     );
+  });
+
+  it('quotes nothing, free or premium, where no model answers (ASSISTANT_MODEL_PROVIDER=none): 503 model_provider_not_configured, nothing stored', async () => {
+    const h = harness();
+    (h.deps as { model: ModelProvider }).model = noModelProvider;
+    for (const question of ['Short?', LONG_QUESTION]) {
+      const error = await problem(h.quote(post({ question })));
+      expect({ status: error.status, code: error.code }, question).toEqual({ status: 503, code: 'model_provider_not_configured' });
+    }
+    expect(h.deps.store.quotes.size).toBe(0);
   });
 
   it('quotes premium once the daily free allowance is used up', async () => {

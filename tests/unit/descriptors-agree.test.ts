@@ -8,13 +8,34 @@ import { describe, expect, it } from 'vitest';
 import registry from '../../content/registry.json' with { type: 'json' };
 import roadmap from '../../content/roadmap.json' with { type: 'json' };
 import { liveStatusSchema } from '../../schemas/live.ts';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { entryById } from '../../src/catalogue/index.ts';
+import { COMMAND_NAMES } from '../../src/cli/main.ts';
+import { X402_EXTENSIONS } from '../../src/domain/assistant/x402.ts';
+import { buildRoadmap } from '../../src/descriptors/trust.ts';
+import type { RoadmapProofKind } from '../../schemas/roadmap.ts';
 
 type Link = { route?: string; schema_of?: string; external?: string };
 const services = registry.services as Array<{ id: string; provider: unknown; endpoints: Array<{ link: Link }>; evidence: Array<{ kind: string; link: Link }>; listing: { review_note?: string } }>;
 const ours = services.filter((service) => service.provider === 'this_site');
-const phases = roadmap.phases as Array<{ id: string; items: Array<{ id: string; title: string; evidence_routes?: string[] }> }>;
+type Proof = { kind: RoadmapProofKind; id: string };
+const phases = roadmap.phases as Array<{ id: string; items: Array<{ id: string; title: string; evidence_routes?: string[]; proven_by?: Proof[] }> }>;
 const phase = (id: string) => phases.find((entry) => entry.id === id)!.items;
 const probes = Object.keys(liveStatusSchema.shape.probes.shape);
+
+/** Whether what would prove a roadmap item shipped exists in this build. */
+function exists({ kind, id }: Proof): boolean {
+  switch (kind) {
+    case 'route':
+      return entryById().has(id);
+    case 'command':
+      return COMMAND_NAMES.includes(id);
+    case 'mcp_protocol_version':
+      return (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(id);
+    case 'x402_extension':
+      return (X402_EXTENSIONS as readonly string[]).includes(id);
+  }
+}
 
 /** The probe of the live status that covers each service the registry says it probes. */
 const PROBE_OF: Record<string, string> = { 'hosted-assistant': 'assistant', 'wallet-policy-check': 'wallet_agent' };
@@ -38,6 +59,28 @@ describe('the roadmap and the registry', () => {
       }
     }
     expect(live.size).toBeGreaterThan(0);
+  });
+
+  it('names for each next item what would prove it shipped, none of which exists yet: shipping it turns this red until the item moves to live', () => {
+    expect(phase('next').length).toBeGreaterThan(0);
+    for (const item of phase('next')) {
+      expect(item.proven_by?.length, `next/${item.id} names no proof`).toBeGreaterThan(0);
+      for (const proof of item.proven_by!) expect(exists(proof), `next/${item.id}: ${proof.kind} ${proof.id} exists: move the item to live`).toBe(false);
+    }
+    // What each kind reads is this build's: each of these exists, so an item naming one would be refused.
+    for (const proof of [
+      { kind: 'route', id: 'a2a' },
+      { kind: 'command', id: 'witness serve' },
+      { kind: 'mcp_protocol_version', id: '2025-06-18' },
+      { kind: 'x402_extension', id: 'payment-identifier' },
+    ] as const) {
+      expect(exists(proof), `${proof.kind} ${proof.id}`).toBe(true);
+    }
+    // The roadmap publishes them as content says, and only for next items.
+    const built = buildRoadmap();
+    for (const built_phase of built.phases) {
+      for (const item of built_phase.items) expect(item.proven_by, `${built_phase.id}/${item.id}`).toEqual(phase(built_phase.id).find((entry) => entry.id === item.id)?.proven_by ?? []);
+    }
   });
 });
 

@@ -55,6 +55,8 @@ describe('docs/faq.md', () => {
     expect(await asked('Can I get my money back?')).toMatch(/refund/i);
     // An adverb the site does not use ("currently") says when, not what: it keeps nothing from being answered.
     expect(await asked('Which version of the site is currently released?')).toContain(`version ${packageJson.version}`);
+    // Nor a superlative ("smallest"): it says which of what is asked, not what.
+    expect(await asked("What's the smallest fee that still gets my transaction mined?")).toContain('0.001 ERG');
     // Asked both ways: a question sharing one word with an entry is not that entry's question.
     expect(await asked('Can I pay with a credit card in euros?')).toMatch(/^Nothing on this site answers/);
   });

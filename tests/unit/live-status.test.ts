@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveStatusSchema, type LiveStatus } from '../../schemas/live.ts';
+import { entryById } from '../../src/catalogue/index.ts';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { PROBE_CACHE_SECONDS, PROBE_TIMEOUT_MS } from '../../src/config/limits.ts';
 import { ChainUnavailableError, StoreUnavailableError } from '../../src/domain/ports.ts';
@@ -297,5 +298,12 @@ describe('live status', () => {
       expect(status.probes.receipt_storage.ok).toBe(true);
       expect(store.probeRuns).toHaveLength(0);
     });
+  });
+});
+
+describe('the live status as the catalogue describes it', () => {
+  it('names every probe the status carries, by its key', () => {
+    const { description } = entryById().get('live') as { description: string };
+    for (const probe of Object.keys(liveStatusSchema.shape.probes.shape)) expect(description, probe).toContain(`\`${probe}\``);
   });
 });

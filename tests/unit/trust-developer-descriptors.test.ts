@@ -18,6 +18,7 @@ import { faucetDescriptorSchema, faucetRequestSchema } from '../../schemas/fauce
 import { FIRST_RECEIPT_STEP_IDS } from '../../schemas/first-receipt.ts';
 import { FIVE_MINUTE_STEP_IDS } from '../../schemas/launch-kit.ts';
 import { ROADMAP_PHASE_IDS } from '../../schemas/roadmap.ts';
+import { CUSTODY, withCustody } from '../../src/descriptors/custody.ts';
 import { policyCheckRequestSchema } from '../../schemas/policy-check.ts';
 import { resolveCommit } from '../../src/config/build-info.ts';
 import { DEFAULT_FAUCET_FALLBACK_URL, loadFaucetConfig } from '../../src/config/faucet.ts';
@@ -308,6 +309,25 @@ describe('roadmap, release, watchlist, mainnet gate and review pack', () => {
     expect(watchlist.watch_targets.some((target: { kind: string }) => target.kind === 'chain_api')).toBe(true);
   });
 
+  it('states custody in one set of words wherever it is stated, naming the checkpoint key, and never "holds no keys"', () => {
+    const gate = build('mainnet-gate');
+    expect(gate.summary).toContain(CUSTODY);
+    const discovery = build('agents-well-known');
+    expect(discovery.claim_boundary.does_not_claim).toContain(`Custody: the service ${CUSTODY}; it never receives, stores or derives a seed phrase.`);
+    const pack = build('review-pack');
+    expect(pack.threat_model.map((threat: { id: string }) => threat.id)).toEqual(expect.arrayContaining(['log-fork', 'checkpoint-key-exposure', 'cross-transport-payment']));
+    expect(pack.scope.in_scope.join(' ')).toMatch(/receipt transparency log.*checkpoint key.*witness/);
+    expect(pack.scope.in_scope.join(' ')).toMatch(/x402.*MCP.*A2A/);
+    for (const body of [gate, discovery, pack]) expect(JSON.stringify(body)).not.toMatch(/holds no keys|\{custody\}/);
+    expect(() => withCustody('holds no keys', 'a test')).toThrow(/states no custody/);
+  });
+
+  it('watchlist watches every runtime dependency: each hashes, serializes, parses, verifies or decides what is answered', () => {
+    const watched = new Set(build('release-watchlist').watch_targets.map((target: { name: string }) => target.name));
+    // It skipped 10 of 18 before, among them the register decoder, ajv and the MCP SDK.
+    for (const name of Object.keys(packageJson.dependencies)) expect(watched, name).toContain(name);
+  });
+
   it('watchlist watches every package that computes a hash a receipt, a task or a log entry depends on', () => {
     const watched = new Set(build('release-watchlist').watch_targets.map((target: { name: string }) => target.name));
     // The modules every digest of this service goes through; the packages they import are what "could alter a hash".
@@ -362,6 +382,9 @@ describe('developer services index (spec 2.3)', () => {
     expect(index.counts.machine_readable).toBe(index.services.filter((service: any) => service.machine_readable.schema !== null).length);
     const devTools = index.services.find((service: { id: string }) => service.id === 'dev-tools');
     expect(devTools).toMatchObject({ method: 'POST', delivery: 'runtime', available: true });
+    // The MCP host's health answers 200 (the MCP host serves it), so it is available, not a 501.
+    expect(index.services.find((service: { id: string }) => service.id === 'mcp-health')).toMatchObject({ host: 'mcp', available: true });
+    expect(index.counts.available).toBe(index.counts.total);
     expect(devTools.machine_readable.response_schema).toBe(schemaUrl('dev-tool-result.schema.v0.json'));
   });
 

@@ -23,9 +23,9 @@ export const LIVE_ENTRIES: readonly Entry[] = [
       tag: 'Live proof',
       summary: 'Live status',
       description:
-        `Probes every dependency concurrently, each within ${PROBE_TIMEOUT_MS} ms (results shared for ${PROBE_CACHE_SECONDS} s): the assistant's model provider answering, ` +
-        'a round trip to the receipt store, the chain source\'s height and lag, the MCP host\'s DNS and health, the signer, the rate limiter\'s mode (Redis, memory, or memory while Redis is unreachable), ' +
-        'the policy engine and the mainnet gate. `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.',
+        `Probes every dependency at once, each within ${PROBE_TIMEOUT_MS} ms (shared for ${PROBE_CACHE_SECONDS} s): \`assistant\` (the model provider), \`receipt_storage\` (a store round trip), ` +
+        '`chain` (height and lag), `mcp_dns` (the MCP host\'s DNS and health), `signer`, `rate_limiter` (Redis or memory), `payment_widget` (a paid turn can run), ' +
+        '`wallet_agent` (the policy engine), `mainnet_gate` and `transparency_log` (the receipt log signs). `ok` is false when a required probe fails; `latest_full_receipt_id` is the newest full receipt bundle settled on the testnet.',
       responses: { 200: { description: 'Live status, whatever the probes found.', schema: liveSchema } },
       page: '/live/',
     },

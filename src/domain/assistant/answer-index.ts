@@ -486,6 +486,13 @@ const MAX_EXPANSION = 40;
 const QUALIFIER = /(?:ed|ing)$/i;
 /** An adverb ("currently", "quietly") says how or when, never what: a word the site does not use, it weighs nothing. */
 const ADVERB = /ly$/i;
+
+/** A superlative of an English adjective ("smallest", "largest", "cheapest") says which one of what is asked, not what: as an adverb. */
+function isSuperlative(index: AnswerIndex, word: string): boolean {
+  if (!word.endsWith('est')) return false;
+  const base = word.slice(0, -3);
+  return (base.length >= 4 && englishUse(index, base) !== undefined) || (base.length >= 3 && englishUse(index, `${base}e`) !== undefined);
+}
 /** Words this short the site does not know are letters and fragments, not topics. */
 const MIN_TOPIC_LETTERS = 3;
 /** A misspelt word of the site ("recipt") is that word: within one edit of a stem the site uses, from this many letters. */
@@ -555,7 +562,7 @@ function weighConcept(index: AnswerIndex, alternatives: readonly string[], writt
   const perMillion = use ?? 0;
   const qualifier = use !== undefined && QUALIFIER.test(written);
   if (isPlainNumber(word) || word.length < MIN_TOPIC_LETTERS || perMillion >= WEIGHTS.commonEnglishPerMillion || (qualifier && WEIGHTS.qualifierShare === 0)) return undefined;
-  if (use !== undefined && ADVERB.test(written)) return undefined;
+  if (use !== undefined && (ADVERB.test(written) || isSuperlative(index, word))) return undefined;
   const corrected = word.length >= MIN_CORRECTED_LETTERS && use === undefined ? oneEditFrom(index, word) : undefined;
   if (corrected) return weighConcept(index, [corrected]);
   const rarity = 1 - perMillion / WEIGHTS.commonEnglishPerMillion;

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { ergoNoteRequirements } from '../../../packages/x402-ergo/index.js';
+import { PAYMENT_IDENTIFIER } from './retry-key.ts';
 import {
   X402_NETWORKS,
   X402_SCHEME,
@@ -27,6 +28,12 @@ import {
 export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: number, network: X402Network): X402Requirements {
   return x402RequirementsSchema.parse(ergoNoteRequirements(quote, { maxTimeoutSeconds: lifetimeSeconds, network }));
 }
+
+/**
+ * The x402 extensions this service speaks: every 402 declares `bazaar` (discovery) and
+ * `payment-identifier` (the payer's retry key), and the facilitator lists them as supported.
+ */
+export const X402_EXTENSIONS = ['bazaar', PAYMENT_IDENTIFIER] as const;
 
 /** The network a server's payments are on: the one its chain source is (a sandbox Note never claims the testnet). */
 export const x402NetworkOf = (source: keyof typeof X402_NETWORKS): X402Network => X402_NETWORKS[source];

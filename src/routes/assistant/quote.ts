@@ -8,12 +8,13 @@ import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib
 import { routeUrl } from '../../catalogue/lookup.ts';
 import { consumeRateLimit, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { decideFreeTier } from './free-tier.ts';
-import { issuePremiumQuote } from '../../services/paid-turn/paid-turn.ts';
+import { assertModelAnswers, issuePremiumQuote } from '../../services/paid-turn/paid-turn.ts';
 
 export function createQuoteHandler(deps: AssistantDeps): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const headers = await consumeRateLimit(deps.limiter, 'quote', request.clientIp, 'quote');
     const { question, history } = request.body as QuoteRequest;
+    await assertModelAnswers(deps.model);
     const decision = await decideFreeTier(deps, request.clientIp, question, deps.clock());
     if (decision.tier === 'free') {
       const body: FreeTierDecision = {
