@@ -16,6 +16,7 @@ import type { ApiRequest, ApiResponse, Handler, JsonText } from '../../src/lib/a
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
+import { NOTE_CHECKS } from '../../schemas/assistant.ts';
 import { noModelProvider, type ModelProvider } from '../../src/services/model/provider.ts';
 import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } from '../../src/routes/assistant/records.ts';
 import { createVerifyPaymentHandler } from '../../src/routes/assistant/verify-payment.ts';
@@ -315,6 +316,19 @@ describe('POST /api/assistant/verify-payment', () => {
     expect({ status: error.status, code: error.code, note_code: error.extra.note_code }).toEqual({ status: 402, code: 'note_already_used', note_code: 'NOTE_ALREADY_USED' });
     expect(h.deps.store.receipts).toHaveLength(1);
     expect(h.deps.store.tokens.size).toBe(1);
+  });
+
+  it('answers 402 note_already_used for the very Note that paid another quote, and its checks say it is used', async () => {
+    const h = harness();
+    const { box } = await paidTurn(h);
+    const second = await premiumQuote(h);
+    // The box as it is on chain: it carries the first quote's task hash, so the task-hash rule fails
+    // too. The reason given is that it paid another quote, and no check says it did not.
+    const error = await problem(h.verify(post({ quote: second, question: LONG_QUESTION, noteBoxId: box.boxId })));
+    expect({ status: error.status, code: error.code, note_code: error.extra.note_code }).toEqual({ status: 402, code: 'note_already_used', note_code: 'NOTE_ALREADY_USED' });
+    const unused = (error.extra.checks as Array<{ code: string; ok: boolean; detail: string }>).find((check) => check.code === NOTE_CHECKS.NOTE_ALREADY_USED.check)!;
+    expect(unused).toMatchObject({ ok: false, detail: 'This Note already paid another quote.' });
+    expect(h.deps.store.receipts).toHaveLength(1);
   });
 
   it('settles once when requests race with the same quote and Note: every one gets that receipt, one token stays live', async () => {

@@ -123,7 +123,9 @@ export function checkNote(
   };
 
   const checks = NOTE_FAILURE_CODES.map((code) => ({ code: NOTE_CHECKS[code].check, ...outcomes[code] }));
-  const failure = NOTE_FAILURE_CODES.find((code) => !outcomes[code].ok);
+  // A Note that paid another quote can never pay this one, whatever else holds of it: that is the
+  // reason given (its task hash is the other quote's, so a rule before it fails too, and said less).
+  const failure = alreadyUsed ? 'NOTE_ALREADY_USED' : NOTE_FAILURE_CODES.find((code) => !outcomes[code].ok);
   return { checks, failure, registers, confirmations };
 }
 

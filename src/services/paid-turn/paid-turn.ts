@@ -72,10 +72,17 @@ export async function issuePremiumQuote({ store, chain, clock, config, model }: 
   return { ...premiumQuoteBody(terms), reason: judgementReason(judgement) };
 }
 
-/** The Note read from the chain at its current height, and judged by every rule of `stored`. */
-export async function judgeNote({ chain, config }: Pick<Deps, 'chain' | 'config'>, stored: StoredQuote, noteBoxId: string) {
-  const [height, box] = await fromChain(() => Promise.all([chain.height(), chain.getBox(noteBoxId)]));
-  return { height, box, result: checkNote(stored, box, height, false, config.creationHeightToleranceBlocks) };
+/**
+ * The Note read from the chain at its current height, and judged by every rule of `stored`: whether
+ * it already paid a quote is read from the store too, so its checks never say it is unused when it
+ * is (`usedKnown`: the caller read it already).
+ */
+export async function judgeNote({ chain, config, store }: Pick<Deps, 'chain' | 'config' | 'store'>, stored: StoredQuote, noteBoxId: string, usedKnown?: boolean) {
+  const [[height, box], used] = await Promise.all([
+    fromChain(() => Promise.all([chain.height(), chain.getBox(noteBoxId)])),
+    usedKnown ?? fromStore(() => store.isNoteUsed(noteBoxId)),
+  ]);
+  return { height, box, result: checkNote(stored, box, height, used, config.creationHeightToleranceBlocks) };
 }
 
 /** The first Note rule that failed, as its problem code and the words of its check. */
@@ -160,7 +167,7 @@ export async function settleNote({ store, chain, clock, config, receiptStored, r
     throw new ProblemError(410, 'quote_expired', 'Quote expired', `Quote ${stored.quoteId} expired at ${stored.expiresAt.toISOString()}; ask for a new quote.`);
   }
 
-  const { height, box, result } = await judgeNote({ chain, config }, stored, noteBoxId);
+  const { height, box, result } = await judgeNote({ chain, config, store }, stored, noteBoxId);
   const checkedAt = clock();
   if (result.failure) {
     const recovered = await settledBefore();
@@ -228,7 +235,7 @@ export async function judgePayment(deps: Pick<Deps, 'store' | 'chain' | 'clock' 
   if (await fromStore(() => deps.store.isNoteUsed(noteBoxId))) {
     return { ok: false, reason: 'note_already_used', message: `Note ${noteBoxId} has already paid a quote.` };
   }
-  const { box, result } = await judgeNote(deps, stored, noteBoxId);
+  const { box, result } = await judgeNote(deps, stored, noteBoxId, false);
   if (result.failure) {
     const { code, detail } = noteRefusal(result);
     return { ok: false, reason: code, message: detail };
