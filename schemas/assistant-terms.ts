@@ -39,6 +39,13 @@ export const assistantTermsSchema = z
         payment_token_lifetime_seconds: count('How long the single-use payment token from verify-payment stays valid.'),
       })
       .describe('The premium turn, paid with a Note box on the Ergo testnet.'),
+    rate_limits: z
+      .object({
+        quote_per_minute: z.int().min(1).describe('Quotes per client per minute (`POST /api/assistant/quote`, and an unpaid premium question on the chat, which is offered a quote).'),
+        chat_per_minute: z.int().min(1).describe('Chat turns per client per minute.'),
+        verify_per_minute: z.int().min(1).describe('Payment verifications per client per minute (verify-payment, a paid x402 or A2A turn, the facilitator).'),
+      })
+      .describe('The per-client limits; each answer names the one it counted in its `RateLimit` and `RateLimit-Policy` headers.'),
     note_rules: z
       .array(z.object({ code: z.enum(NOTE_FAILURE_CODES).describe('The code verify-payment answers when the rule fails.'), rule: z.string().describe('The rule, in words.') }))
       .min(1)

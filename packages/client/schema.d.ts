@@ -2841,6 +2841,24 @@ export interface components {
                  */
                 payment_token_lifetime_seconds: number;
             };
+            /** @description The per-client limits; each answer names the one it counted in its `RateLimit` and `RateLimit-Policy` headers. */
+            rate_limits: {
+                /**
+                 * Format: int64
+                 * @description Quotes per client per minute (`POST /api/assistant/quote`, and an unpaid premium question on the chat, which is offered a quote).
+                 */
+                quote_per_minute: number;
+                /**
+                 * Format: int64
+                 * @description Chat turns per client per minute.
+                 */
+                chat_per_minute: number;
+                /**
+                 * Format: int64
+                 * @description Payment verifications per client per minute (verify-payment, a paid x402 or A2A turn, the facilitator).
+                 */
+                verify_per_minute: number;
+            };
             /** @description Every rule a Note must meet, in the order verify-payment checks them. */
             note_rules: {
                 /**
@@ -7077,6 +7095,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -7109,8 +7128,10 @@ export interface components {
         DescribedBy: string;
         /** @description Seconds until the client may retry. */
         RetryAfter: string;
-        /** @description Remaining quota and seconds until it resets (IETF RateLimit header fields). */
+        /** @description The limit counted, the requests left and the seconds until it resets: `"quote";r=0;t=42` (draft-ietf-httpapi-ratelimit-headers). */
         RateLimit: string;
+        /** @description The limit counted, its quota and window: `"quote";q=30;w=60`; the terms list every limit (`rate_limits`). */
+        RateLimitPolicy: string;
     };
     pathItems: never;
 }
@@ -8522,6 +8543,7 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -8665,6 +8687,7 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };

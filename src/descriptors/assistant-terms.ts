@@ -3,10 +3,11 @@ import { NOTE_CHECKS, NOTE_FAILURE_CODES, QUESTION_MAX_CHARACTERS } from '../../
 import type { AssistantTerms } from '../../schemas/assistant-terms.ts';
 import { pageUrl, routeUrl } from '../catalogue/lookup.ts';
 import type { PaidTurnConfig } from '../config/assistant.ts';
+import { loadRateLimitConfig, type BucketLimit, type RateLimitConfig } from '../config/rate-limit.ts';
 import { formatNanoErg } from '../domain/money.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 
-export function buildAssistantTerms(config: PaidTurnConfig, now: Date): AssistantTerms {
+export function buildAssistantTerms(config: PaidTurnConfig, now: Date, { limits }: Pick<RateLimitConfig, 'limits'> = rateLimitConfig()): AssistantTerms {
   const generated = now.toISOString();
   return {
     ok: true,
@@ -27,10 +28,18 @@ export function buildAssistantTerms(config: PaidTurnConfig, now: Date): Assistan
       creation_height_tolerance_blocks: config.creationHeightToleranceBlocks,
       payment_token_lifetime_seconds: config.tokenLifetimeSeconds,
     },
+    rate_limits: { quote_per_minute: perMinute(limits.quote), chat_per_minute: perMinute(limits.chat), verify_per_minute: perMinute(limits.verify) },
     note_rules: NOTE_FAILURE_CODES.map((code) => ({ code, rule: NOTE_CHECKS[code].rule })),
     links: { quote: routeUrl('assistant-quote'), verify_payment: routeUrl('assistant-verify-payment'), chat: routeUrl('assistant-chat'), page: pageUrl('assistant-terms') },
   };
 }
+
+/** A bucket's limit per minute (every assistant bucket counts in a minute's window). */
+const perMinute = ({ points, durationSeconds }: BucketLimit) => Math.floor((points * 60) / durationSeconds);
+
+let loadedRateLimits: RateLimitConfig | undefined;
+/** The running rate limits, read once: the limiter reads them once too. */
+const rateLimitConfig = () => (loadedRateLimits ??= loadRateLimitConfig());
 
 const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
 
@@ -78,6 +87,10 @@ export function assistantTermsFacts(terms: AssistantTerms): TermsFact[] {
     {
       text: `The payment token verify-payment returns is valid for ${minutes(premium.payment_token_lifetime_seconds)} (${premium.payment_token_lifetime_seconds} seconds) and pays for one answer only.`,
       cues: LIFETIME,
+    },
+    {
+      text: `Each client may ask for ${terms.rate_limits.quote_per_minute} quotes, ${terms.rate_limits.chat_per_minute} chat turns and ${terms.rate_limits.verify_per_minute} payment verifications a minute; past one, 429 rate_limited with Retry-After.`,
+      cues: ['rate', 'limit', 'many', 'minute', 'throttl', 'fast', 'often', '429'],
     },
     ...terms.note_rules.map((rule) => ({ text: `${rule.code}: the Note does not pay the quote unless ${rule.rule}.`, cues: ['error', 'code', 'refus', 'reason', 'rule', 'mean'] })),
   ];

@@ -368,6 +368,8 @@ export interface ChainClient {
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
+  /** The window `limit` counts in, in seconds. */
+  windowSeconds: number;
   remaining: number;
   retryAfterSeconds: number;
   resetSeconds: number;

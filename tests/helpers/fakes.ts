@@ -284,6 +284,7 @@ export class FakeLimiter implements RateLimiter {
     return {
       allowed,
       limit: this.points,
+      windowSeconds: 60,
       remaining: Math.max(0, this.points - count),
       retryAfterSeconds: allowed ? 0 : this.retryAfterSeconds,
       resetSeconds: this.retryAfterSeconds,

@@ -171,7 +171,8 @@ describe('payouts enabled, backend on loopback', () => {
     expect(call.body).toMatchObject({ address: ADDRESSES.accepts, amount_nanoerg: '1000000000', network: 'testnet' });
     expect(call.body.request_id).toMatch(/^[0-9a-f-]{36}$/);
     // The payout used the address's one payout a window: the tighter of the two limits, with nothing left.
-    expect(answer.headers.ratelimit).toMatch(new RegExp(`^limit=${FAUCET_PER_ADDRESS_LIMIT.max_payouts}, remaining=0, reset=\\d+$`));
+    expect(answer.headers.ratelimit).toMatch(/^"faucet_address";r=0;t=\d+$/);
+    expect(answer.headers['ratelimit-policy']).toBe(`"faucet_address";q=${FAUCET_PER_ADDRESS_LIMIT.max_payouts};w=${FAUCET_PER_ADDRESS_LIMIT.window_seconds}`);
   });
 
   it('refuses the same token on replay, without reaching the backend', async () => {

@@ -109,7 +109,9 @@ describe('POST /api/assistant/quote', () => {
     expect(decision.free_questions_remaining_today).toBe(5);
     expect(decision.next).toMatch(/\/api\/assistant\/chat$/);
     expect(h.deps.store.quotes.size).toBe(0);
-    expect(response.headers?.ratelimit).toMatch(/^limit=\d+, remaining=\d+, reset=\d+$/);
+    // The current IETF draft's fields, naming the limit counted: "quote".
+    expect(response.headers?.ratelimit).toMatch(/^"quote";r=\d+;t=\d+$/);
+    expect(response.headers?.['ratelimit-policy']).toBe(`"quote";q=${h.deps.limiter.points};w=60`);
   });
 
   it('answers a premium quote, stores it with the question hashed, records the activity', async () => {
@@ -213,7 +215,8 @@ describe('POST /api/assistant/quote', () => {
     const error = await problem(h.quote(post({ question: 'c?' })));
     expect({ status: error.status, code: error.code }).toEqual({ status: 429, code: 'rate_limited' });
     expect(error.headers['retry-after']).toBe('42');
-    expect(error.headers.ratelimit).toBe('limit=2, remaining=0, reset=42');
+    expect(error.headers.ratelimit).toBe('"quote";r=0;t=42');
+    expect(error.headers['ratelimit-policy']).toBe('"quote";q=2;w=60');
     expect(error.extra.retry_after_seconds).toBe(42);
     expect(h.deps.limiter.counts.get('quote/203.0.113.7')).toBe(3);
   });

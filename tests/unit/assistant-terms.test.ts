@@ -6,12 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { NOTE_FAILURE_CODES, premiumQuoteSchema } from '../../schemas/assistant.ts';
 import { assistantTermsSchema } from '../../schemas/assistant-terms.ts';
 import { loadPaidTurnConfig } from '../../src/config/assistant.ts';
+import { loadRateLimitConfig } from '../../src/config/rate-limit.ts';
 import { assistantTermsProse, buildAssistantTerms } from '../../src/descriptors/assistant-terms.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 const terms = (env: Record<string, string>) => assistantTermsSchema.parse(buildAssistantTerms(loadPaidTurnConfig(env), NOW));
 
 describe('assistant terms', () => {
+  it('carries every per-client limit as the rate limiter loads it', () => {
+    expect(terms({}).rate_limits).toEqual({ quote_per_minute: 30, chat_per_minute: 20, verify_per_minute: 20 });
+    const limits = loadRateLimitConfig({ RATE_LIMIT_QUOTE_PER_MINUTE: '7', RATE_LIMIT_CHAT_PER_MINUTE: '5', RATE_LIMIT_VERIFY_PER_MINUTE: '3' });
+    expect(assistantTermsSchema.parse(buildAssistantTerms(loadPaidTurnConfig({}), NOW, limits)).rate_limits).toEqual({ quote_per_minute: 7, chat_per_minute: 5, verify_per_minute: 3 });
+  });
+
   it('follows the configuration: price, lifetimes, confirmations, free allowance, and whether premium is payable', () => {
     const unconfigured = terms({});
     expect(unconfigured.premium).toMatchObject({ payable: false, receiver_address: null, reserve_box_id: null });

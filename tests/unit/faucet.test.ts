@@ -128,7 +128,7 @@ describe('configuration', () => {
 });
 
 describe('payout flow (in-process, fake limiter and backend)', () => {
-  const allowed: RateLimitDecision = { allowed: true, limit: 1, remaining: 0, retryAfterSeconds: 0, resetSeconds: 86_400 };
+  const allowed: RateLimitDecision = { allowed: true, limit: 1, windowSeconds: 86_400, remaining: 0, retryAfterSeconds: 0, resetSeconds: 86_400 };
   const config = (overrides: Record<string, string> = {}): FaucetConfig =>
     loadFaucetConfig({ FAUCET_ENABLED: 'true', FAUCET_BACKEND_URL: 'http://127.0.0.1:9/payout', FAUCET_POW_BITS: '8', ...overrides });
 
@@ -218,7 +218,7 @@ describe('payout flow (in-process, fake limiter and backend)', () => {
   });
 
   it('answers 429 with Retry-After when a limit is used up, without calling the backend', async () => {
-    const { post, calls } = setup({ limiter: (bucket) => (bucket === 'faucet_ip' ? { allowed: false, limit: 3, remaining: 0, retryAfterSeconds: 4_000.2, resetSeconds: 4_001 } : allowed) });
+    const { post, calls } = setup({ limiter: (bucket) => (bucket === 'faucet_ip' ? { allowed: false, limit: 3, windowSeconds: 86_400, remaining: 0, retryAfterSeconds: 4_000.2, resetSeconds: 4_001 } : allowed) });
     const refused = await problemOf(post({ address: ADDRESS, challengeToken: token() }));
     expect(refused).toMatchObject({ status: 429, code: 'faucet_limit_reached', headers: { 'retry-after': '4001' } });
     expect(calls.some((call) => call.startsWith('backend'))).toBe(false);

@@ -48,7 +48,8 @@ const rateLimited = (limit: string): ResponseDoc => ({
   description: `${limit} rate limit exceeded (code \`rate_limited\`); \`retry_after_seconds\` and the \`Retry-After\` header say when to retry. Limits are per client.`,
   headers: {
     'Retry-After': 'Seconds until the client may retry.',
-    RateLimit: 'Remaining quota and seconds until it resets (IETF RateLimit header fields).',
+    RateLimit: 'The limit counted, the requests left and the seconds until it resets: `"quote";r=0;t=42` (draft-ietf-httpapi-ratelimit-headers).',
+    'RateLimit-Policy': 'The limit counted, its quota and window: `"quote";q=30;w=60`; the terms list every limit (`rate_limits`).',
   },
 });
 

@@ -26,7 +26,7 @@ import { FaucetBackendError, type FaucetBackend } from '../../services/faucet/ba
 import { logger } from '../../services/logger.ts';
 import type { RateLimitBucket } from '../../config/rate-limit.ts';
 import type { RateLimitDecision, RateLimiter } from '../../domain/ports.ts';
-import { rateLimitField } from '../../services/rate-limit/header.ts';
+import { rateLimitFields } from '../../services/rate-limit/header.ts';
 
 export interface FaucetDeps {
   /** The faucet configuration; throws naming the variable when it is malformed. */
@@ -98,9 +98,9 @@ const refund = (limiter: RateLimiter, counted: Counted): Promise<unknown> => Pro
  * addresses of one key share its count. Allowed: the `RateLimit` header of the limit with the
  * fewest payouts left, so a client paces itself before a 429.
  */
-async function countLimits(limiter: RateLimiter, payee: string, clientIp: string): Promise<{ counted: Counted; rateLimit: string }> {
+async function countLimits(limiter: RateLimiter, payee: string, clientIp: string): Promise<{ counted: Counted; rateLimit: ReturnType<typeof rateLimitFields> }> {
   const counted: Counted = [];
-  let tightest: RateLimitDecision | undefined;
+  let tightest: { bucket: string; decision: RateLimitDecision } | undefined;
   for (const [bucket, key, what] of [
     ['faucet_address', payee, 'payouts to this address (or another address of the same key or script)'],
     ['faucet_ip', clientIp, 'payouts requested from this client'],
@@ -110,14 +110,14 @@ async function countLimits(limiter: RateLimiter, payee: string, clientIp: string
       await refund(limiter, counted);
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
       throw new ProblemError(429, 'faucet_limit_reached', 'Faucet limit reached', `The limit of ${decision.limit} ${what} per window is used up; retry in ${retryAfter} s.`, {
-        headers: { 'retry-after': String(retryAfter), ratelimit: rateLimitField({ ...decision, remaining: 0 }) },
+        headers: { 'retry-after': String(retryAfter), ...rateLimitFields(bucket, { ...decision, remaining: 0 }) },
         extra: { retry_after_seconds: retryAfter },
       });
     }
     counted.push([bucket, key]);
-    if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+    if (!tightest || decision.remaining < tightest.decision.remaining) tightest = { bucket, decision };
   }
-  return { counted, rateLimit: rateLimitField(tightest!) };
+  return { counted, rateLimit: rateLimitFields(tightest!.bucket, tightest!.decision) };
 }
 
 function backendProblem(error: FaucetBackendError, config: FaucetConfig): ProblemError {
@@ -185,6 +185,6 @@ export function createFaucetPayoutHandler(deps: FaucetDeps): Handler {
       backend_reference: accepted.reference,
       accepted_at: deps.clock().toISOString(),
       posture: POSTURE,
-    }, { ratelimit: rateLimit });
+    }, rateLimit);
   };
 }

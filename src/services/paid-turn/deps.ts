@@ -7,7 +7,7 @@ import type { PaidTurnConfig } from '../../config/assistant.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { logger } from '../logger.ts';
 import type { ModelProvider } from '../model/provider.ts';
-import { rateLimitField } from '../rate-limit/header.ts';
+import { rateLimitFields } from '../rate-limit/header.ts';
 import { ChainUnavailableError, StoreUnavailableError, type AssistantStore, type RecordedActivityEvent, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
 
 export type Clock = () => Date;
@@ -64,21 +64,21 @@ export async function fromChain<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Counts one request of `bucket` for this client. Refused: 429 with `Retry-After` and `RateLimit`,
+ * Counts one request of `bucket` for this client. Refused: 429 with `Retry-After`, `RateLimit` and `RateLimit-Policy`,
  * naming the limit (`what`) and, where the route is not the limit's own, why it counts (`why`).
- * Allowed: the `RateLimit` header for the answer, so clients can pace themselves before a 429.
+ * Allowed: those two for the answer, so clients can pace themselves before a 429.
  */
 export async function consumeRateLimit(limiter: RateLimiter, bucket: 'quote' | 'chat' | 'verify', clientIp: string, what: string, why?: string): Promise<Record<string, string>> {
   const decision = await limiter.consume(bucket, clientIp);
-  const rateLimit = rateLimitField(decision);
+  const fields = rateLimitFields(bucket, decision);
   if (!decision.allowed) {
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds));
     throw new ProblemError(429, 'rate_limited', 'Too many requests', `The ${what} limit of ${decision.limit} per client is used up${why ? ` (${why})` : ''}; retry in ${retryAfter} s.`, {
-      headers: { 'retry-after': String(retryAfter), ratelimit: rateLimit },
+      headers: { 'retry-after': String(retryAfter), ...fields },
       extra: { retry_after_seconds: retryAfter },
     });
   }
-  return { ratelimit: rateLimit };
+  return fields;
 }
 
 /**

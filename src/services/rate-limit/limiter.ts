@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Redis as RedisClient } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitConfig } from '../../config/rate-limit.ts';
+import { RATE_LIMIT_BUCKETS, type BucketLimit, type RateLimitBucket, type RateLimitConfig } from '../../config/rate-limit.ts';
 import { logger } from '../logger.ts';
 import type { RateLimitDecision, RateLimiter } from '../../domain/ports.ts';
 
@@ -22,11 +22,12 @@ class InsuranceLimiter extends RateLimiterMemory {
   }
 }
 
-function decision(result: RateLimiterRes, allowed: boolean, limit: number): RateLimitDecision {
+function decision(result: RateLimiterRes, allowed: boolean, { points: limit, durationSeconds: windowSeconds }: BucketLimit): RateLimitDecision {
   const resetSeconds = Math.max(0, Math.ceil(result.msBeforeNext / 1000));
   return {
     allowed,
     limit,
+    windowSeconds,
     remaining: Math.max(0, result.remainingPoints),
     // A refused client always waits at least a second: "retry in 0 s" invites a hot loop.
     retryAfterSeconds: allowed ? 0 : Math.max(1, resetSeconds),
@@ -46,7 +47,7 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
     );
     return {
       mode: () => 'memory',
-      consume: (bucket, key) => consumeOne(limiters.get(bucket)!, key, config.limits[bucket].points),
+      consume: (bucket, key) => consumeOne(limiters.get(bucket)!, key, config.limits[bucket]),
       refund: (bucket, key) => refundOne(limiters.get(bucket)!, bucket, key),
       close: async () => undefined,
     };
@@ -112,7 +113,7 @@ export function createRateLimiter(config: RateLimitConfig): FlexibleRateLimiter 
       if (firstConnection) await firstConnection;
       const before = answeredByInsurance();
       try {
-        return await consumeOne(limiters.get(bucket)!, key, config.limits[bucket].points);
+        return await consumeOne(limiters.get(bucket)!, key, config.limits[bucket]);
       } finally {
         lastAnsweredByRedis = answeredByInsurance() === before;
       }
@@ -136,7 +137,7 @@ async function refundOne(limiter: RateLimiterAbstract, bucket: RateLimitBucket, 
   }
 }
 
-async function consumeOne(limiter: RateLimiterAbstract, key: string, limit: number): Promise<RateLimitDecision> {
+async function consumeOne(limiter: RateLimiterAbstract, key: string, limit: BucketLimit): Promise<RateLimitDecision> {
   try {
     return decision(await limiter.consume(key), true, limit);
   } catch (rejection) {
