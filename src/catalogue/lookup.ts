@@ -13,8 +13,15 @@ function find(id: string): Entry {
 }
 
 /** Absolute URL of a route (its path; `{param}` segments stay as written). */
+/**
+ * A catalogue path as every published document writes it: `{name+}` (the rest of the path, slashes
+ * included) is `{name}`, as OpenAPI writes it, so a descriptor and the OpenAPI document name one
+ * template the same way.
+ */
+export const templatePath = (path: string): string => path.replace(/\{([^}+]+)\+\}/g, '{$1}');
+
 export function routeUrl(id: string): string {
-  return siteUrl(find(id).path);
+  return siteUrl(templatePath(find(id).path));
 }
 
 /** A receipt's URL, by its receipt id or settlement transaction id. */

@@ -10,7 +10,7 @@ import { A2A_X402_EXTENSION } from '../../schemas/a2a.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
 import { DESCRIPTION_VERSION } from './openapi.ts';
-import { answersJson, pageUrl, routeUrl } from '../catalogue/lookup.ts';
+import { answersJson, pageUrl, routeUrl, templatePath } from '../catalogue/lookup.ts';
 import { pageHeading } from '../catalogue/page-titles.ts';
 import { catalogue } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
@@ -116,7 +116,7 @@ export function buildLlmsFullTxt(): string {
         ? Object.entries(route.responses).map(([status, doc]) => `- ${status}: ${doc.description}`)
         : ['- 200: the document (static file, strong ETag).', '- 304: not modified.'];
     return [
-      `### ${route.method} ${route.path}`,
+      `### ${route.method} ${templatePath(route.path)}`,
       '',
       `${route.summary}. ${route.description}`,
       '',
@@ -189,7 +189,7 @@ export function buildAgentCard(): AgentCard {
         {
           uri: A2A_X402_EXTENSION,
           description:
-            'a2a-x402 v0.2, standalone flow: activate it (A2A-Extensions or X-A2A-Extensions) and a question beyond the free tier answers a task in input-required whose status metadata carries x402.payment.required (scheme exact on ergo:testnet, a Note); send x402.payment.payload ({ noteBoxId }) on that task and it completes with the premium answer and x402.payment.receipts. Without it the free tier still answers.',
+            'a2a-x402 v0.2, standalone flow: activate it (A2A-Extensions or X-A2A-Extensions) and a question beyond the free tier answers a task in input-required whose status metadata carries x402.payment.required (scheme exact, a Note on the chain this server reads: ergo:testnet, or ergo:sandbox on a server reading the local sandbox); send x402.payment.payload ({ noteBoxId }) on that task and it completes with the premium answer and x402.payment.receipts. Without it the free tier still answers.',
           required: false,
           params: {},
         },

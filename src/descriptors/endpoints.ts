@@ -3,12 +3,12 @@
  * from the route table so it can never miss a route.
  */
 import { mcpUrl, schemaUrl, siteUrl } from '../config/site.ts';
-import { bodySchemaOf } from '../catalogue/lookup.ts';
+import { bodySchemaOf, templatePath } from '../catalogue/lookup.ts';
 import { catalogue } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
 
 export function routeAbsoluteUrl(route: Entry): string {
-  return route.host === 'mcp' ? mcpUrl(route.path) : siteUrl(route.path);
+  return route.host === 'mcp' ? mcpUrl(templatePath(route.path)) : siteUrl(templatePath(route.path));
 }
 
 export function endpointEntries() {

@@ -16,7 +16,7 @@ import { componentRef, openApiComponents } from './openapi-components.ts';
 import { withSharedParts } from './openapi-shared-parts.ts';
 import { ACCESS_CONTROL_ALLOW_ORIGIN, MCP_ACCESS_CONTROL_ALLOW_ORIGIN, withCorsHeader, withSchemaBounds } from './openapi-transport.ts';
 import { openApiRequestExample } from './request-examples.ts';
-import { routeUrl as siteUrlOf } from '../catalogue/lookup.ts';
+import { routeUrl as siteUrlOf, templatePath } from '../catalogue/lookup.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const DESCRIPTION_VERSION = '0.2.0';
@@ -52,7 +52,7 @@ const DESCRIBED_BY = { Link: { $ref: '#/components/headers/DescribedBy' } };
 
 
 /** A catalogue path as OpenAPI writes it: `{name+}` (the rest of the path, slashes included) is `{name}`, described as such. */
-export const openApiPath = (path: string): string => path.replace(/\{([^}+]+)\+\}/g, '{$1}');
+export const openApiPath = templatePath;
 
 /** The operation's parameters: each `{name}` of its path, its query parameters, then the optional headers it reads. */
 function parameters(route: Entry) {

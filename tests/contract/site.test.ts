@@ -14,6 +14,7 @@ import { site } from '../../src/config/site.ts';
 import { requestExample } from '../../src/descriptors/request-examples.ts';
 import { PROBLEM_CODES } from '../../src/lib/problem-codes.ts';
 import { allRoutes } from '../../src/routes/table.ts';
+import { templatePath } from '../../src/catalogue/lookup.ts';
 import { DIST_DIR, startBuiltServer, type RunningServer } from '../helpers/built-server.ts';
 
 const run = promisify(execFile);
@@ -164,7 +165,7 @@ describe('agent conventions', () => {
 
   it('llms-full.txt carries every endpoint of the route table with its command', async () => {
     const text = await (await get('/llms-full.txt')).text();
-    for (const route of allRoutes()) expect(text, route.id).toContain(`### ${route.method} ${route.path}\n`);
+    for (const route of allRoutes()) expect(text, route.id).toContain(`### ${route.method} ${templatePath(route.path)}\n`);
     expect(text).toContain('amount_over_per_action_cap');
   });
 

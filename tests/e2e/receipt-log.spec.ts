@@ -161,5 +161,8 @@ test('the proof explorer page shows the receipt log: its signed checkpoint, the 
   // The receipt paid above is listed among the sandbox receipts with its log inclusion checked.
   const card = section.locator('li', { has: page.locator(`text=${receiptId.slice(0, 16)}`) }).first();
   await expect(card.locator('li', { hasText: 'log_inclusion' })).toContainText(/pass\s*log_inclusion: Entry \d+ of the receipt log/);
+  // A proof's subject is a sentence, then when it was verified: never "reason.; verified".
+  await expect(section).not.toContainText('.;');
+  await expect(section).toContainText(/Conformance: The wallet-agent policy engine .*\. Verified \d{4}-/);
   expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
 });

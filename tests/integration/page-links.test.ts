@@ -57,4 +57,26 @@ describe('links on the pages', () => {
       expect(box, route.id).toContain(`href="/api-reference/#op-${route.id}"`);
     }
   });
+
+  it('offers "open" in the API reference only for a GET that answers as linked (no template, no required query parameter)', () => {
+    const reference = readFileSync(join(CLIENT, 'api-reference/index.html'), 'utf8');
+    const opened = [...reference.matchAll(/<a href="([^"]+)">open<\/a>/g)].map(([, href]) => href!);
+    expect(opened.length).toBeGreaterThan(5);
+    // The reputation evidence needs its subject: linked bare it answered 400.
+    expect(opened).not.toContain('/api/agents/reputation/evidence');
+    const required = allRoutes().filter((route) => route.kind === 'dynamic' && route.query && Object.values(route.query.shape).some((field) => !(field as { safeParse: (value: unknown) => { success: boolean } }).safeParse(undefined).success));
+    expect(required.map((route) => route.id)).toContain('reputation-evidence');
+    for (const route of required) expect(opened, route.id).not.toContain(route.path);
+  });
+
+  it('writes a path template one way everywhere: {tilePath}, as OpenAPI does, never the catalogue\'s {tilePath+}', () => {
+    const published = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        return entry.isDirectory() ? published(path) : /\.(json|html|txt)$/.test(entry.name) ? [path] : [];
+      });
+    const files = published(CLIENT);
+    expect(files.some((file) => readFileSync(file, 'utf8').includes('/tile/{tilePath}'))).toBe(true);
+    for (const file of files) expect(readFileSync(file, 'utf8').includes('+}'), file.slice(CLIENT.length)).toBe(false);
+  });
 });

@@ -39,6 +39,8 @@ async function openTask(deps: FakeDeps) {
   const task = opened.result;
   expect(task.status.state).toBe('input-required');
   const req = task.status.message.metadata['x402.payment.required'].accepts[0] as X402Requirements;
+  // The words name the chain the offer is paid on: a sandbox server's Note is never "on the Ergo testnet".
+  expect(task.status.message.parts[0].text).toContain(req.network === 'ergo:sandbox' ? 'a Note on the local sandbox chain' : 'a Note on the Ergo testnet');
   counter += 1;
   const box = noteBox({
     boxId: (counter + 500).toString(16).padStart(64, '0'),

@@ -12,6 +12,7 @@ import { buildCapabilityManifest } from '../../src/descriptors/discovery.ts';
 import { requestExample } from '../../src/descriptors/request-examples.ts';
 import { examplePolicyCheckRequest } from '../../src/domain/policy-examples.ts';
 import { allRoutes } from '../../src/routes/table.ts';
+import { templatePath } from '../../src/catalogue/lookup.ts';
 
 describe('llms.txt', () => {
   const text = buildLlmsTxt();
@@ -34,7 +35,7 @@ describe('llms.txt', () => {
   it('llms-full.txt adds every endpoint with a command', () => {
     const full = buildLlmsFullTxt();
     expect(full.startsWith(text)).toBe(true);
-    for (const route of allRoutes()) expect(full).toContain(`### ${route.method} ${route.path}\n`);
+    for (const route of allRoutes()) expect(full).toContain(`### ${route.method} ${templatePath(route.path)}\n`);
     expect(full).toContain(JSON.stringify(examplePolicyCheckRequest));
   });
 });

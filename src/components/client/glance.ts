@@ -12,7 +12,14 @@ function gates(status: LiveStatus): HTMLElement {
     {},
     el('h3', {}, 'Gates'),
     el('p', {}, el('strong', { class: status.ok ? 'ok' : 'bad' }, status.ok ? 'Every required probe passes.' : 'A required probe fails.'), ` Checked at ${status.checked_at}.`),
-    el('ul', {}, ...Object.entries(status.probes).map(([name, probe]) => el('li', {}, passFail(probe.ok), ' ', humanize(name), probe.required ? '' : ' (optional)'))),
+    el(
+      'ul',
+      {},
+      // An optional part this deployment leaves out (no signer configured) is off, not failing: a healthy default shows no red.
+      ...Object.entries(status.probes).map(([name, probe]) =>
+        el('li', {}, !probe.required && probe.status === 'unconfigured' ? el('span', { class: 'muted' }, 'off') : passFail(probe.ok), ' ', humanize(name), probe.required ? '' : ' (optional)'),
+      ),
+    ),
     el('p', {}, 'Mainnet gate: ', el('code', {}, status.summary.mainnet_gate_status), '. ', el('a', { href: '/live/' }, 'Every probe, with what it found')),
   );
 }
@@ -38,7 +45,18 @@ function latestReceipt(board: ProofExplorer, baseUrl: string): HTMLElement {
     {},
     el('h3', {}, testnet ? 'Latest testnet receipt' : 'Latest receipt (sandbox)'),
     testnet ? null : el('p', { class: 'muted' }, 'No receipt has settled on the Ergo testnet here yet; this one settled on the local sandbox chain: a demo, never a proof.'),
-    el('p', {}, el('a', { href: `/receipt/${receipt.id}` }, el('code', {}, receipt.id)), ` verified at ${receipt.verified_at}: `, el('strong', { class: passed === receipt.checks.length ? 'ok' : 'bad' }, `${passed} of ${receipt.checks.length} checks pass`), '.'),
+    // Whose checks: the proof explorer's. verify-receipt makes more of its own (the Note re-read on the
+    // reader's chain source, the log proof), so a bare "14 of 14 checks" read as a different count.
+    el(
+      'p',
+      {},
+      el('a', { href: `/receipt/${receipt.id}` }, el('code', {}, receipt.id)),
+      ` verified at ${receipt.verified_at}: `,
+      el('strong', { class: passed === receipt.checks.length ? 'ok' : 'bad' }, `${passed} of the proof explorer's ${receipt.checks.length} checks pass`),
+      '; ',
+      el('code', {}, `npx agent-economy verify-receipt ${receipt.id.slice(0, 12)}…`),
+      ' makes them again, and more, on your own chain source.',
+    ),
     el('ul', {}, ...receipt.checks.map((check) => el('li', {}, passFail(check.ok), ' ', humanize(check.id)))),
     receipt.links.receipt ? el('p', {}, link(receipt.links.receipt, baseUrl, 'The receipt bundle (JSON)')) : null,
   );

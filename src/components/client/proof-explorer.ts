@@ -11,7 +11,8 @@ function proofItem(proof: Proof, baseUrl: string): HTMLElement {
     'li',
     {},
     el('p', { class: 'card-title' }, proof.kind === 'testnet_receipt' ? el('a', { href: `/receipt/${proof.id}` }, `Receipt ${proof.id.slice(0, 16)}…`) : proof.id),
-    el('p', {}, `${humanize(proof.kind)} about ${proof.subject}; verified ${proof.verified_at}. `, el('span', { class: passed === proof.checks.length ? 'ok' : 'bad' }, `${passed} of ${proof.checks.length} checks pass.`)),
+    // A subject is a sentence of its own ("... with its own reason."): it is not run into the time it was verified.
+    el('p', {}, `${humanize(proof.kind)}: ${/[.!?]$/.test(proof.subject) ? proof.subject : `${proof.subject}.`} Verified ${proof.verified_at}. `, el('span', { class: passed === proof.checks.length ? 'ok' : 'bad' }, `${passed} of ${proof.checks.length} checks pass.`)),
     el('ul', {}, ...proof.checks.map((check) => el('li', {}, el('span', { class: check.ok ? 'ok' : 'bad' }, check.ok ? 'pass ' : 'fail '), el('code', {}, check.id), `: ${check.detail}`))),
     Object.keys(proof.links).length > 0 && el('p', {}, ...Object.entries(proof.links).flatMap(([name, url], index) => [index > 0 ? ' · ' : '', link(url, baseUrl, humanize(name))])),
   );

@@ -5,7 +5,7 @@
  * the store, this says what the task shows.
  */
 import type { ChatResponse } from '../../../schemas/assistant.ts';
-import { x402PaymentPayloadSchema, type X402Network, type X402PaymentPayload, type X402PaymentRequired, type X402SettleResponse } from '../../../schemas/x402.ts';
+import { X402_NETWORKS, x402PaymentPayloadSchema, type X402Network, type X402PaymentPayload, type X402PaymentRequired, type X402SettleResponse } from '../../../schemas/x402.ts';
 import type { A2aTaskRecord, A2aTaskState } from '../ports.ts';
 
 /** Where the extension's values live in a message's metadata. */
@@ -23,6 +23,10 @@ export const MAX_PAYLOAD_JSON_LENGTH = 8_192;
 /** A settled payment as the task's receipts list it: x402's SettleResponse, naming this service's receipt in `extra`. */
 export type A2aReceipt = X402SettleResponse & { extra?: { receiptId: string; receiptUrl: string } };
 
+/** The chain the offer is paid on, in words: a sandbox server's Notes are a local demo, never the testnet's. */
+const chainName = (required: X402PaymentRequired) =>
+  required.accepts[0]?.network === X402_NETWORKS.sandbox ? 'the local sandbox chain (a demo: its receipts are never testnet proofs)' : 'the Ergo testnet';
+
 /** The record of a task waiting for its payment; `retry` says why a payment sent did not settle yet. */
 export function paymentRequiredRecord(question: string, required: X402PaymentRequired, retry?: { code: string; message: string }): A2aTaskRecord {
   return {
@@ -30,7 +34,7 @@ export function paymentRequiredRecord(question: string, required: X402PaymentReq
     status: {
       text: retry
         ? `The payment has not settled yet (${retry.code}): ${retry.message} Send the same payment again in a few seconds; do not pay again.`
-        : 'Payment is required: this question is beyond the free tier. Pay the quote in x402.payment.required with a Note on the Ergo testnet and send its payload on this task.',
+        : `Payment is required: this question is beyond the free tier. Pay the quote in x402.payment.required with a Note on ${chainName(required)} and send its payload on this task.`,
       metadata: {
         [X402_METADATA.status]: 'payment-required',
         [X402_METADATA.required]: required,
