@@ -8,7 +8,7 @@
  * | `MCP_PORT`                    | `4322`                                     | port the MCP host listens on                                                           |
  * | `MCP_API_KEY`                 | unset                                      | bearer token `/mcp` requires when set                                                  |
  * | `MCP_MAX_SESSIONS`            | `100`                                      | open sessions; at the cap a new one replaces the one idle longest, 503 if none is idle |
- * | `MCP_MAX_SESSIONS_PER_CLIENT` | `8`                                        | sessions one client address may hold; one more initialize answers 429                  |
+ * | `MCP_MAX_SESSIONS_PER_CLIENT` | `8`                                        | sessions one client address may hold; beyond, its own idle longest makes room (429 if all mid-call) |
  * | `MCP_MAX_CONNECTIONS`         | `512`                                      | open connections; more are closed unanswered                                           |
  * | `MCP_ALLOWED_HOSTS`           | host of `SITE_MCP_URL`, localhost names    | `Host` names accepted (DNS rebinding protection)                                       |
  * | `MCP_ALLOWED_ORIGINS`         | origins of `SITE_BASE_URL`, `SITE_MCP_URL` | `Origin` values accepted from browsers                                                 |

@@ -270,7 +270,7 @@ export function buildMcpHostOpenApiDocument(limits: Pick<McpConfig, 'maxSessions
         },
         '4XX': { description: 'No bearer token where one is required (401), a Host or Origin not served (403), an unknown or evicted session (404), a request whose headers or body did not arrive in time (408), a body over the size limit (413).' },
         429: {
-          description: `This client address already holds ${limits.maxSessionsPerClient} sessions, the most one client may; end one (\`DELETE /mcp\`) and retry.`,
+          description: `This client address holds ${limits.maxSessionsPerClient} sessions, the most one client may, and every one is answering a call (an idle one would have made room for the new session); retry once one has answered.`,
           headers: { 'Retry-After': { description: 'Seconds before retrying.', schema: { type: 'string' } } },
         },
         503: {

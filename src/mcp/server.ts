@@ -6,7 +6,7 @@
  * DNS rebinding checks the MCP specification asks for (`Host` against allowed host names, a browser's
  * `Origin` against allowed origins) and, when `MCP_API_KEY` is set, a bearer token check on `/mcp`;
  * sessions are capped in all (`MCP_MAX_SESSIONS`, the one idle longest making room) and per client
- * address (`MCP_MAX_SESSIONS_PER_CLIENT`, sessions.ts) and closed after MCP_SESSION_IDLE_MS without
+ * address (`MCP_MAX_SESSIONS_PER_CLIENT`, that client's own idle longest making room; sessions.ts) and closed after MCP_SESSION_IDLE_MS without
  * use. Slow clients meet the site's timeouts (lib/server-limits.ts), connections are capped
  * (`MCP_MAX_CONNECTIONS`), and a JSON-RPC batch carries at most MCP_MAX_BATCH_MESSAGES messages.
  */
@@ -207,7 +207,7 @@ export async function startMcpServer(config: McpConfig, services: ToolServices, 
     const client = clientKey(req.socket.remoteAddress);
     const admission = sessions.admit(client);
     if (!admission.admitted && admission.reason === 'client_limit') {
-      const message = `Too many sessions from this address: ${config.maxSessionsPerClient} sessions is the most one client may hold (MCP_MAX_SESSIONS_PER_CLIENT). End one you no longer use (DELETE /mcp with its Mcp-Session-Id), then retry.`;
+      const message = `Too many sessions from this address: its ${config.maxSessionsPerClient} sessions (MCP_MAX_SESSIONS_PER_CLIENT) are all answering a call right now, so none can make room. Retry once one has answered, or end one (DELETE /mcp with its Mcp-Session-Id).`;
       return sendJson(res, 429, rpcError(-32000, message), { 'retry-after': '60' });
     }
     if (!admission.admitted) {
@@ -219,7 +219,7 @@ export async function startMcpServer(config: McpConfig, services: ToolServices, 
       transport = await newSession(req, client, () => {
         const evicted = admission.makeRoom();
         if (!evicted) return;
-        logger.info({ idleMs: Date.now() - evicted.session.lastUsed }, 'mcp session evicted: the session cap was reached and it was idle the longest');
+        logger.info({ idleMs: Date.now() - evicted.session.lastUsed, own: evicted.session.client === client }, 'mcp session evicted: a session cap was reached (its client\'s own, or all) and it was idle the longest');
         void closeTransport(evicted.session);
       });
     } catch (error) {

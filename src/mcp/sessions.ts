@@ -1,7 +1,10 @@
 /**
  * The MCP host's open sessions and who holds them. Two limits, so that no client can keep the others
  * out (issue 36: one address opened 94 sessions and every other client got 503 for 15 minutes):
- * - each client address holds at most `maxPerClient` sessions; one more is refused (429);
+ * - each client address holds at most `maxPerClient` sessions: at that cap a new session takes the
+ *   place of that client's own session unused the longest among those with no call in flight, so a
+ *   client that never ends its sessions (the SDK's usual close() does not) is not locked out by its
+ *   own idle ones; one more is refused (429) only while every session of it is mid-call;
  * - at `maxSessions`, a new session takes the place of the one unused the longest among those with
  *   no call in flight, so a new client always gets one unless every session is mid-call (503).
  */
@@ -68,6 +71,8 @@ export class SessionTable<S extends Session> {
   #initializing = 0;
   /** Admitted initializations that will evict a session when their session is made. */
   #evictionsPromised = 0;
+  /** Of those, the ones that will evict a session of their own client, per client. */
+  readonly #ownEvictionsPromised = new Map<string, number>();
 
   readonly limits: { maxSessions: number; maxPerClient: number };
 
@@ -115,47 +120,55 @@ export class SessionTable<S extends Session> {
    * count against both limits, so a burst of initialize requests cannot pass either.
    */
   admit(client: string): Admission<S> {
-    if (this.heldBy(client) >= this.limits.maxPerClient) return { admitted: false, reason: 'client_limit' };
-    const needsRoom = this.#sessions.size + this.#initializing >= this.limits.maxSessions;
+    // At its own cap, a client's new session replaces its own idle one: the table does not grow.
+    const ownRoom = this.heldBy(client) >= this.limits.maxPerClient;
+    if (ownRoom && this.#idleCount(client) <= (this.#ownEvictionsPromised.get(client) ?? 0)) return { admitted: false, reason: 'client_limit' };
+    const needsRoom = !ownRoom && this.#sessions.size + this.#initializing >= this.limits.maxSessions;
     if (needsRoom && this.#idleCount() <= this.#evictionsPromised) return { admitted: false, reason: 'session_limit' };
-    if (needsRoom) this.#evictionsPromised++;
+    if (needsRoom || ownRoom) this.#evictionsPromised++;
+    if (ownRoom) this.#ownEvictionsPromised.set(client, (this.#ownEvictionsPromised.get(client) ?? 0) + 1);
     this.#initializing++;
     this.#count(client, 1);
-    let promised = needsRoom;
+    let promised = needsRoom || ownRoom;
     let released = false;
-    const makeRoom = () => {
-      if (!promised) return undefined;
+    const unpromise = () => {
       promised = false;
       this.#evictionsPromised--;
+      if (!ownRoom) return;
+      const left = (this.#ownEvictionsPromised.get(client) ?? 1) - 1;
+      if (left <= 0) this.#ownEvictionsPromised.delete(client);
+      else this.#ownEvictionsPromised.set(client, left);
+    };
+    const makeRoom = () => {
+      if (!promised) return undefined;
+      unpromise();
       // Chosen now, not at admission: the session idle the longest then may have been used since.
-      const id = this.#idleLongest();
+      const id = this.#idleLongest(ownRoom ? client : undefined);
       return id === undefined ? undefined : { id, session: this.delete(id)! };
     };
     const release = () => {
       if (released) return;
       released = true;
-      if (promised) {
-        promised = false;
-        this.#evictionsPromised--;
-      }
+      if (promised) unpromise();
       this.#initializing--;
       this.#count(client, -1);
     };
     return { admitted: true, makeRoom, release };
   }
 
-  #idleCount(): number {
+  /** Sessions with no call in flight: of `client`, or of every client. */
+  #idleCount(client?: string): number {
     let count = 0;
-    for (const session of this.#sessions.values()) if (session.calls <= 0) count++;
+    for (const session of this.#sessions.values()) if (session.calls <= 0 && (client === undefined || session.client === client)) count++;
     return count;
   }
 
-  /** The session with no call in flight that was used the longest time ago. */
-  #idleLongest(): string | undefined {
+  /** The session with no call in flight that was used the longest time ago: of `client`, or of every client. */
+  #idleLongest(client?: string): string | undefined {
     let oldest: string | undefined;
     let oldestUse = Infinity;
     for (const [id, session] of this.#sessions) {
-      if (session.calls <= 0 && session.lastUsed < oldestUse) {
+      if (session.calls <= 0 && (client === undefined || session.client === client) && session.lastUsed < oldestUse) {
         oldest = id;
         oldestUse = session.lastUsed;
       }

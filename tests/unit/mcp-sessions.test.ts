@@ -26,14 +26,46 @@ describe('clientKey', () => {
 });
 
 describe('SessionTable', () => {
-  it('refuses a client its session past the per-client cap, initializations in progress included, and not another client', () => {
+  it('at the per-client cap, gives a client\'s new session the place of its own idle session; refuses it only while every one is mid-call, initializations in progress included', () => {
     const table = new SessionTable<Session>({ maxSessions: 100, maxPerClient: 2 });
     table.add('a1', session('a', 1));
-    const pending = table.admit('a');
-    expect(pending.admitted).toBe(true);
+    table.add('a2', session('a', 2, 1));
+    table.add('b1', session('b', 0));
+    const third = table.admit('a');
+    expect(third.admitted).toBe(true);
+    // a1, its one idle session, is promised to the third; a2 is mid-call: a fourth is refused, and another client is not.
     expect(table.admit('a')).toEqual({ admitted: false, reason: 'client_limit' });
     expect(table.admit('b').admitted).toBe(true);
-    if (pending.admitted) pending.release();
+    // Its own session goes, not another client's idle one, even one used longer ago.
+    if (third.admitted) expect(third.makeRoom()).toMatchObject({ id: 'a1' });
+    expect(table.get('b1')).toBeDefined();
+    expect(table.get('a2')).toBeDefined();
+  });
+
+  it('lets a client that never ends its sessions (the SDK\'s usual close()) connect again and again at its cap', () => {
+    const table = new SessionTable<Session>({ maxSessions: 100, maxPerClient: 8 });
+    for (let at = 0; at < 8; at++) table.add(`lazy${at}`, session('lazy', at));
+    for (let again = 0; again < 20; again++) {
+      const admission = table.admit('lazy');
+      expect(admission.admitted, `connection ${again + 9}`).toBe(true);
+      if (!admission.admitted) break;
+      const made = admission.makeRoom();
+      expect(made?.session.client).toBe('lazy');
+      admission.release();
+      table.add(`again${again}`, session('lazy', 100 + again));
+    }
+    expect(table.heldBy('lazy')).toBe(8);
+    expect(table.size).toBe(8);
+  });
+
+  it('gives back an own eviction promised to an initialization that failed', () => {
+    const table = new SessionTable<Session>({ maxSessions: 100, maxPerClient: 1 });
+    table.add('a1', session('a', 1));
+    const failing = table.admit('a');
+    expect(failing.admitted).toBe(true);
+    expect(table.admit('a')).toEqual({ admitted: false, reason: 'client_limit' });
+    if (failing.admitted) failing.release();
+    expect(table.get('a1')).toBeDefined();
     expect(table.admit('a').admitted).toBe(true);
   });
 
@@ -88,7 +120,8 @@ describe('SessionTable', () => {
 
   it('gives a client its slot back when its session is deleted, once however often it is deleted', () => {
     const table = new SessionTable<Session>({ maxSessions: 10, maxPerClient: 1 });
-    table.add('a1', session('a', 1));
+    // Mid-call, so nothing of the client's can make room.
+    table.add('a1', session('a', 1, 1));
     expect(table.admit('a').admitted).toBe(false);
     expect(table.delete('a1')).toBeDefined();
     expect(table.delete('a1')).toBeUndefined();
