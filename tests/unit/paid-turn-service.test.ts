@@ -142,6 +142,23 @@ describe('settling a Note', () => {
     expect({ status: refused.status, code: refused.code }).toEqual({ status: 402, code: 'note_expired' });
   });
 
+  it('answers 402 note_already_used when another quote claims the Note between its check and its settlement, and gives the payer its own settlement back', async () => {
+    const turn = await quoted();
+    const boxId = note(turn);
+    // The store says the Note is unused when it is checked, then another quote claims it first.
+    const store = turn.deps.store;
+    store.isNoteUsed = async () => false;
+    store.usedNotes.set(boxId, 'q_another_quote');
+    const lost = await problem(settleNote(turn.deps, turn.stored, boxId));
+    expect({ status: lost.status, code: lost.code, note_code: lost.extra.note_code }).toEqual({ status: 402, code: 'note_already_used', note_code: 'NOTE_ALREADY_USED' });
+    // Its own settlement, made first by the same payer with its retry key, is handed back instead.
+    store.usedNotes.delete(boxId);
+    const first = await settleNote(turn.deps, turn.stored, boxId, { retryKey: 'retry-key-0123456789' });
+    const again = await settleNote(turn.deps, turn.stored, boxId, { retryKey: 'retry-key-0123456789' });
+    expect(again.receipt.receiptId).toBe(first.receipt.receiptId);
+    expect(again.token.token).not.toBe(first.token.token);
+  });
+
   it('answers 402 note_already_used for a Note that paid another quote, and 503 when the store fails: never the one for the other', async () => {
     const turn = await quoted();
     const boxId = note(turn);

@@ -14,7 +14,7 @@ export function createQuoteHandler(deps: AssistantDeps): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const headers = await consumeRateLimit(deps.limiter, 'quote', request.clientIp, 'quote');
     const { question, history } = request.body as QuoteRequest;
-    await assertModelAnswers(deps.model);
+    assertModelAnswers(deps.model);
     const decision = await decideFreeTier(deps, request.clientIp, question, deps.clock());
     if (decision.tier === 'free') {
       const body: FreeTierDecision = {

@@ -52,7 +52,7 @@ export class ModelBadResponseError extends Error {
   }
 }
 
-const NOT_CONFIGURED = 'No model provider is configured on this service (ASSISTANT_MODEL_PROVIDER=none), so chat cannot answer.';
+export const NOT_CONFIGURED = 'No model provider is configured on this service (ASSISTANT_MODEL_PROVIDER=none), so chat cannot answer.';
 
 /** The provider of `ASSISTANT_MODEL_PROVIDER=none`. */
 export const noModelProvider: ModelProvider = {

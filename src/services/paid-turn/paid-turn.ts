@@ -23,7 +23,7 @@ import { NoteAlreadyUsedError, type SpendTokenResult, type StoredQuote } from '.
 import { ProblemError } from '../../lib/problem-error.ts';
 import { receiptUrl } from '../../catalogue/lookup.ts';
 import { siteUrl } from '../../config/site.ts';
-import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, noModelProvider, type ModelAnswer, type ModelProvider, type ModelRequest } from '../model/provider.ts';
+import { ModelBadResponseError, ModelNotConfiguredError, ModelUnavailableError, NOT_CONFIGURED, noModelProvider, type ModelAnswer, type ModelProvider, type ModelRequest } from '../model/provider.ts';
 import { fromChain, fromStore, recordActivity, type AssistantDeps } from './deps.ts';
 
 type Deps = Pick<AssistantDeps, 'store' | 'chain' | 'clock' | 'config' | 'receiptStored' | 'receiptLogRefusal'>;
@@ -46,8 +46,8 @@ export interface PaymentRefusal {
  * Refuses a quote of any tier where no model answers (ASSISTANT_MODEL_PROVIDER=none): the chat would
  * answer 503, so a free-tier decision would promise an answer that never comes.
  */
-export async function assertModelAnswers(model: ModelProvider): Promise<void> {
-  if (model.name === noModelProvider.name) await fromModel(() => model.judge(''));
+export function assertModelAnswers(model: ModelProvider): void {
+  if (model.name === noModelProvider.name) throw new ProblemError(503, 'model_provider_not_configured', 'Model provider not configured', NOT_CONFIGURED);
 }
 
 /** A premium quote for `question`, stored (with its activity event) before anyone sees it. */
