@@ -254,10 +254,14 @@ describe('the paid turn on one server', () => {
     expect(answered.body.receiptId).toBe(lost.body.receiptId);
     expect((await call(base, `/api/assistant/receipt/${answered.body.receiptId}`)).status).toBe(200);
 
-    // The Note carries the first quote's task hash (R6), so it cannot pay a second quote, even of the same question.
+    // The Note paid the first quote, so it cannot pay a second, even of the same question: that is the
+    // reason given, with its own words, though its task hash (R6) is the first quote's too.
     const second = await quote(base, question);
     const reused = await verify(base, second, question, note.boxId);
-    expectProblem(reused, 402, 'task_hash_mismatch');
+    expectProblem(reused, 402, 'note_already_used');
+    expect(reused.body.detail).toBe('NOTE_ALREADY_USED: This Note already paid another quote.');
+    expect(reused.body.checks.find((check: { code: string }) => check.code === 'note_unused')).toMatchObject({ ok: false });
+    expect(reused.body.checks.find((check: { code: string }) => check.code === 'task_hash_matches')).toMatchObject({ ok: false });
     const receipts = await call(base, `/api/assistant/receipt/${note.transactionId}`);
     expect(receipts.body.agreement.quoteId).toBe(first.quoteId);
   });

@@ -331,6 +331,8 @@ describe('POST /api/assistant/verify-payment', () => {
     expect({ status: error.status, code: error.code, note_code: error.extra.note_code }).toEqual({ status: 402, code: 'note_already_used', note_code: 'NOTE_ALREADY_USED' });
     const unused = (error.extra.checks as Array<{ code: string; ok: boolean; detail: string }>).find((check) => check.code === NOTE_CHECKS.NOTE_ALREADY_USED.check)!;
     expect(unused).toMatchObject({ ok: false, detail: 'This Note already paid another quote.' });
+    // The refusal says its own reason, not the words of another rule that failed too (R5, R6 are the first quote's).
+    expect(error.message).toBe('NOTE_ALREADY_USED: This Note already paid another quote.');
     expect(h.deps.store.receipts).toHaveLength(1);
   });
 

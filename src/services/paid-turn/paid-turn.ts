@@ -10,7 +10,7 @@
  * and a fresh token replacing the unspent one, or 409 once that token has paid its turn. Without
  * that key a retry gets 409 and the receipt id, never a token: everything else it names is public.
  */
-import { problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
+import { NOTE_CHECKS, problemCodeOfNoteFailure, type ConversationMessage, type PremiumQuote } from '../../../schemas/assistant.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { checkNote, type NoteCheckResult } from '../../domain/assistant/note-rules.ts';
 import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
@@ -85,9 +85,9 @@ export async function judgeNote({ chain, config, store }: Pick<Deps, 'chain' | '
   return { height, box, result: checkNote(stored, box, height, used, config.creationHeightToleranceBlocks) };
 }
 
-/** The first Note rule that failed, as its problem code and the words of its check. */
+/** The Note rule that refuses it, as its problem code and the words of its own check (not those of another that failed too). */
 export function noteRefusal(result: NoteCheckResult): { code: string; detail: string } {
-  const failed = result.checks.find((check) => !check.ok);
+  const failed = result.checks.find((check) => check.code === NOTE_CHECKS[result.failure!].check);
   return { code: problemCodeOfNoteFailure(result.failure!), detail: failed?.detail ?? 'the Note does not pay this quote.' };
 }
 
