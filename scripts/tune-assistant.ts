@@ -42,9 +42,7 @@ const SPACE: Partial<Record<keyof typeof WEIGHTS, number[]>> = {
   qualifierShare: [0, 0.5, 1],
   askCoverage: [0.6, 0.65, 0.7, 0.75, 0.8, 0.9],
   askBack: [0.4, 0.5, 0.6, 0.7, 0.8],
-  unaskedFact: [0.5, 0.7, 0.85, 1],
   ownEvidence: [0, 0.25, 0.5, 0.75, 1],
-  specificEvidence: [0, 0.5, 0.75, 1],
 };
 
 function reindex(): void {

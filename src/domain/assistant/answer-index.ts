@@ -71,14 +71,10 @@ export const WEIGHTS = {
   askBack: 0.6,
   /** The least share of their words in common at which a part of everyday words asks what an ask does. */
   askLiteral: 0.75,
-  /** Share of the weight of a word the site uses once that a word wholly of the domain ("receipt") is evidence for, however often the site uses it. */
-  specificEvidence: 1,
   /** Rank added to a sentence of the running configuration (the terms this server runs). */
   running: 0.3,
   /** The least evidence of the part's own words a sentence must hold, as a share of the least evidence it must hold in all. */
   ownEvidence: 0.75,
-  /** Share of its rank a fact about a named thing (a code's line) keeps when the part asks for no such thing ("which code", "what does it mean"). */
-  unaskedFact: 1,
 };
 
 /** A document the sentences come from: a page, a section of a page, a descriptor. */
@@ -160,8 +156,6 @@ export interface AnswerIndex {
   englishSeen: Map<string, number | undefined>;
   /** The facts stated of each thing a fact is about (a code, a variable, a command, a tool), by its name in lower case. */
   subjects: ReadonlyMap<string, readonly number[]>;
-  /** The sentences that are such facts. */
-  subjectFacts: ReadonlySet<number>;
   asks: readonly IndexedAsk[];
   /** The first sentence of the running configuration's (its terms): from it on, what this server runs rather than what the build wrote. */
   firstRunning: number;
@@ -251,7 +245,7 @@ export function answerIndexOf(data: AnswerIndexData, extra: { documents: readonl
     siteEnglish: new Map(Object.entries(data.siteEnglish)),
     english: data.english,
     englishSeen: new Map(),
-    ...subjectsAndFacts(sentences),
+    subjects: subjectsOf(sentences),
     asks: data.asks ?? [],
     firstRunning: data.sentences.length,
     ...askPostingsOf(data.asks ?? []),
@@ -417,9 +411,8 @@ export function askedAnswer(index: AnswerIndex, text: string, { concepts }: Part
  */
 const SUBJECT = /^(?:The MCP tool )?`?([A-Za-z0-9_./{}@-]*[_./@-][A-Za-z0-9_./{}@-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)`?(?: \(|: )/;
 
-function subjectsAndFacts(sentences: readonly IndexedSentence[]): { subjects: Map<string, number[]>; subjectFacts: Set<number> } {
+function subjectsOf(sentences: readonly IndexedSentence[]): Map<string, number[]> {
   const subjects = new Map<string, number[]>();
-  const subjectFacts = new Set<number>();
   sentences.forEach((sentence, id) => {
     if (sentence.cues.length === 0) return;
     const name = SUBJECT.exec(sentence.text)?.[1]?.toLowerCase();
@@ -427,9 +420,8 @@ function subjectsAndFacts(sentences: readonly IndexedSentence[]): { subjects: Ma
     const facts = subjects.get(name);
     if (facts) facts.push(id);
     else subjects.set(name, [id]);
-    subjectFacts.add(id);
   });
-  return { subjects, subjectFacts };
+  return subjects;
 }
 
 /** Facts quoted for the things a part names, at most. */
@@ -555,7 +547,7 @@ function weighConcept(index: AnswerIndex, alternatives: readonly string[], writt
     weight = Math.max(weight, idf(index, frequency) * specific);
     specificity = Math.max(specificity, specific);
   }
-  if (known) return weight > 0 ? { alternatives, weight, evidence: Math.max(weight, WEIGHTS.specificEvidence * specificity * idf(index, 0)), unknown: false } : undefined;
+  if (known) return weight > 0 ? { alternatives, weight, evidence: Math.max(weight, specificity * idf(index, 0)), unknown: false } : undefined;
   if (known_only) return undefined;
   const word = alternatives[0]!.replace(/\*$/, '');
   const use = englishUse(index, word);
@@ -857,10 +849,7 @@ export function rankSentences(index: AnswerIndex, { concepts, leans }: PartConce
     const document = index.documents[sentence.document]!;
     // A fact asked for in the words people use for it ("which command", "how long is it valid") is the kind of answer the part wants.
     const form = asked[id] ? WEIGHTS.askedFor : 0;
-    // A code's line answers what the code is; asked something else, it only shares the words.
-    const fact = !asked[id] && index.subjectFacts.has(id) ? WEIGHTS.unaskedFact : 1;
     const rank =
-      fact *
       says *
       (share / (1 + sentence.text.length / WEIGHTS.lengthScale) +
         WEIGHTS.bm25Share * (score[id]! / topScore) +

@@ -155,6 +155,12 @@ export function chooseSentences<T extends Candidate>(ranked: readonly T[], minEv
   return chosen;
 }
 
+/** Sentence `id`, quoted because of what it is (a named thing's fact, the answer to an asked question), not for its rank. */
+function quotedWhole(index: AnswerIndex, id: number, coverage: number): ScoredSentence {
+  const sentence = index.sentences[id]!;
+  return { id, sentence, document: index.documents[sentence.document]!, coverage, evidence: 0, rank: Number.POSITIVE_INFINITY };
+}
+
 /**
  * The facts of what a part names by its own name (`payment_token_used`, `LOG_WITNESSES`), or, when
  * it names none and points back ("what does each mean?"), of what the sentence before it names;
@@ -165,10 +171,7 @@ function withNamedFacts(index: AnswerIndex, part: QuestionPart, chosen: ScoredSe
   const lent = ids.length === 0 && REFERS_BACK.test(part.text);
   if (lent) ids = namedFacts(index, part.near);
   if (ids.length === 0) return chosen;
-  const facts = ids.map((id) => {
-    const sentence = index.sentences[id]!;
-    return { id, sentence, document: index.documents[sentence.document]!, coverage: 1, evidence: 0, rank: Number.POSITIVE_INFINITY };
-  });
+  const facts = ids.map((id) => quotedWhole(index, id, 1));
   const rest = chosen.filter((entry) => !ids.includes(entry.id));
   // Asked of what came before ("what does each mean?"), the facts are the whole answer.
   return lent ? facts : [...facts, ...rest.slice(0, Math.max(1, MAX_SENTENCES - facts.length))];
@@ -180,10 +183,7 @@ const AFTER_ASKED = 2;
 /** The answer to the question people ask that the part asks, then what ranked best besides it, within about PART_CHARACTERS. */
 function withAskedAnswer(index: AnswerIndex, asked: AskedAnswer | undefined, chosen: ScoredSentence[]): ScoredSentence[] {
   if (!asked) return chosen;
-  const answer = asked.ask.sentences.map((id) => {
-    const sentence = index.sentences[id]!;
-    return { id, sentence, document: index.documents[sentence.document]!, coverage: asked.coverage, evidence: 0, rank: Number.POSITIVE_INFINITY };
-  });
+  const answer = asked.ask.sentences.map((id) => quotedWhole(index, id, asked.coverage));
   // What this server runs (its terms, from its configuration) comes before what the questions' page says of the defaults.
   const running = chosen.filter((entry) => entry.id >= index.firstRunning).slice(0, 1);
   let length = [...running, ...answer].reduce((sum, { sentence }) => sum + sentence.text.length, 0);
