@@ -13,8 +13,8 @@ test.use({ baseURL: process.env.E2E_BASE_URL });
 const sandboxUrl = process.env.E2E_SANDBOX_URL;
 
 test('the assistant page completes a paid turn against the sandbox chain (receipt screenshot kept)', async ({ page }, testInfo) => {
-  // One of the two conditional skips of the browser tests (the other: receipt-log.spec.ts, for the
-  // same reason): global-setup.ts starts the sandbox chain and sets
+  // One of the three conditional skips of the browser tests (the others: receipt-log.spec.ts and
+  // start-page.spec.ts, for the same reason): global-setup.ts starts the sandbox chain and sets
   // E2E_SANDBOX_URL; only a build without src/sandbox, or a sandbox that cannot start, leaves it unset,
   // and the reason it records is printed here. With CI=true it is required: a missing sandbox fails
   // the test with that reason instead of skipping it.
