@@ -74,7 +74,6 @@ export type DevToolsCatalogue = z.infer<typeof devToolsCatalogueSchema>;
 
 /** `content/dev-tools.json`: the catalogue text and test vectors, checked when the catalogue is built. */
 export const devToolsContentSchema = z.strictObject({
-  last_updated: isoDate,
   reads: z.string().min(1),
   errors: z.array(z.strictObject({ status: z.literal(400), code: z.string().min(1), when: z.string().min(1) })).min(1),
   actions: z

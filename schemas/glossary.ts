@@ -3,7 +3,6 @@
  * definition, which the docs assistant quotes for "what is X".
  */
 import { z } from 'zod';
-import { isoDate } from './common.ts';
 
 export const glossaryTermSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/).describe('Anchor of the term on the glossary page, stable across versions.'),
@@ -14,7 +13,6 @@ export const glossaryTermSchema = z.object({
 });
 
 export const glossarySchema = z.object({
-  last_updated: isoDate,
   summary: z.string().min(1),
   terms: z.array(glossaryTermSchema).min(1),
 });

@@ -111,7 +111,6 @@ export type ReleaseWatchlist = z.infer<typeof releaseWatchlistSchema>;
 
 /** `content/release-watchlist.json`; npm and runtime targets take `pinned` and `in_use` from package.json. */
 export const releaseWatchlistContentSchema = z.strictObject({
-  last_updated: isoDate,
   summary: z.string().min(1),
   security_baseline: z.array(securityBaselineItemSchema.strict()).min(1),
   mainnet_gate_invariants: z.array(mainnetGateInvariantSchema.strict()).min(1),

@@ -121,7 +121,7 @@ const actionEntrySchema = z.object({
 
 /** Content of `content/wallet-agent.json` (validated at build). */
 export const walletAgentContentSchema = z.strictObject({
-  last_updated: isoDate,
+  example_checked_at: z.iso.datetime({ precision: 3 }).describe('The instant the published example verdict is evaluated at, fixed so that builds are reproducible.'),
   name: z.string(),
   summary: z.string(),
   contract_summary: z.string(),

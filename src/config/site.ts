@@ -22,7 +22,8 @@ export const siteConfigSchema = z.strictObject({
   agent_hub_url: originUrl,
   mcp_url: originUrl,
   repository: z.string().min(1),
-  last_updated: z.iso.date(),
+  /** The instant worked examples are evaluated at, fixed so that builds are reproducible (not a date of change: descriptors are dated by their sources). */
+  example_checked_at: z.iso.datetime(),
 });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
 

@@ -3,7 +3,8 @@
  * payloads. Descriptors spread these instead of restating them, so no body can drift from the posture.
  */
 import type { Posture } from '../../schemas/common.ts';
-import { site, typeName } from '../config/site.ts';
+import { typeName } from '../config/site.ts';
+import { descriptorLastUpdated } from './sources.ts';
 
 /** Spec 2.1. The only place the posture values are written. */
 export const POSTURE: Posture = Object.freeze({
@@ -26,8 +27,11 @@ export const MAINNET_BLOCKERS = Object.freeze([
   },
 ] as const);
 
-/** `type`, `version`, `status`, `last_updated` of a typed v0 descriptor. */
-export function descriptorHeader(name: string, lastUpdated: string = site.last_updated) {
+/**
+ * `type`, `version`, `status`, `last_updated` of a typed v0 descriptor. A static descriptor is dated
+ * by its sources (sources.ts); one made at request time passes the day it was made.
+ */
+export function descriptorHeader(name: string, lastUpdated: string = descriptorLastUpdated(name)) {
   return {
     type: typeName(name),
     version: 'v0' as const,

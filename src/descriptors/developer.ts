@@ -159,7 +159,7 @@ export function buildDevToolsCatalogue(): DevToolsCatalogue {
   if (!result200) throw new Error('route table: dev-tools has no documented 200 schema');
   return {
     ok: true,
-    ...descriptorHeader('agent_economy.dev_tools_catalogue.v0', devToolsContent().last_updated),
+    ...descriptorHeader('agent_economy.dev_tools_catalogue.v0'),
     endpoint: routeUrl('dev-tools'),
     method: 'POST',
     request_schema: routeSchemaUrl('dev-tools'),

@@ -24,7 +24,8 @@ export function buildFaucetDescriptor(config: FaucetConfig, now: Date): FaucetDe
     type: typeName('agent_economy.faucet_descriptor.v0'),
     version: 'v0',
     status: config.enabled ? 'payouts_enabled' : 'payouts_guarded',
-    last_updated: content.last_updated,
+    // Made at request time from the running configuration, as the live status is: dated the day it is made.
+    last_updated: now.toISOString().slice(0, 10),
     checked_at: now.toISOString(),
     enabled: config.enabled,
     configured: config.backendUrl !== null,

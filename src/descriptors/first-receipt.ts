@@ -41,7 +41,7 @@ export function buildFirstReceiptFlow(): FirstReceiptFlow {
   const policyCommand = curlPostJson(routeUrl('policy-check'), examplePolicyCheckRequest);
   return {
     ok: true,
-    ...descriptorHeader('agent_economy.first_receipt_flow.v0', content.last_updated),
+    ...descriptorHeader('agent_economy.first_receipt_flow.v0'),
     recommended_summary: content.recommended_summary,
     public_claim: content.public_claim,
     posture: POSTURE,

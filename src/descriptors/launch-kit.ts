@@ -127,7 +127,7 @@ export function buildLaunchKit(): DeveloperLaunchKit {
   const owners = mainnetGateContent.blockers;
   return {
     ok: true,
-    ...descriptorHeader('agent_economy.developer_launch_kit.v0', launchKitContent.last_updated),
+    ...descriptorHeader('agent_economy.developer_launch_kit.v0'),
     recommended_summary: launchKitContent.recommended_summary,
     public_claim: launchKitContent.public_claim,
     agent_entrypoint: routeUrl('discovery-well-known'),

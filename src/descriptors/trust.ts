@@ -2,7 +2,7 @@
  * Builders of the trust documents: the roadmap, the current release, the release watchlist, the
  * mainnet gate and the external review pack. Text comes from `content/`; blocker ids and labels
  * only from MAINNET_BLOCKERS; versions from package.json; the commit from the build info; every
- * URL from the route table. Nothing reads the clock: `last_updated` is a content date.
+ * URL from the route table. Nothing reads the clock: `last_updated` is the day their sources last changed.
  */
 import mainnetGateContent from '../../content/mainnet-gate.json' with { type: 'json' };
 import { withCustody } from './custody.ts';
@@ -21,6 +21,7 @@ import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import { catalogue, entryById } from '../catalogue/index.ts';
 import { curlGet, curlPostJson } from './commands.ts';
 import { descriptorHeader, MAINNET_BLOCKERS, POSTURE } from './common.ts';
+import { descriptorLastUpdated } from './sources.ts';
 
 type BlockerId = (typeof MAINNET_BLOCKERS)[number]['id'];
 
@@ -83,7 +84,7 @@ export function buildRoadmap(): Roadmap {
   next.items = [...notYetServed.map((item) => ({ ...item, evidence: [] })), ...next.items];
   return {
     ok: true,
-    ...descriptorHeader('agent_economy.roadmap.v0', roadmapContent.last_updated),
+    ...descriptorHeader('agent_economy.roadmap.v0'),
     summary: roadmapContent.summary,
     posture: POSTURE,
     phases: phases.map((phase) => ({ ...phase, items: phase.items.map(({ served: _served, ...item }) => item) })),
@@ -122,7 +123,7 @@ export function buildReleaseWatchlist(): ReleaseWatchlist {
   const watchlistContent = releaseWatchlistContentSchema.parse(watchlistJson);
   return {
     ok: true,
-    ...descriptorHeader('agent_economy.release_watchlist.v0', watchlistContent.last_updated),
+    ...descriptorHeader('agent_economy.release_watchlist.v0'),
     summary: watchlistContent.summary,
     security_baseline: watchlistContent.security_baseline,
     mainnet_gate_invariants: watchlistContent.mainnet_gate_invariants,
@@ -147,7 +148,7 @@ export function buildMainnetGate(): MainnetGate {
     type: typeName('agent_economy.mainnet_gate.v0'),
     version: 'v0',
     status: 'closed',
-    last_updated: mainnetGateContent.last_updated,
+    last_updated: descriptorLastUpdated('agent_economy.mainnet_gate.v0'),
     mainnet_ready: false,
     summary: withCustody(mainnetGateContent.summary, 'content/mainnet-gate.json summary'),
     blockers: MAINNET_BLOCKERS.map(({ id, label }) => ({ id, label, state: 'missing' as const, ...blockers[id] })),
@@ -180,7 +181,7 @@ export function buildReviewPack(): ReviewPack {
   ];
   return {
     ok: true,
-    ...descriptorHeader('agent_economy.review_pack.v0', reviewPackContent.last_updated),
+    ...descriptorHeader('agent_economy.review_pack.v0'),
     summary: reviewPackContent.summary,
     scope: { ...reviewPackContent.scope, release: routeUrl('release-current') },
     artifacts,

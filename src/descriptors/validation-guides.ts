@@ -36,8 +36,8 @@ export function submissionContext(): SubmissionContext {
   return { matcher, siteOrigin: site.base_url };
 }
 
-/** Worked example results are dated at noon UTC of the site's last update, so builds are reproducible. */
-export const exampleCheckedAt = (): string => `${site.last_updated}T12:00:00Z`;
+/** Worked example results are evaluated at a fixed instant, so builds are reproducible. */
+export const exampleCheckedAt = (): string => site.example_checked_at;
 
 /**
  * The checks as a guide publishes them: the content's words plus every code of the validator's

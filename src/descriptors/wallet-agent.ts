@@ -34,14 +34,13 @@ function orderedChecks() {
   }));
 }
 
-const header = (name: string) => descriptorHeader(name, walletAgentContent.last_updated);
 
 /** GET /api/agent-economy/wallet-agent: who may do what with the wallet, and where the policy lives. */
 export function buildWalletAgentSpec(): WalletAgentSpec {
   const links = policyContractLinks();
   return {
     ok: true,
-    ...header('agent_economy.wallet_agent.v0'),
+    ...descriptorHeader('agent_economy.wallet_agent.v0'),
     posture: POSTURE,
     name: walletAgentContent.name,
     summary: walletAgentContent.summary,
@@ -86,7 +85,7 @@ export function buildPolicyContract(): PolicyContractDescriptor {
   if (canonicalTask === undefined) throw new Error('content/wallet-agent.json: example_task cannot be canonicalized');
   return {
     ok: true,
-    ...header('agent_economy.wallet_agent_policy_contract.v0'),
+    ...descriptorHeader('agent_economy.wallet_agent_policy_contract.v0'),
     posture: POSTURE,
     summary: walletAgentContent.contract_summary,
     check_api: { method: 'POST', url: routeUrl('policy-check'), content_type: 'application/json' },
@@ -137,7 +136,7 @@ export function buildReferenceFlow(): ReferenceFlow {
   const stopIds = new Set(content.stop_conditions.map((condition) => condition.id));
   return {
     ok: true,
-    ...header('agent_economy.wallet_agent_reference_flow.v0'),
+    ...descriptorHeader('agent_economy.wallet_agent_reference_flow.v0'),
     posture: POSTURE,
     summary: content.summary,
     steps: content.steps.map(({ route, ...step }, index) => {

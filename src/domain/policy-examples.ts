@@ -34,8 +34,8 @@ export const examplePolicyCheckRequest: Readonly<PolicyCheckRequest> = deepFreez
   }),
 );
 
-/** Fixed `checked_at` of the published example verdict (midnight UTC of the content date), so static files are reproducible. */
-export const EXAMPLE_CHECKED_AT = new Date(`${walletAgentContent.last_updated}T00:00:00.000Z`);
+/** Fixed `checked_at` of the published example verdict, so static files are reproducible. */
+export const EXAMPLE_CHECKED_AT = new Date(walletAgentContent.example_checked_at);
 
 /** The example request's verdict, computed by the engine with the fixed EXAMPLE_CHECKED_AT. */
 export function examplePolicyVerdict(): PolicyVerdict {

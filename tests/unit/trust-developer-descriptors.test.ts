@@ -275,7 +275,10 @@ describe('roadmap, release, watchlist, mainnet gate and review pack', () => {
     expect(release.release.route_count).toBe(allRoutes().length);
     if (process.env.SITE_COMMIT) expect(release.release.site_commit).toBe(process.env.SITE_COMMIT.trim().toLowerCase());
     else expect(release.release.site_commit).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim());
-    expect(release.last_updated).toBe(site.last_updated);
+    // The release is the whole tree: dated by the newest commit, or today when the tree has changes not committed.
+    const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';
+    const committed = new Date(Number(execFileSync('git', ['log', '-1', '--format=%ct'], { encoding: 'utf8' }).trim()) * 1000);
+    expect(release.last_updated).toBe((dirty ? new Date() : committed).toISOString().slice(0, 10));
   });
 
   it('resolves the commit from SITE_COMMIT, git, or unknown only without git', () => {
