@@ -88,17 +88,41 @@ async function trustedKey(options: MonitorOptions, kept: MonitorState | undefine
   return key;
 }
 
+/**
+ * The log's origin is its site's URL, and so its key's name: a site that moved serves checkpoints
+ * under another name. The kept key's own Ed25519 key signing them under that name, as the site's key
+ * says, is the same log moved (only the key's holder can sign with it); the new key name is kept from
+ * then on. Undefined when the checkpoint is not that.
+ */
+async function movedKey(logUrl: string, keptKey: string, checkpoint: string): Promise<string | undefined> {
+  const kept = parseVerifierKey(keptKey);
+  const newOrigin = checkpoint.slice(0, Math.max(0, checkpoint.indexOf('\n')));
+  if (!kept.ok || newOrigin === '' || newOrigin === kept.verifier.name) return undefined;
+  const answer = await fetchBytes(`${logUrl}/key`);
+  const key = answer.text.trim();
+  const served = parseVerifierKey(key);
+  if (answer.status !== 200 || !served.ok || served.verifier.name !== newOrigin || !sameBytes(served.verifier.publicKey, kept.verifier.publicKey)) return undefined;
+  return key;
+}
+
 /** Runs one round; resolves to the exit status, or throws a CliError naming what the log did wrong. */
 export async function monitor(options: MonitorOptions, output: Output): Promise<number> {
   const kept = readState(options.stateFile);
-  const verifierKey = await trustedKey(options, kept, output);
-  const origin = verifierKey.slice(0, verifierKey.indexOf('+'));
+  let verifierKey = await trustedKey(options, kept, output);
   const logUrl = `${options.base}${RECEIPT_LOG_PATH}`;
 
   const checkpointAnswer = await fetchBytes(`${logUrl}/checkpoint`);
   if (checkpointAnswer.status !== 200) throw logFailure(`${logUrl}/checkpoint answered HTTP ${checkpointAnswer.status}${checkpointAnswer.problemDetail ? `: ${checkpointAnswer.problemDetail}` : ''}`);
-  const opened = openCheckpoint(checkpointAnswer.text, verifierKey, origin);
+  const keptOrigin = verifierKey.slice(0, verifierKey.indexOf('+'));
+  let opened = openCheckpoint(checkpointAnswer.text, verifierKey, keptOrigin);
+  const moved = !opened.ok && kept ? await movedKey(logUrl, verifierKey, checkpointAnswer.text) : undefined;
+  if (moved) {
+    verifierKey = moved;
+    opened = openCheckpoint(checkpointAnswer.text, verifierKey, verifierKey.slice(0, verifierKey.indexOf('+')));
+  }
+  const origin = verifierKey.slice(0, verifierKey.indexOf('+'));
   if (!opened.ok) throw logFailure(`the checkpoint ${logUrl}/checkpoint serves is refused: ${opened.reason}`);
+  if (moved && !options.json) output.err(`monitor: the log moved from ${keptOrigin} to ${origin}: the kept key signs under its new name ${verifierKey}, which is kept from now on`);
   if (options.witnesses) {
     const witnessed = witnessCheck(checkpointAnswer.text, options.witnesses);
     if (!witnessed.ok) throw logFailure(`the checkpoint ${logUrl}/checkpoint serves is refused: ${witnessed.detail}`);
@@ -152,6 +176,7 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   const summary = {
     ok: true,
     origin,
+    ...(moved ? { movedFrom: keptOrigin } : {}),
     previous: { size: oldSize, rootHash: b64(oldRoot) },
     checkpoint: { size, rootHash: b64(root) },
     entriesChecked: checked,

@@ -299,7 +299,11 @@ export interface ReceiptLogStore {
   /** The index of a receipt's entry, or undefined when it has none. */
   logIndexOf(receiptId: string): Promise<number | undefined>;
   latestCheckpoint(): Promise<StoredCheckpoint | undefined>;
-  /** Keeps a checkpoint unless one of that size is kept already (another instance signed it first). */
+  /**
+   * Keeps a checkpoint unless one of that size is kept already (another instance signed it first);
+   * one of the same size and root takes its place (the same tree signed again, under the origin a
+   * moved site has now), one with another root never does.
+   */
   saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
   /** Appends stored receipts the log lacks (a build without the log stored them); how many. */
   appendUnloggedReceipts(): Promise<number>;

@@ -192,7 +192,8 @@ export class LogForkError extends Error {
 }
 
 /** A checkpoint as opened with the log's key: its tree and its note. */
-type SignedNote = SignedTree & { note: string };
+/** A tree this log's key signed, the note that says so, and the origin it was signed under. */
+type SignedNote = SignedTree & { note: string; origin: string };
 
 /**
  * Entries whose leaves are recomputed from their receipts before one checkpoint: a log far ahead of
@@ -242,13 +243,25 @@ export function createReceiptLog(
   // The last tree this log signed, as kept outside the store, and why it refuses to sign now, if it does.
   let fork: LogFork | undefined;
   const opened = new Map<string, SignedNote>();
-  /** `note` opened with this log's key (the last two kept: every round opens the same ones). */
+  /**
+   * `note` opened with this log's key (the last two kept: every round opens the same ones). The origin
+   * follows SITE_BASE_URL, so a site that moved finds its history signed by the same key under the
+   * origin it had: that is this log's history, and the next checkpoint carries the new origin.
+   */
   function openSigned(note: string, what: string): SignedNote {
     const known = opened.get(note);
     if (known) return known;
-    const checked = openCheckpoint(note, verifierKey, config.origin);
+    let checked = openCheckpoint(note, verifierKey, config.origin);
+    const earlier = note.slice(0, Math.max(0, note.indexOf('\n')));
+    if (!checked.ok && earlier !== '' && earlier !== config.origin) {
+      const moved = openCheckpoint(note, formatVerifierKey(earlier, rawPublicKey(signingKey)), earlier);
+      if (moved.ok) {
+        checked = moved;
+        logger.info({ from: earlier, to: config.origin, size: moved.checkpoint.size }, `receipt log: moved from ${earlier} to ${config.origin} (SITE_BASE_URL): the same key signed ${what}; the next checkpoint extends it under the new origin`);
+      }
+    }
     if (!checked.ok) refuse({ code: 'foreign_key', reason: `${what} does not verify with this log's key ${verifierKey}: ${checked.reason}` });
-    const tree = { size: checked.checkpoint.size, root: checked.checkpoint.root, note };
+    const tree = { size: checked.checkpoint.size, root: checked.checkpoint.root, note, origin: checked.checkpoint.origin };
     if (opened.size >= 2) opened.delete(opened.keys().next().value!);
     opened.set(note, tree);
     return tree;
@@ -318,10 +331,11 @@ export function createReceiptLog(
     const found = await signedBase(stored, size);
     // Kept but not in the store: the process stopped between keeping a checkpoint and storing it, or its witnesses did not cosign it.
     if (found && found.size > (stored?.size ?? -1)) await publish(found, now);
-    const base: SignedNote = found ?? { size: 0, root: EMPTY_TREE_HASH, note: '' };
+    const base: SignedNote = found ?? { size: 0, root: EMPTY_TREE_HASH, note: '', origin: config.origin };
     let signed: StoredCheckpoint | undefined;
-    // An empty log gets its signed size-0 checkpoint too: a log always serves one.
-    if (size > base.size || base.note === '') {
+    // An empty log gets its signed size-0 checkpoint too: a log always serves one; a log that moved
+    // signs its tree again under the new origin, so what it serves verifies with the key it publishes.
+    if (size > base.size || base.note === '' || base.origin !== config.origin) {
       const end = Math.min(size, base.size + ENTRIES_SIGNED_PER_ROUND);
       const entries = end > base.size ? await store.readLogEntries(base.size, end) : [];
       const lost = entries.length !== end - base.size || entries.some((entry, i) => entry.index !== base.size + i);
@@ -337,7 +351,7 @@ export function createReceiptLog(
       const note = signCheckpoint(formatCheckpoint({ origin: config.origin, size: end, root: next.tree.root }), signingKey, config.origin);
       // Kept before it is published: a checkpoint anyone has seen (a witness included) is one this log must extend.
       keeper.write(note);
-      signed = await publish({ size: end, root: next.tree.root, note }, now);
+      signed = await publish({ size: end, root: next.tree.root, note, origin: config.origin }, now);
     }
     fork = undefined;
     return remember((await store.latestCheckpoint()) ?? signed);

@@ -41,7 +41,9 @@ export function memoryReceiptLog(receipts: () => readonly ReceiptBundle[], origi
     },
     latestCheckpoint: async () => checkpoints.at(-1),
     saveCheckpoint: async (checkpoint) => {
-      if (!checkpoints.some((kept) => kept.size === checkpoint.size)) checkpoints.push(checkpoint);
+      const same = checkpoints.findIndex((kept) => kept.size === checkpoint.size);
+      if (same < 0) checkpoints.push(checkpoint);
+      else if (checkpoints[same]!.rootHex === checkpoint.rootHex) checkpoints[same] = checkpoint;
     },
     appendUnloggedReceipts: async () => 0,
     countReceipts: async () => receipts().length,

@@ -16,7 +16,7 @@ import { startBuiltServer } from '../helpers/built-server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { type PaidTurn, payForTurn, RECEIVER, RESERVE, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import type { MonitorState } from '../../src/cli/monitor.ts';
-import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
+import { formatVerifierKey, generateNoteKey, parseVerifierKey } from '../../src/domain/tlog/note.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -96,6 +96,33 @@ describe('agent-economy monitor', () => {
     // The site agrees with itself before anything is tampered with.
     const live = await (await fetch(`${stack.server.url}/api/agent-economy/live`)).json();
     expect(live.probes.transparency_log).toMatchObject({ ok: true, status: 'consistent', checkpoint: { size: 3 } });
+  });
+
+  it('follows the site when it moved: the kept key signing under the new origin\'s name is kept from then on, another key is refused', async () => {
+    const kept = readState(state());
+    const served = parseVerifierKey(kept.verifierKey);
+    if (!served.ok) throw new Error(served.reason);
+    // What a monitor kept before SITE_BASE_URL moved: the same Ed25519 key under the old origin's name.
+    const oldOrigin = 'old-host.example/api/transparency/receipts';
+    const beforeMove = join(dir, 'before-move.json');
+    writeFileSync(beforeMove, JSON.stringify({ ...kept, origin: oldOrigin, verifierKey: formatVerifierKey(oldOrigin, served.verifier.publicKey) }));
+    const followed = await monitor(beforeMove, '--json');
+    expect(followed.code, followed.stdout + followed.stderr).toBe(0);
+    expect(JSON.parse(followed.stdout)).toMatchObject({ ok: true, origin: kept.origin, movedFrom: oldOrigin, checkpoint: { size: kept.size } });
+    expect(readState(beforeMove)).toMatchObject({ origin: kept.origin, verifierKey: kept.verifierKey });
+    // Without --json it says so.
+    const toldFile = join(dir, 'before-move-told.json');
+    writeFileSync(toldFile, JSON.stringify({ ...kept, origin: oldOrigin, verifierKey: formatVerifierKey(oldOrigin, served.verifier.publicKey) }));
+    expect((await monitor(toldFile)).stderr).toContain(`the log moved from ${oldOrigin} to ${kept.origin}`);
+
+    // Another key under the old name is another log: the site's key is not the one kept.
+    const strangerFile = join(dir, 'stranger.json');
+    const stranger = { ...kept, origin: oldOrigin, verifierKey: formatVerifierKey(oldOrigin, generateNoteKey().publicKey) };
+    writeFileSync(strangerFile, JSON.stringify(stranger));
+    const refused = await monitor(strangerFile);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the checkpoint .* is refused: .*no signature by old-host\.example/);
+    expect(readState(strangerFile)).toEqual(stranger);
   });
 
   it('refuses a log that forked or shrank against the state it kept, naming both checkpoints', async () => {

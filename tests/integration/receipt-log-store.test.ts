@@ -17,6 +17,8 @@ import { canonicalJson } from '../../src/domain/canonical-hash.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { appendHashes, appendReadIndexes, EMPTY_TREE_HASH, leafHash, nodeHash, rootFromSubtrees, storedHashIndex, treeHashIndexes } from '../../src/domain/tlog/tree.ts';
 import { createReceiptLog } from '../../src/services/receipt-log.ts';
+import { signedCheckpointInMemory } from '../../src/services/signed-checkpoint-file.ts';
+import { openCheckpoint } from '../../src/domain/tlog/note.ts';
 import { createStore } from '../../src/services/store/index.ts';
 import type { SqlAssistantStore } from '../../src/services/store/sql-store.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
@@ -272,5 +274,33 @@ describe.each(engines)('the receipt log on %s', (_name, makeEngine, enabled) => 
       expect(seen, sql).not.toContain(revision);
       seen.push(revision);
     }
+  });
+
+  (enabled ? it : it.skip)('follows the site when it moves: the same key signs the same tree again under the new origin, and a signed size never takes another root', async () => {
+    const engine = makeEngine();
+    cleanups.push(engine.cleanup);
+    const store = open(engine);
+    for (let i = 0; i < 3; i++) await settleTurn(store);
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const keeper = signedCheckpointInMemory();
+    const before = createReceiptLog(store, key, { origin: 'old.example/api/transparency/receipts', checkpointIntervalSeconds: 5 }, keeper);
+    const signed = (await before.checkpointNow())!;
+    expect(signed.size).toBe(3);
+    // SITE_BASE_URL moved: the origin, and so the key's name, with it; the key and the state file did not.
+    const after = createReceiptLog(store, key, { origin: 'new.example/api/transparency/receipts', checkpointIntervalSeconds: 5 }, keeper);
+    const moved = (await after.checkpointNow())!;
+    expect({ size: moved.size, root: moved.rootHex }).toEqual({ size: 3, root: signed.rootHex });
+    expect(openCheckpoint(moved.note, after.verifierKey, 'new.example/api/transparency/receipts')).toMatchObject({ ok: true, checkpoint: { size: 3 } });
+    expect((await store.latestCheckpoint())!.note).toBe(moved.note);
+    expect(openCheckpoint(keeper.read()!, after.verifierKey, 'new.example/api/transparency/receipts').ok).toBe(true);
+    await settleTurn(store);
+    expect((await after.checkpointNow())!.size).toBe(4);
+    // Another key under the old origin is not this log's history, moved or not.
+    const stranger = createReceiptLog(store, generateKeyPairSync('ed25519').privateKey, { origin: 'old.example/api/transparency/receipts', checkpointIntervalSeconds: 5 }, keeper);
+    await expect(stranger.checkpointNow()).rejects.toMatchObject({ fork: { code: 'foreign_key' } });
+    // A checkpoint of a size already kept, with another root, is not stored over it.
+    const latest = (await store.latestCheckpoint())!;
+    await store.saveCheckpoint({ ...latest, rootHex: '00'.repeat(32), note: 'forged\n' });
+    expect(await store.latestCheckpoint()).toMatchObject({ size: 4, rootHex: latest.rootHex, note: latest.note });
   });
 });

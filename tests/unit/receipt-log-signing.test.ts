@@ -49,7 +49,9 @@ function memoryStore(receipts: string[] = []) {
     },
     latestCheckpoint: async () => state.checkpoints.at(-1),
     saveCheckpoint: async (checkpoint) => {
-      if (!state.checkpoints.some((kept) => kept.size === checkpoint.size)) state.checkpoints.push(checkpoint);
+      const same = state.checkpoints.findIndex((kept) => kept.size === checkpoint.size);
+      if (same < 0) state.checkpoints.push(checkpoint);
+      else if (state.checkpoints[same]!.rootHex === checkpoint.rootHex) state.checkpoints[same] = checkpoint;
       state.checkpoints.sort((a, b) => a.size - b.size);
     },
     appendUnloggedReceipts: async () => 0,

@@ -596,7 +596,8 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
 
   async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
     const database = await this.ready();
-    await database.query('INSERT INTO log_checkpoints (size, root, note, issued_at) VALUES ($1, $2, $3, $4) ON CONFLICT (size) DO NOTHING', [
+    await database.query(`INSERT INTO log_checkpoints (size, root, note, issued_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (size) DO UPDATE SET note = excluded.note, issued_at = excluded.issued_at WHERE log_checkpoints.root = excluded.root`, [
       checkpoint.size,
       checkpoint.rootHex,
       checkpoint.note,
