@@ -1,9 +1,10 @@
 /**
- * The state of the sandbox chain: blocks, a mempool and boxes with their real ids. Every Note is an
- * output of a real (unsigned) Ergo transaction built with ergo-lib (sigma-rust): it spends the
- * sandbox's funding box and creates the Note, the change and the miner fee box, so the transaction
- * id is the blake2b256 of the transaction bytes and each box id the blake2b256 of the box bytes,
- * exactly as on the testnet. Register constants are serialized with @fleet-sdk/serializer.
+ * The state of the sandbox chain: its tip block, a mempool and boxes with their real ids, all of it
+ * plain data that a chain file keeps (`state()`, chain-file.ts). Every Note is an output of a real
+ * (unsigned) Ergo transaction built with ergo-lib (sigma-rust): it spends the sandbox's funding box
+ * and creates the Note, the change and the miner fee box, so the transaction id is the blake2b256
+ * of the transaction bytes and each box id the blake2b256 of the box bytes, exactly as on the
+ * testnet. Register constants are serialized with @fleet-sdk/serializer.
  *
  * Nothing is signed: the sandbox checks no proofs and holds no key. Its funding box is guarded by a
  * public key whose secret is 1, the opposite of a secret, to make that plain.
@@ -72,7 +73,7 @@ export interface SandboxBox {
   hiddenFromExplorer: boolean;
 }
 
-interface Block {
+export interface Block {
   id: string;
   height: number;
   timestamp: number;
@@ -82,6 +83,22 @@ interface PendingTransaction {
   id: string;
   outputs: SandboxBox[];
   spends: SandboxBox;
+}
+
+/**
+ * Everything the chain's answers come from, as plain data: what a kept chain writes to its file and
+ * starts again from (chain-file.ts). Outputs by transaction and inputs by spending transaction are
+ * read back from the boxes themselves.
+ */
+export interface SandboxChainState {
+  tip: Block;
+  /** Every box ever created, spent or not, mempool ones included. */
+  boxes: SandboxBox[];
+  /** Transactions not yet mined, in the order they were sent: the transaction and the box it spends. */
+  mempool: Array<{ transactionId: string; spendsBoxId: string }>;
+  /** The box the next Note spends: the change of the last one. */
+  fundingBoxId: string;
+  nextGlobalIndex: number;
 }
 
 export interface MintNoteRequest {
@@ -183,23 +200,67 @@ export class SandboxChain {
   /** By transaction id, so looking one up costs the same however many Notes the sandbox minted (the bench mints thousands). */
   readonly #outputs = new Map<string, SandboxBox[]>();
   readonly #spentBy = new Map<string, SandboxBox[]>();
-  readonly #blocks: Block[] = [];
+  #tip: Block;
   #mempool: PendingTransaction[] = [];
   #funding: SandboxBox;
   #nextGlobalIndex = 0;
+  /**
+   * Called after every change (a Note, a block) before it is answered, so a chain kept in a file
+   * is written before anyone hears of the change.
+   */
+  onChange: (() => void) | undefined;
 
-  constructor(startHeight: number) {
-    this.#blocks.push({ id: hex.encode(blake2b256(new TextEncoder().encode(`sandbox genesis ${startHeight}`))), height: startHeight, timestamp: Date.now() });
+  /** A new chain whose genesis block is at `start`, or the chain a kept `start` state describes. */
+  constructor(start: number | SandboxChainState) {
+    if (typeof start !== 'number') {
+      this.#tip = { ...start.tip };
+      for (const kept of start.boxes) {
+        const box = { ...kept, registers: { ...kept.registers } };
+        this.#boxes.set(box.boxId, box);
+        const outputs = this.#outputs.get(box.transactionId) ?? [];
+        outputs[box.index] = box;
+        this.#outputs.set(box.transactionId, outputs);
+        if (box.spentTransactionId !== undefined) this.#spentBy.set(box.spentTransactionId, [box]);
+      }
+      for (const [transactionId, outputs] of this.#outputs) {
+        if (outputs.filter(Boolean).length !== outputs.length) throw new Error(`transaction ${transactionId} lacks an output between 0 and ${outputs.length - 1}`);
+      }
+      const known = (boxId: string, what: string): SandboxBox => {
+        const box = this.#boxes.get(boxId);
+        if (!box) throw new Error(`${what} ${boxId} is not among its boxes`);
+        return box;
+      };
+      this.#funding = known(start.fundingBoxId, 'the funding box');
+      this.#mempool = start.mempool.map(({ transactionId, spendsBoxId }) => {
+        const outputs = this.#outputs.get(transactionId);
+        if (!outputs) throw new Error(`the mempool transaction ${transactionId} has no outputs among its boxes`);
+        return { id: transactionId, outputs, spends: known(spendsBoxId, `the box mempool transaction ${transactionId} spends,`) };
+      });
+      this.#nextGlobalIndex = start.nextGlobalIndex;
+      return;
+    }
+    this.#tip = { id: hex.encode(blake2b256(new TextEncoder().encode(`sandbox genesis ${start}`))), height: start, timestamp: Date.now() };
     // Like the testnet's genesis boxes, the funding box has the all-zero transaction id.
     const contract = contractOf(FUNDING_ADDRESS.ergoTree);
-    const genesis = new ErgoBox(boxValue(FUNDING_VALUE), startHeight, contract, TxId.zero(), 0, new Tokens());
+    const genesis = new ErgoBox(boxValue(FUNDING_VALUE), start, contract, TxId.zero(), 0, new Tokens());
     this.#funding = toSandboxBox(genesis, false);
     this.#outputs.set(this.#funding.transactionId, [this.#funding]);
     this.#include(this.#funding, this.tip);
   }
 
+  /** The chain as plain data, from which `new SandboxChain(state)` answers exactly as this one does. */
+  state(): SandboxChainState {
+    return {
+      tip: { ...this.#tip },
+      boxes: [...this.#boxes.values()].map((box) => ({ ...box, registers: { ...box.registers } })),
+      mempool: this.#mempool.map((pending) => ({ transactionId: pending.id, spendsBoxId: pending.spends.boxId })),
+      fundingBoxId: this.#funding.boxId,
+      nextGlobalIndex: this.#nextGlobalIndex,
+    };
+  }
+
   get tip(): Block {
-    return this.#blocks[this.#blocks.length - 1]!;
+    return this.#tip;
   }
 
   get height(): number {
@@ -235,14 +296,20 @@ export class SandboxChain {
 
   /** Mines `count` blocks; the first includes every mempool transaction. */
   mine(count = 1): number {
+    this.#mine(count);
+    this.onChange?.();
+    return this.height;
+  }
+
+  #mine(count: number): void {
     for (let index = 0; index < count; index++) {
       const pending = this.#mempool;
       this.#mempool = [];
-      const previous = this.tip;
+      const previous = this.#tip;
       const height = previous.height + 1;
       const seed = [previous.id, String(height), ...pending.map((tx) => tx.id)].join(':');
       const block: Block = { id: hex.encode(blake2b256(new TextEncoder().encode(seed))), height, timestamp: Date.now() };
-      this.#blocks.push(block);
+      this.#tip = block;
       for (const tx of pending) {
         tx.spends.spentTransactionId = tx.id;
         tx.spends.spendingHeight = height;
@@ -250,7 +317,6 @@ export class SandboxChain {
         for (const output of tx.outputs) this.#include(output, block);
       }
     }
-    return this.height;
   }
 
   /** Mines empty blocks up to `height` (the chain never goes back). */
@@ -295,7 +361,8 @@ export class SandboxChain {
     // Mempool transactions chain: the next Note spends this change box even before it is mined.
     this.#funding = outputs[1]!;
 
-    if (request.confirmations > 0) this.mine(request.confirmations);
+    this.#mine(request.confirmations);
+    this.onChange?.();
     return outputs[0]!;
   }
 

@@ -11,6 +11,10 @@
  *
  * Every answer carries `x-ergo-sandbox: true`, so a client configured for the testnet refuses it and
  * no sandbox receipt can pass for a testnet proof.
+ *
+ * Given a chain file (`npm run sandbox` gives SANDBOX_CHAIN_FILE), the chain continues from it and
+ * every change is written to it before it is answered; without one (tests, the bench) it lives in
+ * memory only.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +22,7 @@ import { z } from 'zod';
 import { parseJsonExact } from '../lib/exact-json.ts';
 import { explorerBox, explorerNotFound, heightRequestSchema, hex64, mineRequestSchema, mintRequestSchema, nodeBox, nodeNotFound, receiverTree, registersOf, type Answer } from './api-shapes.ts';
 import { SandboxChain, SandboxError, type SandboxBox } from './chain.ts';
+import { readChainFile, writeChainFile } from './chain-file.ts';
 
 export const SANDBOX_HOST = '127.0.0.1';
 const MAX_BODY_BYTES = 65_536;
@@ -33,14 +38,21 @@ export function stringifyExact(value: unknown): string {
 
 export interface SandboxOptions {
   port: number;
+  /** Height of a new chain's genesis block; a chain continued from its file keeps its own height. */
   startHeight: number;
   /** Mine a block every this many seconds; 0 mines only on demand. */
   blockSeconds?: number;
+  /** Keep the chain in this file: continue from it, write every change to it. Unset: in memory only. */
+  chainFile?: string | undefined;
+  /** With `chainFile`: start an empty chain at `startHeight` whatever the file holds, and replace it. */
+  fresh?: boolean | undefined;
 }
 
 export interface RunningSandbox {
   url: string;
   chain: SandboxChain;
+  /** Where the chain is kept and how this start found it; undefined when it lives in memory only. */
+  kept: { file: string; start: 'continued' | 'new' | 'fresh' } | undefined;
   close(): Promise<void>;
 }
 
@@ -245,9 +257,15 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-/** Starts the sandbox on 127.0.0.1:`port` (0 picks a free port). */
+/**
+ * Starts the sandbox on 127.0.0.1:`port` (0 picks a free port). With `chainFile`, the chain is read
+ * from it first (a file that is not a sandbox chain stops the start, naming it) and written to it
+ * once listening, so a start that fails to listen leaves the file as it was.
+ */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
-  const chain = new SandboxChain(options.startHeight);
+  const file = options.chainFile;
+  const continued = file !== undefined && !options.fresh ? readChainFile(file) : undefined;
+  const chain = continued ?? new SandboxChain(options.startHeight);
   let url = '';
   const handler = createSandboxHandler(chain, () => url);
   const server = http.createServer((req, res) => void handler(req, res));
@@ -256,16 +274,36 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     server.listen(options.port, SANDBOX_HOST, () => resolve());
   });
   url = `http://${SANDBOX_HOST}:${(server.address() as AddressInfo).port}`;
-  const timer = options.blockSeconds ? setInterval(() => chain.mine(1), options.blockSeconds * 1000) : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (timer) clearInterval(timer);
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  if (file !== undefined) {
+    try {
+      writeChainFile(file, chain);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    chain.onChange = () => writeChainFile(file, chain);
+  }
+  timer = options.blockSeconds
+    ? setInterval(() => {
+        try {
+          chain.mine(1);
+        } catch (error) {
+          process.stderr.write(`sandbox: ${(error as Error).message}\n`);
+        }
+      }, options.blockSeconds * 1000)
+    : undefined;
   timer?.unref();
   return {
     url,
     chain,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (timer) clearInterval(timer);
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    kept: file === undefined ? undefined : { file, start: continued ? 'continued' : options.fresh ? 'fresh' : 'new' },
+    close,
   };
 }

@@ -1,17 +1,22 @@
 /**
  * The sandbox chain: real box ids, registers serialized as the Accord v0 Note needs, a height that
- * moves, the Explorer API v1 and node shapes, and the two commands a newcomer runs
- * (`npm run sandbox`, `npm run sandbox:pay`) started as real processes.
+ * moves, the Explorer API v1 and node shapes, the chain kept in its file across restarts, and the
+ * two commands a newcomer runs (`npm run sandbox`, `npm run sandbox:pay`) started as real processes.
  */
 import { blake2b256, hex } from '@fleet-sdk/crypto';
 import { parse, serializeBox } from '@fleet-sdk/serializer';
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ErgoBox } from 'ergo-lib-wasm-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSandboxConfig } from '../../src/config/sandbox.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadSandboxConfig, SANDBOX_VARIABLES } from '../../src/config/sandbox.ts';
 import { createChainClient } from '../../src/services/chain/explorer-client.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { SandboxChain } from '../../src/sandbox/chain.ts';
+import { chainFileText, readChainFile } from '../../src/sandbox/chain-file.ts';
 import { ROOT } from '../helpers/built-server.ts';
 import { startFakeServer } from '../helpers/fake-http.ts';
 import { makeQuote } from '../helpers/store-fixtures.ts';
@@ -22,18 +27,21 @@ const RESERVE = '5a'.repeat(32);
 const TASK = 'a5'.repeat(32);
 
 let sandbox: RunningSandbox;
+const scratch = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, startHeight: 2_000 });
 });
 afterAll(async () => {
   await sandbox.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
-async function call(path: string, body?: unknown): Promise<{ status: number; headers: Headers; text: string; json: Record<string, any> }> {
-  const response = await fetch(`${sandbox.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+async function callAt(url: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; text: string; json: Record<string, any> }> {
+  const response = await fetch(`${url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as Record<string, any> };
 }
+const call = (path: string, body?: unknown) => callAt(sandbox.url, path, body);
 
 describe('sandbox chain', () => {
   it('mints a Note whose box id is the blake2b256 of its serialized bytes', async () => {
@@ -141,6 +149,124 @@ describe('sandbox chain', () => {
   });
 });
 
+describe('a sandbox chain kept in its file', () => {
+  type Minted = { boxId: string; transactionId: string };
+
+  /** Every answer about the two Notes and the chain, as status and body text. */
+  async function answersAbout(url: string, note: Minted, pending: Minted): Promise<Record<string, string>> {
+    const paths = [
+      '/api/v1/networkState',
+      '/info',
+      `/api/v1/boxes/${note.boxId}`,
+      `/blockchain/box/byId/${note.boxId}`,
+      `/utxo/withPool/byId/${note.boxId}`,
+      `/api/v1/transactions/${note.transactionId}`,
+      `/blockchain/transaction/byId/${note.transactionId}`,
+      `/api/v1/boxes/${pending.boxId}`,
+      `/utxo/withPool/byId/${pending.boxId}`,
+    ];
+    const answers = await Promise.all(paths.map(async (path) => callAt(url, path)));
+    return Object.fromEntries(paths.map((path, index) => [path, `${answers[index]!.status} ${answers[index]!.text}`]));
+  }
+
+  it('answers the same about its Notes after a restart on the same file, and goes on from them', async () => {
+    const file = join(scratch, 'restart', 'sandbox-chain.json');
+    const first = await startSandbox({ port: 0, startHeight: 5_000, chainFile: file });
+    expect(first.kept).toEqual({ file, start: 'new' });
+    const note = (await callAt(first.url, '/sandbox/notes', { value: 25_000_000, receiver: RECEIVER, reserveBoxId: RESERVE, expiryHeight: 5_720, taskHash: TASK, confirmations: 2 })).json as Minted;
+    const pending = (await callAt(first.url, '/sandbox/notes', { value: 5_000_000, receiver: RECEIVER, confirmations: 0 })).json as Minted;
+    // Written before it was answered: the file already holds the Note still in the mempool.
+    expect(readFileSync(file, 'utf8')).toContain(pending.boxId);
+    const before = await answersAbout(first.url, note, pending);
+    expect(before[`/api/v1/boxes/${note.boxId}`]).toMatch(/^200 /);
+    expect(before[`/utxo/withPool/byId/${pending.boxId}`]).toMatch(/^200 /);
+    await first.close();
+
+    const second = await startSandbox({ port: 0, startHeight: 1, chainFile: file });
+    try {
+      expect(second.kept).toEqual({ file, start: 'continued' });
+      expect(await answersAbout(second.url, note, pending)).toEqual(before);
+      // The Note left in the mempool is mined by the next block, at the kept height plus one.
+      expect((await callAt(second.url, '/sandbox/mine', {})).json.height).toBe(5_003);
+      expect((await callAt(second.url, `/api/v1/boxes/${pending.boxId}`)).json.settlementHeight).toBe(5_003);
+      // The next Note spends the change of the last one made before the restart.
+      const change = second.chain.outputsOf(pending.transactionId)[1]!;
+      const next = (await callAt(second.url, '/sandbox/notes', { value: 5_000_000, receiver: RECEIVER })).json as Minted;
+      expect((await callAt(second.url, `/blockchain/box/byId/${change.boxId}`)).json).toMatchObject({ spentTransactionId: next.transactionId, spendingHeight: 5_004 });
+    } finally {
+      await second.close();
+    }
+    // Each write replaced the file whole: nothing is left beside it.
+    expect(readdirSync(join(scratch, 'restart'))).toEqual(['sandbox-chain.json']);
+  });
+
+  it('starts empty when fresh, at the start height, and the empty chain replaces the file', async () => {
+    const file = join(scratch, 'fresh.json');
+    const first = await startSandbox({ port: 0, startHeight: 5_000, chainFile: file });
+    const note = (await callAt(first.url, '/sandbox/notes', { value: 5_000_000, receiver: RECEIVER })).json as Minted;
+    await first.close();
+
+    const fresh = await startSandbox({ port: 0, startHeight: 7_000, chainFile: file, fresh: true });
+    expect(fresh.kept).toEqual({ file, start: 'fresh' });
+    expect([fresh.chain.height, fresh.chain.boxCount]).toEqual([7_000, 1]);
+    expect((await callAt(fresh.url, `/api/v1/boxes/${note.boxId}`)).status).toBe(404);
+    await fresh.close();
+
+    const again = await startSandbox({ port: 0, startHeight: 1, chainFile: file });
+    expect(again.kept!.start).toBe('continued');
+    expect([again.chain.height, again.chain.boxCount]).toEqual([7_000, 1]);
+    expect((await callAt(again.url, `/utxo/withPool/byId/${note.boxId}`)).status).toBe(404);
+    await again.close();
+  });
+
+  it('mines on time from the kept height and keeps every block it mines', async () => {
+    const file = join(scratch, 'timed.json');
+    const first = await startSandbox({ port: 0, startHeight: 8_000, chainFile: file });
+    await callAt(first.url, '/sandbox/height', { height: 8_100 });
+    await first.close();
+
+    const timed = await startSandbox({ port: 0, startHeight: 1, blockSeconds: 1, chainFile: file });
+    try {
+      expect(timed.chain.height).toBe(8_100);
+      await vi.waitFor(() => expect(timed.chain.height).toBeGreaterThan(8_100), { timeout: 5_000, interval: 50 });
+    } finally {
+      await timed.close();
+    }
+    expect(readChainFile(file)!.height).toBe(timed.chain.height);
+  });
+
+  const valid = () => JSON.parse(chainFileText(new SandboxChain(100).state())) as Record<string, any>;
+  it.each<[string, () => string, RegExp]>([
+    ['cut short', () => chainFileText(new SandboxChain(100).state()).slice(0, 200), /is not JSON/],
+    ['of another layout', () => JSON.stringify({ ...valid(), format: 'ergo-sandbox-chain/0' }), /is not a sandbox chain of format ergo-sandbox-chain\/1 \(its format: "ergo-sandbox-chain\/0"\)/],
+    ['missing a box value', () => JSON.stringify({ ...valid(), boxes: valid().boxes.map(({ value: _value, ...box }: Record<string, unknown>) => box) }), /is not a sandbox chain: boxes\.0\.value/],
+    ['naming a funding box it lacks', () => JSON.stringify({ ...valid(), fundingBoxId: 'ab'.repeat(32) }), /does not hold together: the funding box abab/],
+  ])('refuses a file %s, naming it and how to start afresh, and leaves it as it was', async (name, text, problem) => {
+    const file = join(scratch, `corrupt-${name.replace(/\W+/g, '-')}.json`);
+    writeFileSync(file, text());
+    const kept = readFileSync(file, 'utf8');
+    const start = startSandbox({ port: 0, startHeight: 100, chainFile: file });
+    await expect(start).rejects.toThrow(problem);
+    await expect(start).rejects.toThrow(`the sandbox chain file ${file} `);
+    await expect(start).rejects.toThrow('`npm run sandbox -- --fresh` starts an empty chain in its place');
+    expect(readFileSync(file, 'utf8')).toBe(kept);
+
+    const fresh = await startSandbox({ port: 0, startHeight: 100, chainFile: file, fresh: true });
+    await fresh.close();
+    expect(readChainFile(file)!.height).toBe(100);
+  });
+
+  it('refuses a file it cannot read, naming it', async () => {
+    const file = join(scratch, 'a-folder');
+    mkdirSync(file);
+    await expect(startSandbox({ port: 0, startHeight: 100, chainFile: file })).rejects.toThrow(new RegExp(`the sandbox chain file ${file} cannot be read \\(EISDIR`));
+  });
+
+  it('lives in memory only unless given a file', () => {
+    expect(sandbox.kept).toBeUndefined();
+  });
+});
+
 describe('paying a quote on the sandbox', () => {
   it('mints the Note a premium quote asks for, with the confirmations it needs', async () => {
     const quote = makeQuote({ issuedHeight: sandbox.chain.height, minConfirmations: 2 });
@@ -188,20 +314,26 @@ describe('sandbox commands', () => {
     return { child, exited, output: () => ({ stdout, stderr }) };
   }
 
+  /** The URL a started `npm run sandbox` prints once it listens. */
+  function listening(server: ReturnType<typeof run>): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${server.output().stderr}`)), 15_000);
+      const poll = setInterval(() => {
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output().stdout);
+        if (match || server.child.exitCode !== null) {
+          clearInterval(poll);
+          clearTimeout(timer);
+          if (match) resolve(match[1]!);
+          else reject(new Error(`sandbox exited: ${server.output().stderr}`));
+        }
+      }, 50);
+    });
+  }
+
   it('`npm run sandbox` listens on loopback, and `npm run sandbox:pay` pays a quote from stdin, by id or by question', async () => {
-    const server = run('src/sandbox/main.ts', [], { SANDBOX_PORT: '0', SANDBOX_START_HEIGHT: '9000' });
+    const server = run('src/sandbox/main.ts', [], { SANDBOX_PORT: '0', SANDBOX_START_HEIGHT: '9000', SANDBOX_CHAIN_FILE: join(scratch, 'commands.json') });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${server.output().stderr}`)), 15_000);
-        const poll = setInterval(() => {
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output().stdout);
-          if (match) {
-            clearInterval(poll);
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        }, 50);
-      });
+      const url = await listening(server);
       expect(server.output().stdout).toContain('height 9000');
 
       const quote = makeQuote({ issuedHeight: 9000 });
@@ -248,12 +380,59 @@ describe('sandbox commands', () => {
       await server.exited;
     }
   });
+
+  it('`npm run sandbox` keeps its chain in its file across restarts, says where and how to start afresh, and refuses what it does not take', async () => {
+    const file = join(scratch, 'command', 'sandbox-chain.json');
+    const env = { SANDBOX_PORT: '0', SANDBOX_START_HEIGHT: '9000', SANDBOX_CHAIN_FILE: file };
+    const stop = async (server: ReturnType<typeof run>) => {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    };
+
+    const first = run('src/sandbox/main.ts', [], env);
+    const note = (await callAt(await listening(first), '/sandbox/notes', { value: 5_000_000, receiver: RECEIVER, confirmations: 3 })).json as { boxId: string };
+    expect(first.output().stdout).toContain(`chain kept in ${file} (a new one; a restart continues it); \`npm run sandbox -- --fresh\` starts an empty one in its place`);
+    await stop(first);
+
+    const second = run('src/sandbox/main.ts', [], env);
+    const url = await listening(second);
+    expect(second.output().stdout).toContain('(height 9003;');
+    expect(second.output().stdout).toContain(`chain kept in ${file}, continued from the last run (4 boxes)`);
+    expect((await callAt(url, `/api/v1/boxes/${note.boxId}`)).json.settlementHeight).toBe(9001);
+    await stop(second);
+
+    const fresh = run('src/sandbox/main.ts', ['--fresh'], env);
+    const freshUrl = await listening(fresh);
+    expect(fresh.output().stdout).toContain('(height 9000;');
+    expect(fresh.output().stdout).toContain(`chain kept in ${file}, started empty (--fresh) in place of the one kept there`);
+    expect((await callAt(freshUrl, `/api/v1/boxes/${note.boxId}`)).status).toBe(404);
+    await stop(fresh);
+
+    const unknown = run('src/sandbox/main.ts', ['--frsh'], env);
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.output().stderr).toMatch(/^sandbox: unknown argument '--frsh'\nusage: npm run sandbox \[-- --fresh\]/);
+
+    writeFileSync(file, '{"format":"ergo-sandbox-chain/1","tip":');
+    const corrupt = run('src/sandbox/main.ts', [], env);
+    expect(await corrupt.exited).toBe(1);
+    expect(corrupt.output().stderr).toContain(`sandbox: the sandbox chain file ${file} is not JSON`);
+    expect(corrupt.output().stderr).toContain('`npm run sandbox -- --fresh` starts an empty chain in its place');
+    expect(corrupt.output().stdout).toBe('');
+  });
 });
 
 describe('sandbox configuration', () => {
-  it('defaults to port 4323 on loopback and names a malformed variable', () => {
-    expect(loadSandboxConfig({})).toEqual({ port: 4323, startHeight: 1_000, blockSeconds: 0, url: 'http://127.0.0.1:4323' });
+  it('defaults to port 4323 on loopback and the chain file in DATA_DIR, and names a malformed variable', () => {
+    expect(loadSandboxConfig({})).toEqual({ port: 4323, startHeight: 1_000, blockSeconds: 0, chainFile: resolve('.data/sandbox-chain.json'), url: 'http://127.0.0.1:4323' });
     expect(loadSandboxConfig({ SANDBOX_PORT: '5000', SANDBOX_BLOCK_SECONDS: '2' })).toMatchObject({ port: 5000, blockSeconds: 2, url: 'http://127.0.0.1:5000' });
+    expect(loadSandboxConfig({ DATA_DIR: '/srv/state' }).chainFile).toBe('/srv/state/sandbox-chain.json');
+    expect(loadSandboxConfig({ DATA_DIR: '/srv/state', SANDBOX_CHAIN_FILE: 'chains/mine.json' }).chainFile).toBe(resolve('chains/mine.json'));
     expect(() => loadSandboxConfig({ SANDBOX_PORT: '70000' })).toThrow(/SANDBOX_PORT must be a whole number of port from 0 to 65535/);
+  });
+
+  it('names each variable it reads in the README\'s configuration table and in its own table, and no other', () => {
+    const named = (text: string, row: RegExp) => [...text.matchAll(row)].map(([, name]) => name!).sort();
+    expect(named(readFileSync(join(ROOT, 'README.md'), 'utf8'), /^\| `(SANDBOX_[A-Z_]+)` \|/gm)).toEqual([...SANDBOX_VARIABLES].sort());
+    expect(named(readFileSync(join(ROOT, 'src/config/sandbox.ts'), 'utf8'), /^ \* \| `(SANDBOX_[A-Z_]+)` +\|/gm)).toEqual([...SANDBOX_VARIABLES].sort());
   });
 });
