@@ -8972,6 +8972,11 @@ export interface operations {
             /** @description The receipt; new paid turns return the full receipt bundle. */
             200: {
                 headers: {
+                    /** @description `public, max-age=31536000, immutable` once in a checkpoint of the receipt log; `public, max-age=5` before. */
+                    "Cache-Control"?: string;
+                    /** @description Strong; `If-None-Match` with it answers 304. */
+                    ETag?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {

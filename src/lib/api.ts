@@ -52,6 +52,9 @@ export class JsonText {
   }
 }
 
+/** A response body as the value it stands for: a JsonText read back, anything else as it is (for callers that are not HTTP: the MCP host). */
+export const bodyValue = (body: unknown): unknown => (body instanceof JsonText ? JSON.parse(body.text) : body);
+
 export type Handler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): ApiResponse => ({

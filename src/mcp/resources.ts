@@ -13,6 +13,7 @@ import { siteUrl } from '../config/site.ts';
 import { boardJobs } from '../descriptors/jobs.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { createReceiptHandler } from '../routes/assistant/records.ts';
+import { bodyValue } from '../lib/api.ts';
 import type { ToolContext } from './tools.ts';
 
 /** MCP's code for a resource that does not exist. */
@@ -61,7 +62,7 @@ export function registerResources(server: McpServer, context: ToolContext): void
       const handler = createReceiptHandler(await context.services.assistant());
       try {
         const answer = await handler({ method: 'GET', path: uri.pathname, params: { id }, query: new URLSearchParams(), headers: {}, body: undefined, clientIp: context.clientIp });
-        return json(uri, answer.body);
+        return json(uri, bodyValue(answer.body));
       } catch (error) {
         if (error instanceof ProblemError && error.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `no receipt "${id}": ${error.message}`, { uri: uri.href });
         throw error;

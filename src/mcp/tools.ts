@@ -27,7 +27,7 @@ import { publishValidation, registryEntries } from '../descriptors/registry.ts';
 import { runDevTool } from '../domain/dev-tools.ts';
 import { InspectionInputError } from '../domain/ergo/inspection-error.ts';
 import { checkPolicy } from '../domain/policy-engine.ts';
-import type { ApiRequest, Handler } from '../lib/api.ts';
+import { bodyValue, type ApiRequest, type Handler } from '../lib/api.ts';
 import { ProblemError } from '../lib/problem-error.ts';
 import { createChatHandler } from '../routes/assistant/chat.ts';
 import type { AssistantDeps } from '../services/paid-turn/deps.ts';
@@ -243,7 +243,7 @@ async function callHandler(
     clientIp: context.clientIp,
   };
   const response = await handler(apiRequest);
-  return { status: response.status, body: response.body as Record<string, unknown>, headers: response.headers ?? {} };
+  return { status: response.status, body: bodyValue(response.body) as Record<string, unknown>, headers: response.headers ?? {} };
 }
 
 /**

@@ -36,7 +36,9 @@ import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import type { ReceiptLogStore } from '../domain/ports.ts';
 import { startRetentionSweep } from '../services/retention.ts';
 import { loadRetentionConfig } from '../config/store.ts';
-import { loadStaticFiles, negotiateEncoding, type StaticManifestEntry } from './static-files.ts';
+import { servedReceipts, SETTLED_RECEIPT_CACHE, type KeptReceipt } from '../services/kept-receipts.ts';
+import { strongEtag } from '../lib/etag.ts';
+import { loadStaticFiles, negotiateEncoding, staticEntryOf, type StaticEntry, type StaticManifestEntry } from './static-files.ts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => Promise<void>;
 
@@ -218,6 +220,7 @@ export function createRequestListener(options: ServerOptions) {
   const files = loadStaticFiles(`${options.distDir}/client`, manifest, baseHeadersFor);
   const notFoundPage = files.get('/404.html');
   const receiptPage = receiptPageAnswer(options.distDir);
+  const keptReceiptEntry = keptReceiptEntries();
 
   /** A failure past the route's own handling (a bug here, or Astro's): logged, and a 500 if the head is not out yet. */
   function failed(res: http.ServerResponse, context: RequestContext, error: unknown): void {
@@ -309,7 +312,12 @@ export function createRequestListener(options: ServerOptions) {
       if (method !== 'GET' && method !== 'HEAD') {
         return send(res, problemResponse(new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${method} is not allowed on ${path}; use GET or HEAD.`, { headers: { allow: 'GET, HEAD' } }), path));
       }
-      return send(res, receiptPage(receiptId), method === 'HEAD');
+      const page = receiptPage(receiptId);
+      if (req.headers['if-none-match'] === page.headers.etag) {
+        writeHead(res, 304, page.headers);
+        return void res.end();
+      }
+      return send(res, page, method === 'HEAD');
     }
 
     if (path.startsWith('/api/') || files.has(path)) {
@@ -350,7 +358,7 @@ export function createRequestListener(options: ServerOptions) {
       target = undefined;
     }
     const onHubHost = hubHost !== baseHost && (req.headers.host ?? '').toLowerCase() === hubHost;
-    const entry = target && !onHubHost && (method === 'GET' || method === 'HEAD') ? files.get(target.path) : undefined;
+    const entry = target && !onHubHost && (method === 'GET' || method === 'HEAD') ? (files.get(target.path) ?? keptReceiptEntry(target.path)) : undefined;
 
     if (entry) {
       logWhenFinished(res, context, 'debug');
@@ -392,6 +400,29 @@ export async function startServer(options: ServerOptions & { host: string; port:
   return server;
 }
 
+/**
+ * `GET /api/assistant/receipt/{id}` of a receipt the route has kept (in a checkpoint: it never
+ * changes), answered like a static file; anything else (not kept, an id spelt otherwise) goes to the
+ * route. Each kept receipt's header lists are made once, and again once its compressed variants exist.
+ */
+function keptReceiptEntries(): (path: string) => StaticEntry | undefined {
+  const route = routePath('assistant-receipt');
+  const prefix = route.slice(0, route.indexOf('{'));
+  const entries = new WeakMap<KeptReceipt, StaticEntry>();
+  const contentType = 'application/json; charset=utf-8';
+  return (path) => {
+    if (path.length !== prefix.length + 64 || !path.startsWith(prefix)) return undefined;
+    const kept = servedReceipts.get(path.slice(prefix.length));
+    if (!kept) return undefined;
+    let entry = entries.get(kept);
+    if (!entry || (!entry.br && kept.br) || (!entry.gzip && kept.gzip)) {
+      entry = staticEntryOf({ identity: kept.body, br: kept.br, gzip: kept.gzip, etag: kept.etag }, contentType, SETTLED_RECEIPT_CACHE, baseHeadersFor(contentType));
+      entries.set(kept, entry);
+    }
+    return entry;
+  };
+}
+
 /** The receipt id of a `/receipt/{id}` path (one segment, percent-decoded), or undefined for any other path. */
 function receiptPageId(path: string): string | undefined {
   if (!path.startsWith('/receipt/')) return undefined;
@@ -405,11 +436,17 @@ function receiptPageId(path: string): string | undefined {
   }
 }
 
-/** `/receipt/{id}` answered from the build's template with its slots filled (src/lib/receipt-page.ts). */
-function receiptPageAnswer(distDir: string): (id: string) => SerializedResponse {
+/**
+ * `/receipt/{id}` answered from the build's template with its slots filled (src/lib/receipt-page.ts),
+ * with a strong ETag, so a cache revalidates it with a 304. Not immutable, unlike the receipt it
+ * shows: the page is the release's and changes with the next one; the receipt it reads is cached for ever.
+ */
+function receiptPageAnswer(distDir: string): (id: string) => SerializedResponse & { headers: { etag: string } } {
   const template = readFileSync(join(distDir, 'server', RECEIPT_PAGE_TEMPLATE_FILE), 'utf8');
-  const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300, must-revalidate' };
-  return (id) => ({ status: 200, headers, body: fillReceiptPage(template, id) });
+  return (id) => {
+    const body = fillReceiptPage(template, id);
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300, must-revalidate', etag: strongEtag(Buffer.from(body, 'utf8')) }, body };
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * build wrote beside it, so a GET is a map lookup and a write, never a disk read or a compression.
  */
 import { acceptedCodings } from '../lib/accept-encoding.ts';
-import { createHash } from 'node:crypto';
+import { strongEtag } from '../lib/etag.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 
@@ -66,6 +66,24 @@ function readVariant(file: string, suffix: string): Buffer | undefined {
 }
 
 /**
+ * An answer held in memory: its body, the variants the client may ask for, and the raw header lists
+ * of its 200s and its 304, made once.
+ */
+export function staticEntryOf(
+  body: { identity: Buffer; br?: Buffer | undefined; gzip?: Buffer | undefined; etag?: string },
+  contentType: string,
+  cacheControl: string,
+  baseHeaders: string[],
+  extraHeaders: Record<string, string> = {},
+): StaticEntry {
+  const etag = body.etag ?? strongEtag(body.identity);
+  const common = [...baseHeaders, 'content-type', contentType, 'etag', etag, 'cache-control', cacheControl, 'vary', 'accept-encoding', ...Object.entries(extraHeaders).flat()];
+  const variant = (bytes: Buffer | undefined, encoding?: string): StaticVariant | undefined =>
+    bytes && { body: bytes, rawHeaders: [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(bytes.length)] };
+  return { identity: variant(body.identity)!, br: variant(body.br, 'br'), gzip: variant(body.gzip, 'gzip'), etag, contentType, rawHeaders: { notModified: common } };
+}
+
+/**
  * Loads every file of `clientDir`. Descriptor files come from the manifest (their URL has no
  * extension); pages map `x/index.html` to `/x/` and `/x`; other files answer at their own path.
  */
@@ -75,28 +93,15 @@ export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry
   for (const absolute of walk(clientDir)) {
     if (absolute.endsWith('.br') || absolute.endsWith('.gz')) continue;
     const file = relative(clientDir, absolute).split(sep).join('/');
-    const identity = readFileSync(absolute);
     const described = fromManifest.get(file);
-    const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
     const contentType = described?.contentType ?? CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const common = [
-      ...baseHeadersFor(contentType),
-      'content-type', contentType,
-      'etag', etag,
-      'cache-control', cacheControlFor('/' + file),
-      'vary', 'accept-encoding',
-      ...Object.entries(described?.headers ?? {}).flat(),
-    ];
-    const variant = (body: Buffer | undefined, encoding?: string): StaticVariant | undefined =>
-      body && { body, rawHeaders: [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)] };
-    const entry: StaticEntry = {
-      identity: variant(identity)!,
-      br: variant(readVariant(absolute, '.br'), 'br'),
-      gzip: variant(readVariant(absolute, '.gz'), 'gzip'),
-      etag,
+    const entry = staticEntryOf(
+      { identity: readFileSync(absolute), br: readVariant(absolute, '.br'), gzip: readVariant(absolute, '.gz') },
       contentType,
-      rawHeaders: { notModified: common },
-    };
+      cacheControlFor('/' + file),
+      baseHeadersFor(contentType),
+      described?.headers,
+    );
     if (described) {
       files.set(described.path, entry);
       continue;

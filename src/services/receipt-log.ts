@@ -54,6 +54,8 @@ export interface ReceiptLog {
   /** A tile or an entry bundle; an entry bundle of COMPRESS_FROM_BYTES or more comes gzipped. */
   tile(path: string): Promise<TileAnswer>;
   proofOf(receiptId: string): Promise<ProofAnswer>;
+  /** Whether the receipt `receiptId` is an entry of the newest checkpoint: from then on it can never change unnoticed. */
+  inCheckpoint(receiptId: string): Promise<boolean>;
   /**
    * Makes and keeps in the store the gzip of up to `limit` full entry bundles not kept at the
    * store's log revision, newest first; how many it made. The checkpointer runs it each round, so a
@@ -457,6 +459,11 @@ export function createReceiptLog(
     return { status: 'proved', index, proof: formatTlogProof({ index, proof: inclusionProof(index, checkpoint.size, hashes), checkpoint: checkpoint.note }) };
   }
 
+  async function inCheckpoint(receiptId: string): Promise<boolean> {
+    const [index, checkpoint] = await Promise.all([store.logIndexOf(receiptId), latest()]);
+    return index !== undefined && checkpoint !== undefined && index < checkpoint.size;
+  }
+
   async function inclusionOf(bundle: ReceiptBundle) {
     const index = await store.logIndexOf(bundle.receiptId);
     const checkpoint = await latest();
@@ -540,6 +547,7 @@ export function createReceiptLog(
     tile,
     keepBundles,
     proofOf,
+    inCheckpoint,
     inclusionOf,
     signingRefused,
     audit,

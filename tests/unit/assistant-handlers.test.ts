@@ -13,6 +13,8 @@ import { hashPaymentToken } from '../../src/domain/assistant/payment-token.ts';
 import { hashQuestion } from '../../src/domain/assistant/task-hash.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
 import type { ApiRequest, ApiResponse, Handler, JsonText } from '../../src/lib/api.ts';
+import { strongEtag } from '../../src/lib/etag.ts';
+import { servedReceipts } from '../../src/services/kept-receipts.ts';
 import { ProblemError } from '../../src/lib/problem-error.ts';
 import { createChatHandler } from '../../src/routes/assistant/chat.ts';
 import { createQuoteHandler } from '../../src/routes/assistant/quote.ts';
@@ -686,10 +688,31 @@ describe('GET /api/assistant/activity and /api/assistant/receipt/{id}', () => {
     for (const id of [verified.receiptId, verified.settlementTxId, verified.receiptId.toUpperCase()]) {
       const response = await lookup(get({ id }));
       expect(response.status).toBe(200);
-      expect(receiptBundleSchema.parse(response.body)).toEqual(verified.receipt);
+      expect(receiptBundleSchema.parse(JSON.parse((response.body as JsonText).text))).toEqual(verified.receipt);
     }
     const error = await problem(lookup(get({ id: 'no-such-receipt' })));
     expect({ status: error.status, code: error.code }).toEqual({ status: 404, code: 'receipt_not_found' });
+  });
+
+  it('keeps a receipt in a checkpoint to be served from memory and cached for ever; one not in a checkpoint yet is cached for seconds and not kept', async () => {
+    const h = harness();
+    const { verified } = await paidTurn(h);
+    const pending = await createReceiptHandler({ ...h.deps, receiptInCheckpoint: async () => false })(get({ id: verified.settlementTxId }));
+    const text = (pending.body as JsonText).text;
+    expect(pending.headers).toEqual({ etag: strongEtag(Buffer.from(text)), 'cache-control': 'public, max-age=5', vary: 'accept-encoding' });
+    expect(servedReceipts.get(verified.receiptId)).toBeUndefined();
+    expect(servedReceipts.get(verified.settlementTxId)).toBeUndefined();
+    // A log that cannot say costs only the caching.
+    const unsure = await createReceiptHandler({ ...h.deps, receiptInCheckpoint: async () => Promise.reject(new Error('no key yet')) })(get({ id: verified.receiptId }));
+    expect(unsure.headers?.['cache-control']).toBe('public, max-age=5');
+
+    const asked: string[] = [];
+    const settled = await createReceiptHandler({ ...h.deps, receiptInCheckpoint: async (receiptId) => (asked.push(receiptId), true) })(get({ id: verified.settlementTxId.toUpperCase() }));
+    expect(asked).toEqual([verified.receiptId]);
+    expect(settled.headers).toEqual({ etag: pending.headers!.etag, 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
+    for (const id of [verified.receiptId, verified.settlementTxId]) {
+      expect(servedReceipts.get(id)).toMatchObject({ body: Buffer.from(text), etag: pending.headers!.etag });
+    }
   });
 });
 

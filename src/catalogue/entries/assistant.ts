@@ -333,7 +333,14 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
         'Step 4 of the paid turn. Path parameter `id` (at least 1 character): a receipt id (64 hex, blake2b256 of the bundle\'s canonical JSON) ' +
         'or the settlement transaction id that created the Note. Anyone can fetch a receipt and recompute its hashes.',
       responses: {
-        200: { description: 'The receipt; new paid turns return the full receipt bundle.', schema: receiptDocument },
+        200: {
+          description: 'The receipt; new paid turns return the full receipt bundle.',
+          schema: receiptDocument,
+          headers: {
+            'Cache-Control': '`public, max-age=31536000, immutable` once in a checkpoint of the receipt log; `public, max-age=5` before.',
+            ETag: 'Strong; `If-None-Match` with it answers 304.',
+          },
+        },
         404: { description: 'Receipt not found (code `receipt_not_found`).' },
         503: { description: 'The receipt store is unavailable (code `receipt_storage_unavailable`).' },
       },

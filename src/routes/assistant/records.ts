@@ -13,7 +13,9 @@ import { sharedWhileRunning } from '../../lib/in-flight.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { AssistantStore } from '../../domain/ports.ts';
 import { premiumQuoteBody } from '../../domain/assistant/pricing.ts';
-import { fromStore } from '../../services/paid-turn/deps.ts';
+import { fromStore, type AssistantDeps } from '../../services/paid-turn/deps.ts';
+import { servedReceipts, SETTLED_RECEIPT_CACHE, UNSETTLED_RECEIPT_CACHE } from '../../services/kept-receipts.ts';
+import { strongEtag } from '../../lib/etag.ts';
 
 /**
  * The feed is read per request, never kept; requests that arrive while a read runs share that read
@@ -43,7 +45,12 @@ export function createActivityHandler({ store }: { store: AssistantStore }): Han
   return async (): Promise<ApiResponse> => json(200, await shared('feed', feed), { 'cache-control': 'no-store' });
 }
 
-export function createReceiptHandler({ store }: { store: AssistantStore }): Handler {
+/**
+ * A stored receipt, as the store hands it back. Once it is in a checkpoint it never changes, so its
+ * bytes are kept and the server answers it from memory from then on, cached for ever (kept-receipts.ts);
+ * until then it carries the same strong ETag and a few seconds' caching.
+ */
+export function createReceiptHandler({ store, receiptInCheckpoint }: Pick<AssistantDeps, 'store' | 'receiptInCheckpoint'>): Handler {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const id = request.params.id ?? '';
     // Ids are written in lower-case hex; an upper-case copy of one names the same receipt.
@@ -56,7 +63,11 @@ export function createReceiptHandler({ store }: { store: AssistantStore }): Hand
       });
     }
     // The store hands bundles back in their documented key order, whatever the engine (sql-store.ts).
-    return json(200, receipt);
+    const body = JSON.stringify(receipt);
+    // A log that cannot answer now (no key yet, a store hiccup) only costs the caching.
+    const settled = receiptInCheckpoint ? await receiptInCheckpoint(receipt.receiptId).catch(() => false) : false;
+    const etag = settled ? servedReceipts.keep(key === receipt.receiptId ? [key] : [key, receipt.receiptId], body).etag : strongEtag(Buffer.from(body, 'utf8'));
+    return json(200, new JsonText(body), { etag, 'cache-control': settled ? SETTLED_RECEIPT_CACHE : UNSETTLED_RECEIPT_CACHE, vary: 'accept-encoding' });
   };
 }
 

@@ -58,6 +58,7 @@ async function runtimeDeps(): Promise<AssistantDeps> {
       }
     },
     receiptLogRefusal: async () => (await runtime.getReceiptLog().signingRefused())?.reason,
+    receiptInCheckpoint: (receiptId) => runtime.getReceiptLog().inCheckpoint(receiptId),
   };
 }
 

@@ -23,6 +23,8 @@ export interface AssistantDeps {
   receiptStored?: () => void;
   /** Why the receipt log refuses to sign now (ReceiptLog.signingRefused), or undefined: no Note is settled while it refuses. */
   receiptLogRefusal?: () => Promise<string | undefined>;
+  /** Whether a receipt is in the newest checkpoint (ReceiptLog.inCheckpoint): its bytes can then be kept and cached for ever. */
+  receiptInCheckpoint?: (receiptId: string) => Promise<boolean>;
 }
 
 /**
