@@ -16,7 +16,9 @@
 // restart after a SIGKILL under quote load (process start to the first store read answered), and
 // the server's resident memory at start, after the first store write and after the quote load.
 // BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 16) and BENCH_RUNS tune the runs;
-// BENCH_ONLY=quote runs only the cases whose name contains that text.
+// BENCH_ONLY=quote runs only the cases whose name contains that text. Every load case also runs on
+// the previous release (.ci/previous-release) or BENCH_BASELINE, side by side, and the bench prints
+// both ratios and says which case fell by more than 10 % (BENCH_PREVIOUS=0 skips it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -96,13 +98,25 @@ const memory = { start: rssMiB(server.child.pid) };
 const firstQuote = await (await fetch(`${server.url}/api/assistant/quote`, quoteRequest)).json();
 memory.afterFirstWrite = rssMiB(server.child.pid);
 const turn = await payForTurn({ server: { url: server.url }, sandbox });
-// The log signs its first checkpoint within LOG_CHECKPOINT_INTERVAL_SECONDS of the turn.
-while ((await fetch(`${server.url}/api/transparency/receipts/tile/0/000.p/1`)).status !== 200) await sleep(200);
-const bare = await start(`${root}tests/bench/bare-server.mjs`, { BARE_STATIC_BODY: staticBody });
-// A stored receipt is compared with a bare server sending its very bytes (it is served from memory once in a checkpoint).
-const receiptBody = await (await fetch(`${server.url}/api/assistant/receipt/${turn.receiptId}`)).text();
-const bareReceipt = await start(`${root}tests/bench/bare-server.mjs`, { BARE_STATIC_BODY: receiptBody });
 
+/** Waits (15 s at most) for the log's first checkpoint, signed within LOG_CHECKPOINT_INTERVAL_SECONDS of a turn; a release without the log has none. */
+async function firstCheckpoint(url) {
+  const deadline = Date.now() + 15_000;
+  while ((await fetch(`${url}/api/transparency/receipts/tile/0/000.p/1`)).status !== 200 && Date.now() < deadline) await sleep(200);
+}
+await firstCheckpoint(server.url);
+
+// Every load case runs on this build and, beside it in the same run, on the previous release
+// (.ci/previous-release, built from git) or on BENCH_BASELINE (any commit); BENCH_PREVIOUS=0 skips it.
+const only = process.env.BENCH_ONLY;
+const builds = [{ label: 'this build', entry, checkout: undefined }];
+let previousRelease;
+if (process.env.BENCH_PREVIOUS !== '0') {
+  previousRelease = await buildPreviousRelease(process.env.BENCH_BASELINE);
+  builds.push({ label: `${process.env.BENCH_BASELINE ? 'baseline' : 'previous release'} ${previousRelease.commit.slice(0, 7)}`, entry: previousRelease.entry, checkout: previousRelease });
+}
+const caseTargets = [{ ...builds[0], server, turn }];
+const bare = await start(`${root}tests/bench/bare-server.mjs`, { BARE_STATIC_BODY: staticBody });
 const post = (base, path, body) => ({ url: base + path, method: 'POST', body: JSON.stringify(body) });
 const cases = [
   { name: `static descriptor GET ${staticPath}`, ours: (base) => ({ url: base + staticPath }), bare: (base) => ({ url: base + '/' }) },
@@ -120,13 +134,43 @@ const cases = [
   // The receipt log's read path: the checkpoint and a tile change only when the log grows.
   { name: 'receipt log checkpoint GET', ours: (base) => ({ url: `${base}/api/transparency/receipts/checkpoint` }), bare: (base) => ({ url: base + '/' }) },
   { name: 'receipt log tile GET (level 0)', ours: (base) => ({ url: `${base}/api/transparency/receipts/tile/0/000.p/1` }), bare: (base) => ({ url: base + '/' }) },
-  { name: 'stored receipt GET (in a checkpoint: kept bytes)', ours: (base) => ({ url: `${base}/api/assistant/receipt/${turn.receiptId}` }), bare: (base) => ({ url: base + '/' }), bareServer: () => bareReceipt },
+  {
+    name: 'stored receipt GET (in a checkpoint: kept bytes)',
+    ours: (base, target) => ({ url: `${base}/api/assistant/receipt/${target.turn.receiptId}` }),
+    bare: (base) => ({ url: base + '/' }),
+    bareServer: (target) => target.bareReceipt,
+  },
   {
     name: 'policy-check POST',
     ours: (base) => post(base, '/api/agent-economy/wallet-agent/policy-check', policyExample),
     bare: (base) => post(base, '/', policyExample),
   },
+  {
+    // What follows writes (the WAL's fold, retention, bundle making, the checkpointer) must not take
+    // the request core's time: the policy check touches no store, measured the moment a quote load ends.
+    name: 'policy-check POST right after 5 s of quote load',
+    before: (base) => load(post(base, '/api/assistant/quote', { question: PREMIUM_QUESTION }), 5),
+    ours: (base) => post(base, '/api/agent-economy/wallet-agent/policy-check', policyExample),
+    bare: (base) => post(base, '/', policyExample),
+  },
 ];
+
+const chosenCases = cases.filter((entry) => !only || entry.name.includes(only));
+if (builds[1] && chosenCases.length > 0) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-previous-'));
+  const previousServer = await start(builds[1].entry, { ...serverEnv, DATA_DIR: dataDir }, builds[1].checkout);
+  const previousTurn = await payForTurn({ server: { url: previousServer.url }, sandbox });
+  await firstCheckpoint(previousServer.url);
+  caseTargets.push({ ...builds[1], server: previousServer, turn: previousTurn, dataDir });
+}
+
+// A stored receipt is compared with a bare server sending its very bytes (it is served from memory once
+// in a checkpoint); each build's receipt is its own, with its own bare server.
+for (const target of caseTargets) {
+  const receiptBody = await (await fetch(`${target.server.url}/api/assistant/receipt/${target.turn.receiptId}`)).text();
+  target.bareReceipt = await start(`${root}tests/bench/bare-server.mjs`, { BARE_STATIC_BODY: receiptBody });
+}
+
 
 /** One load run against `pid`'s server, with its CPU time per request. */
 async function measured(pid, target) {
@@ -141,20 +185,31 @@ const median = (values) => {
 const better = (a, b) => (!a || b.result.requests.average > a.result.requests.average ? b : a);
 
 const rows = [];
-const only = process.env.BENCH_ONLY;
-for (const { name, ours, bare: yardstick, bareServer = () => bare, afterEach } of cases.filter((entry) => !only || entry.name.includes(only))) {
-  let bestOurs;
-  let bestBare;
-  const pairRatios = [];
+/** Each case's row per build, for the comparison printed at the end. */
+const caseRows = [];
+for (const { name, before, ours, bare: yardstick, bareServer = () => bare, afterEach } of chosenCases) {
+  const measuredBuilds = caseTargets.map((target) => ({ target, bestOurs: undefined, bestBare: undefined, pairRatios: [] }));
   for (let run = 0; run < runs; run++) {
-    const oursRun = await measured(server.child.pid, ours(server.url));
-    afterEach?.();
-    const bareRun = await measured(bareServer().child.pid, yardstick(bareServer().url));
-    bestOurs = better(bestOurs, oursRun);
-    bestBare = better(bestBare, bareRun);
-    pairRatios.push(oursRun.result.requests.average / bareRun.result.requests.average);
+    // The builds take turns, the first to go alternating, so a machine whose speed drifts meets both alike.
+    for (const build of run % 2 ? [...measuredBuilds].reverse() : measuredBuilds) {
+      const { target } = build;
+      if (before) await before(target.server.url).catch(() => undefined);
+      const oursRun = await measured(target.server.child.pid, ours(target.server.url, target));
+      if (target === caseTargets[0]) afterEach?.();
+      const yard = bareServer(target);
+      const bareRun = await measured(yard.child.pid, yardstick(yard.url));
+      build.bestOurs = better(build.bestOurs, oursRun);
+      build.bestBare = better(build.bestBare, bareRun);
+      build.pairRatios.push(oursRun.result.requests.average / bareRun.result.requests.average);
+    }
   }
-  rows.push(row(name, bestOurs, bestBare, pairRatios));
+  const byBuild = {};
+  for (const build of measuredBuilds) {
+    const caseRow = row(caseTargets.length > 1 ? `${name} (${build.target.label})` : name, build.bestOurs, build.bestBare, build.pairRatios);
+    rows.push(caseRow);
+    byBuild[build.target.label] = caseRow;
+  }
+  caseRows.push({ name, byBuild });
 }
 
 /** One line of the table. */
@@ -176,7 +231,11 @@ function row(name, bestOurs, bestBare, pairRatios) {
 }
 memory.afterAllLoad = rssMiB(server.child.pid);
 await stop(bare.child);
-await stop(bareReceipt.child);
+for (const target of caseTargets) await stop(target.bareReceipt.child);
+for (const target of caseTargets.slice(1)) {
+  await stop(target.server.child);
+  rmSync(target.dataDir, { recursive: true, force: true });
+}
 
 // A SIGKILL in the middle of quote load, then a restart on the same DATA_DIR: process start to the
 // first store read answered (a quote stored before the kill, read back by id).
@@ -214,12 +273,6 @@ async function fixedLoad(pid, url, bodies) {
 }
 
 const paidTurnRows = {};
-const builds = [{ label: 'this build', entry, checkout: undefined }];
-let previousRelease;
-if (process.env.BENCH_PREVIOUS !== '0' && (!only || 'settled paid turn'.includes(only))) {
-  previousRelease = await buildPreviousRelease(process.env.BENCH_BASELINE);
-  builds.push({ label: `${process.env.BENCH_BASELINE ? 'baseline' : 'previous release'} ${previousRelease.commit.slice(0, 7)}`, entry: previousRelease.entry, checkout: previousRelease });
-}
 const cpuPairs = [];
 if (!only || 'settled paid turn'.includes(only)) {
   // Both builds run side by side and take turns run by run (the first to go alternates), so a
@@ -323,6 +376,22 @@ cleanUp();
 const mib = (value) => `${value.toFixed(1)} MiB`;
 console.log(`\nbench: best of ${runs} alternating ${seconds}s runs, ${connections} connections, load by ${generator}, node ${process.version}, ${cpus().length} cores, ${pinning ? 'servers on core 0, load generator on core 1' : 'no pinning (taskset missing or one core)'}`);
 console.table(rows);
+if (caseTargets.length > 1) {
+  // Ratios against the bare server of the same run, so the two builds compare even on a machine whose speed drifts.
+  const [ours, theirs] = caseTargets.map((target) => target.label);
+  const comparison = caseRows.map(({ name, byBuild }) => {
+    const [mine, before] = [byBuild[ours], byBuild[theirs]];
+    const comparable = mine['errors+non2xx'] === 0 && before['errors+non2xx'] === 0;
+    return { case: name, [ours]: mine.ratio, [theirs]: comparable ? before.ratio : 'n/a', 'change %': comparable ? Math.round(100 * (mine.ratio / before.ratio - 1)) : 'n/a' };
+  });
+  console.table(comparison);
+  const fell = comparison.filter((entry) => typeof entry['change %'] === 'number' && entry['change %'] < -10);
+  console.log(
+    fell.length
+      ? `fell by more than 10 % against the ${theirs}: ${fell.map((entry) => `${entry.case} (${entry['change %']} %)`).join('; ')}`
+      : `no case fell by more than 10 % against the ${theirs} (n/a: a case that release does not answer)`,
+  );
+}
 console.log(`cold start (fresh DATA_DIR) to the first stored premium quote: ${coldStartMs.toFixed(0)} ms`);
 console.log(`restart after SIGKILL under quote load to the first store read: ${restartToReadMs.toFixed(0)} ms`);
 console.log(`server RSS: ${mib(memory.start)} at start, ${mib(memory.afterFirstWrite)} after the first store write, ${memory.afterQuoteLoad === undefined ? '(quote load not run)' : `${mib(memory.afterQuoteLoad)} after ${seconds}s of quote load at ${connections} connections`}, ${mib(memory.afterAllLoad)} after every case`);
@@ -347,6 +416,6 @@ if (buildSeconds !== undefined) console.log(`build time: ${buildSeconds.toFixed(
 mkdirSync(`${root}.bench`, { recursive: true });
 writeFileSync(
   `${root}.bench/results.json`,
-  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, turnsPerRun, pinning, generator, rows, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds, paidTurnCpuPairs: cpuPairs, longQuestions: longQuestionFigures }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), seconds, connections, runs, turnsPerRun, pinning, generator, rows, comparedWith: caseTargets[1]?.label, coldStartMs, restartToReadMs, memoryMiB: memory, buildSeconds, paidTurnCpuPairs: cpuPairs, longQuestions: longQuestionFigures }, null, 2),
 );
 process.exit(0);
