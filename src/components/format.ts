@@ -57,6 +57,56 @@ export function isToken(value: string): boolean {
   return value.length >= 12 && !/\s/.test(value) && /[^\p{L}'’.,-]/u.test(value);
 }
 
+/**
+ * The class of a code element: `token` for a long value (`isToken`), which a table lets wrap anywhere
+ * (Base.astro); none for a short one, which reads as a word and keeps its line.
+ */
+export const codeClass = (text: string): 'token' | undefined => (isToken(text) ? 'token' : undefined);
+
+/**
+ * A long value (a path, a URL, an id) in pieces each ending after a separator (`/`, `_`, `.`): shown
+ * with a `<wbr>` between them, it wraps there first, and inside a piece only where a piece alone is
+ * too wide for its column (`question_` over `matches_quote`, never `question_match` over `es_quote`).
+ */
+export const wrapPieces = (text: string): string[] => text.split(/(?<=[/_.])/);
+
+/** A run of descriptor prose as pages set it: words, or code. */
+export interface ProsePart {
+  text: string;
+  code: boolean;
+}
+
+/**
+ * Descriptor prose in runs: `backticked` words are code, and so is a long value written bare (a hash,
+ * a key, a path, a field path: `isToken`), its surrounding brackets and punctuation left as text. Set
+ * as code, such a value may wrap anywhere; as text it cannot, and a hash in a sentence would widen a
+ * table's column until the table no longer fits (tests/e2e/tables.spec.ts).
+ */
+export function proseParts(text: string): ProsePart[] {
+  const parts: ProsePart[] = [];
+  const add = (run: string, code: boolean) => {
+    if (run === '') return;
+    const last = parts.at(-1);
+    if (last && !last.code && !code) last.text += run;
+    else parts.push({ text: run, code });
+  };
+  text.split('`').forEach((chunk, index) => {
+    if (index % 2 === 1) return add(chunk, true);
+    for (const word of chunk.split(/(\s+)/)) {
+      const [, before = '', core = '', after = ''] = /^([("'“‘[]*)(.*?)([)"'”’\].,;:!?]*)$/su.exec(word) ?? [];
+      // A word with a plural in brackets, `confirmation(s)`, is a word.
+      if (!isToken(core) || /^[\p{L}'’()-]+$/u.test(core)) {
+        add(word, false);
+        continue;
+      }
+      add(before, false);
+      add(core, true);
+      add(after, false);
+    }
+  });
+  return parts;
+}
+
 /** Strings shown as copyable commands rather than prose. */
 export function isCommand(key: string, value: string): boolean {
   // Prose that quotes a command (`npm install ...`) is prose.

@@ -1,9 +1,22 @@
-/** A full receipt bundle, valid against the published receipt schema and identified by its real receipt id, for pages that show one. */
+/**
+ * A full receipt bundle, valid against the published receipt schema and identified by its real
+ * receipt id, for pages that show one; its Note checks are the ones the Note rules write (hashes and
+ * an ErgoTree in their words, as a real receipt has them), and beside it what the receipt page reads
+ * next: a receipt log proof that includes it and the proof explorer's re-verification.
+ */
+import { ErgoAddress } from '@fleet-sdk/core';
 import { SByte, SColl, SInt } from '@fleet-sdk/serializer';
+import type { ProofExplorer } from '../../schemas/live.ts';
 import { receiptBundleSchema, type ReceiptBundle } from '../../schemas/receipt.ts';
 import { typeName } from '../../src/config/site.ts';
-import { blake2b256Hex } from '../../src/domain/canonical-hash.ts';
+import { checkNote } from '../../src/domain/assistant/note-rules.ts';
+import { blake2b256Hex, canonicalJson } from '../../src/domain/canonical-hash.ts';
+import type { ChainBox } from '../../src/domain/ports.ts';
+import { receiptOfflineChecks, settlementCheck } from '../../src/domain/receipt-proof.ts';
 import { computeReceiptId } from '../../src/domain/receipt-id.ts';
+import { formatCheckpoint, formatVerifierKey, generateNoteKey, signCheckpoint } from '../../src/domain/tlog/note.ts';
+import { formatTlogProof } from '../../src/domain/tlog/tlog-proof.ts';
+import { leafHash, nodeHash } from '../../src/domain/tlog/tree.ts';
 
 const hexOf = (label: string) => blake2b256Hex(label);
 const collBytes = (hex: string) => SColl(SByte, Buffer.from(hex, 'hex')).toHex();
@@ -33,7 +46,13 @@ export function fixtureBundle(): ReceiptBundle {
       R6: { type: 'Coll[Byte]' as const, meaning: 'Task hash.', value: taskHash },
     },
   };
-  const checkCodes = ['question_matches_quote', 'note_found', 'note_confirmed', 'note_not_expired', 'reserve_matches', 'task_hash_present', 'task_hash_matches', 'pays_receiver', 'value_covers_price', 'created_after_quote', 'note_unused'];
+  const noteCheck = checkNote(
+    { ...quote, priceNanoErg: BigInt(quote.priceNanoErg) },
+    noteBoxOf({ noteBoxId, settlementTxId, receiverAddress: quote.receiverAddress, registers: { R4: collBytes(reserveBoxId), R5: SInt(1100).toHex(), R6: collBytes(taskHash) } }),
+    1003,
+    false,
+    0,
+  );
   const withoutId = {
     version: 'v0' as const,
     receipt_type: 'full_receipt_bundle' as const,
@@ -58,7 +77,7 @@ export function fixtureBundle(): ReceiptBundle {
     },
     verification_receipt: {
       noteBoxId,
-      checks: checkCodes.map((code) => ({ code, ok: true, detail: `${code} held for the fixture Note.` })),
+      checks: [{ code: 'question_matches_quote', ok: true, detail: 'blake2b256 of the question sent equals that of the quoted question.' }, ...noteCheck.checks],
       checkedAt: '2026-11-23T12:05:00.000Z',
       chain: { source: 'sandbox' as const, via: 'explorer_api_v1' as const, explorer: 'http://127.0.0.1:4323', height: 1003 },
     },
@@ -80,4 +99,50 @@ export function fixtureBundle(): ReceiptBundle {
   };
   const bundle = { receiptId: computeReceiptId(withoutId), ...withoutId };
   return receiptBundleSchema.parse(bundle);
+}
+
+/** The Note box of the fixture as a chain source reports it: 0.01 ERG to the quote's receiver, created at 1001, included at 1002. */
+function noteBoxOf({ noteBoxId, settlementTxId, receiverAddress, registers }: { noteBoxId: string; settlementTxId: string; receiverAddress: string; registers: ChainBox['registers'] }): ChainBox {
+  return {
+    boxId: noteBoxId,
+    transactionId: settlementTxId,
+    value: 10_000_000n,
+    ergoTree: ErgoAddress.decode(receiverAddress).ergoTree,
+    address: receiverAddress,
+    creationHeight: 1001,
+    inclusionHeight: 1002,
+    registers,
+  };
+}
+
+/**
+ * A receipt log of two entries, `bundle` first, and the c2sp.org/tlog-proof of its inclusion with the
+ * verifier key its checkpoint is signed by (a fresh key named as the log's origin): what the receipt
+ * page reads from the proof and key routes, valid for the page's WebCrypto check.
+ */
+export function fixtureLogProof(bundle: ReceiptBundle): { proofText: string; verifierKey: string } {
+  const origin = '127.0.0.1/fixture/receipts';
+  const key = generateNoteKey();
+  const [first, second] = [canonicalJson(bundle), 'the next receipt'].map((entry) => leafHash(new TextEncoder().encode(entry)));
+  const checkpoint = signCheckpoint(formatCheckpoint({ origin, size: 2, root: nodeHash(first!, second!) }), key.privateKey, origin);
+  return { proofText: formatTlogProof({ index: 0, proof: [second!], checkpoint }), verifierKey: formatVerifierKey(origin, key.publicKey) };
+}
+
+/** The proof explorer's entry for `bundle`: the offline checks and the settlement re-checked against the same Note box, as /api/agent-economy/proofs lists it. */
+export function fixtureProof(bundle: ReceiptBundle): ProofExplorer['sandbox_receipts'][number] {
+  const box = noteBoxOf({
+    noteBoxId: bundle.noteBoxId,
+    settlementTxId: bundle.settlementTxId,
+    receiverAddress: bundle.agreement.receiverAddress,
+    registers: Object.fromEntries((['R4', 'R5', 'R6'] as const).map((register) => [register, bundle.settlement_receipt.registers[register].serializedValue])),
+  });
+  return {
+    id: bundle.receiptId,
+    kind: 'sandbox_receipt',
+    subject: `Paid assistant turn settled by Note ${bundle.noteBoxId} in transaction ${bundle.settlementTxId} on the ${bundle.chain} chain.`,
+    checks: [...receiptOfflineChecks(JSON.stringify(bundle)), settlementCheck(bundle, box, { name: bundle.chain, explorerUrl: bundle.verification_receipt.chain.explorer })],
+    verified_at: bundle.issued_at,
+    links: {},
+    log_index: 0,
+  };
 }

@@ -4,7 +4,7 @@
  * and the browser scripts.
  */
 import { describe, expect, it } from 'vitest';
-import { cardTitle, humanize, isCommand, isLinkable, isTabular, isToken, localHref } from '../../src/components/format.ts';
+import { cardTitle, codeClass, humanize, isCommand, isLinkable, isTabular, isToken, localHref, proseParts, wrapPieces } from '../../src/components/format.ts';
 import { fieldRows, typeOf, variantsOf } from '../../src/build/schema-fields.ts';
 
 describe('format', () => {
@@ -43,6 +43,30 @@ describe('format', () => {
   it('shows identifiers, hashes and patterns as code, and words and sentences as text', () => {
     for (const token of ['^[0-9a-f]{64}$', 'testnet_live_proof', 'svc.agent_economy.x.v0', '5a'.repeat(32)]) expect(isToken(token), token).toBe(true);
     for (const text of ['Registration', 'short_id', 'Two words here', 'well-known-path']) expect(isToken(text), text).toBe(false);
+  });
+
+  it('sets backticked words and bare long values of prose as code, their brackets and punctuation as text', () => {
+    const root = '47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
+    expect(proseParts(`The checkpoint of size 0, root ${root}, verifies (see \`ok\` and summary.mainnet_gate_status).`)).toEqual([
+      { text: 'The checkpoint of size 0, root ', code: false },
+      { text: root, code: true },
+      { text: ', verifies (see ', code: false },
+      { text: 'ok', code: true },
+      { text: ' and ', code: false },
+      { text: 'summary.mainnet_gate_status', code: true },
+      { text: ').', code: false },
+    ]);
+    // Words, hyphenated compounds, quoted words and plurals in brackets stay text, however long.
+    const words = 'Transparency “verification” of the site-docs-sentences provider: 2 confirmation(s).';
+    expect(proseParts(words)).toEqual([{ text: words, code: false }]);
+  });
+
+  it('marks long code to wrap in a table and short code to keep its line; cuts a long value after its separators', () => {
+    expect(codeClass('5a'.repeat(32))).toBe('token');
+    expect(codeClass('answering')).toBeUndefined();
+    expect(wrapPieces('/api/agent-economy/live')).toEqual(['/', 'api/', 'agent-economy/', 'live']);
+    expect(wrapPieces('question_matches_quote')).toEqual(['question_', 'matches_', 'quote']);
+    expect(wrapPieces('summary.gates_live').join('')).toBe('summary.gates_live');
   });
 
   it('tables only flat arrays of objects with few columns', () => {

@@ -3,7 +3,7 @@
  * ever parsed as markup), render any JSON value the way the build-time renderer does, and show a
  * problem answer (4xx/5xx) so a person sees what the server said instead of a blank box.
  */
-import { cardTitle, columnsOf, humanize, isCommand, isLinkable, isPrimitive, isTabular, isToken, localHref } from '../format.ts';
+import { cardTitle, codeClass, columnsOf, humanize, isCommand, isLinkable, isPrimitive, isTabular, isToken, localHref, proseParts, wrapPieces } from '../format.ts';
 
 type Child = Node | string | number | false | null | undefined;
 
@@ -25,16 +25,25 @@ export function baseUrlOf(root: HTMLElement): string {
   return root.closest<HTMLElement>('[data-base-url]')?.dataset.baseUrl ?? location.origin;
 }
 
+/** A long value with a `<wbr>` after each separator, where it wraps first (format.ts wrapPieces; mirrors Code.astro). */
+const wrapping = (text: string): Array<Node | string> => wrapPieces(text).flatMap((piece, index) => (index > 0 ? [el('wbr'), piece] : [piece]));
+
+/** A link to `url`; without `text` it shows the URL (as a path on this site), which may wrap after a separator. */
 export function link(url: string, baseUrl: string, text?: string): HTMLAnchorElement {
   const href = localHref(url, baseUrl);
-  return el('a', { href }, text ?? href);
+  return text === undefined ? el('a', { href }, ...wrapping(href)) : el('a', { href }, text);
 }
 
-/** Text as the descriptors write it: `backticked` words become code (mirrors Prose.astro). */
+/** A value as code, marked as a long one (format.ts codeClass) when it is, so a table lets it wrap (mirrors Code.astro). */
+export function code(value: string | number): HTMLElement {
+  const text = String(value);
+  const long = codeClass(text);
+  return el('code', { class: long }, ...(long ? wrapping(text) : [text]));
+}
+
+/** Text as the descriptors write it: `backticked` words and bare long values become code (mirrors Prose.astro). */
 export function prose(text: string): Node {
-  const span = el('span');
-  text.split('`').forEach((part, index) => span.append(index % 2 === 1 ? el('code', {}, part) : part));
-  return span;
+  return el('span', {}, ...proseParts(text).map((part) => (part.code ? code(part.text) : part.text)));
 }
 
 /** Mirrors JsonView.astro: objects as definition lists, flat object arrays as tables, URLs as links. */
@@ -43,7 +52,7 @@ export function renderValue(value: unknown, baseUrl: string, name = ''): Node {
   if (typeof value === 'string') {
     if (isLinkable(value)) return link(value, baseUrl);
     if (isCommand(name, value)) return el('pre', { tabindex: '0' }, el('code', {}, value));
-    if (isToken(value)) return el('code', {}, value);
+    if (isToken(value)) return code(value);
     return prose(value);
   }
   if (typeof value === 'number' || typeof value === 'boolean') return el('code', {}, String(value));

@@ -1,7 +1,7 @@
 /** Renders `/api/agent-economy/live`: the overall verdict, the summary and one row per probe. */
 import type { LiveStatus } from '../../../schemas/live.ts';
 import { humanize } from '../format.ts';
-import { el, link, loadInto, passFail } from './dom.ts';
+import { el, link, loadInto, passFail, prose } from './dom.ts';
 import { refreshTimelines } from './timeline.ts';
 
 function render(status: LiveStatus, baseUrl: string): Node[] {
@@ -33,7 +33,7 @@ function render(status: LiveStatus, baseUrl: string): Node[] {
               el('td', {}, passFail(probe.ok)),
               el('td', {}, probe.required ? 'yes' : 'no'),
               el('td', {}, el('code', {}, probe.status)),
-              el('td', {}, probe.detail),
+              el('td', {}, prose(probe.detail)),
               el('td', {}, probe.latency_ms === undefined ? '' : `${probe.latency_ms} ms`),
             ),
           ),

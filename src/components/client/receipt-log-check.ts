@@ -8,7 +8,7 @@
 import { canonicalJson } from '../../domain/canonical-hash.ts';
 import { encodeBase64 } from '../../domain/tlog/base64.ts';
 import { LOG_PROOF_STEPS, verifyTlogProofWithWebCrypto, type LogProofStep, type WebCryptoProofVerdict } from '../../domain/tlog/webcrypto-tlog-proof.ts';
-import { el, fetchJson, renderProblem, show, type FetchedJson } from './dom.ts';
+import { code, el, fetchJson, prose, renderProblem, show, type FetchedJson } from './dom.ts';
 
 export interface LogCheckPaths {
   /** `/api/assistant/receipt/{id}/proof`, the id filled in. */
@@ -41,7 +41,7 @@ function stepsTable(rows: Array<{ step: LogProofStep; outcome: Outcome; detail: 
       'table',
       {},
       el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Step'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col' }, 'What was compared'))),
-      el('tbody', {}, ...rows.map((row) => el('tr', {}, el('th', { scope: 'row' }, el('code', {}, row.step)), el('td', {}, el('span', { class: OUTCOME_CLASS[row.outcome] }, row.outcome)), el('td', {}, row.detail)))),
+      el('tbody', {}, ...rows.map((row) => el('tr', {}, el('th', { scope: 'row' }, code(row.step)), el('td', {}, el('span', { class: OUTCOME_CLASS[row.outcome] }, row.outcome)), el('td', {}, prose(row.detail))))),
     ),
   );
 }

@@ -8,7 +8,7 @@ import type { ProofExplorer } from '../../../schemas/live.ts';
 import type { ReceiptBundle } from '../../../schemas/receipt.ts';
 import { computeReceiptId } from '../../domain/receipt-id.ts';
 import { humanize } from '../format.ts';
-import { baseUrlOf, el, fetchJson, link, passFail, renderProblem, renderValue, show } from './dom.ts';
+import { baseUrlOf, code, el, fetchJson, link, passFail, prose, renderProblem, renderValue, show } from './dom.ts';
 import { checkReceiptLog } from './receipt-log-check.ts';
 
 const section = document.querySelector<HTMLElement>('[data-receipt]');
@@ -22,7 +22,6 @@ function receiptIdFromLocation(declared: string): string {
 }
 
 const row = (term: string, ...value: Array<Node | string>) => el('div', {}, el('dt', {}, term), el('dd', {}, ...value));
-const code = (text: string | number) => el('code', {}, String(text));
 
 function checksTable(label: string, checks: Array<{ id: string; ok: boolean; detail: string }>): HTMLElement {
   return el(
@@ -32,7 +31,7 @@ function checksTable(label: string, checks: Array<{ id: string; ok: boolean; det
       'table',
       {},
       el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Check'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col' }, 'What was compared'))),
-      el('tbody', {}, ...checks.map((check) => el('tr', {}, el('th', { scope: 'row' }, code(check.id)), el('td', {}, passFail(check.ok)), el('td', {}, check.detail)))),
+      el('tbody', {}, ...checks.map((check) => el('tr', {}, el('th', { scope: 'row' }, code(check.id)), el('td', {}, passFail(check.ok)), el('td', {}, prose(check.detail))))),
     ),
   );
 }
