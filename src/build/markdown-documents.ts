@@ -63,8 +63,6 @@ export interface RenderedDoc {
   doc: MarkdownDoc;
   title: string;
   html: string;
-  /** The sections of the page (level 2), for its table of contents. */
-  headings: Array<{ id: string; text: string }>;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -81,14 +79,12 @@ function source(doc: MarkdownDoc): string {
 export function renderDoc(doc: MarkdownDoc): RenderedDoc {
   const slugger = new GithubSlugger();
   let title = doc.slug;
-  const headings: RenderedDoc['headings'] = [];
   const marked = new Marked({
     gfm: true,
     renderer: {
       heading({ tokens, depth, text }) {
         const id = slugger.slug(text);
         if (depth === 1) title = plainText(tokens);
-        if (depth === 2) headings.push({ id, text: plainText(tokens) });
         return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
       },
       link({ href, tokens }) {
@@ -115,7 +111,7 @@ export function renderDoc(doc: MarkdownDoc): RenderedDoc {
     })
     .replace(/<\/table>/g, '</table></div>')
     .replace(/<th>\s*<\/th>/g, '<td></td>');
-  return { doc, title, html, headings };
+  return { doc, title, html };
 }
 
 /** The text of inline tokens: code keeps its backticks (a variable, a path), links their words. */
