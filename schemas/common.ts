@@ -12,7 +12,7 @@ export const postureSchema = z
     status: z.literal('testnet_live_proof_not_mainnet_ready').describe('Posture status; fixed while the mainnet gate is closed.'),
     network: z.literal('ergo_testnet').describe('The only network this service acts on.'),
     mainnet_ready: z.literal(false).describe('Constant false until the mainnet gate opens.'),
-    production_custody: z.literal(false).describe('Constant false: the service holds no funds and no keys.'),
+    production_custody: z.literal(false).describe('Constant false: the service holds no funds and no wallet keys (its one key signs receipt-log checkpoints).'),
     audit_gate: z
       .literal('external_review_and_audit_bound_mainnet_script_identity_required')
       .describe('What must exist before mainnet.'),

@@ -4646,7 +4646,7 @@ export interface components {
              */
             mainnet_ready: false;
             /**
-             * @description Constant false: the service holds no funds and no keys.
+             * @description Constant false: the service holds no funds and no wallet keys (its one key signs receipt-log checkpoints).
              * @constant
              */
             production_custody: false;
@@ -6739,7 +6739,7 @@ export interface components {
              */
             mainnet_ready: false;
             /**
-             * @description Constant false: the service holds no funds and no keys.
+             * @description Constant false: the service holds no funds and no wallet keys (its one key signs receipt-log checkpoints).
              * @constant
              */
             production_custody: false;

@@ -15,17 +15,7 @@ export const POSTURE: Posture = Object.freeze({
   audit_gate: 'external_review_and_audit_bound_mainnet_script_identity_required',
 });
 
-/** The two things that must exist before mainnet, named once (spec section 1, posture fact 3). */
-export const MAINNET_BLOCKERS = Object.freeze([
-  {
-    id: 'external-review',
-    label: 'External audit or review report of the contracts, the policy engine and the receipt flow',
-  },
-  {
-    id: 'mainnet-script-identity',
-    label: 'Audit-bound mainnet script identity manifest (ErgoTree hashes the audit covered)',
-  },
-] as const);
+export { MAINNET_BLOCKERS } from './mainnet-blockers.ts';
 
 /**
  * `type`, `version`, `status`, `last_updated` of a typed v0 descriptor. A static descriptor is dated

@@ -31,14 +31,14 @@ export const DESCRIPTOR_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'agent_economy.agent_job_quote_guide.v0': JOB_GUIDES,
   'agent_economy.provider_onboarding.v0': ['src/descriptors/onboarding.ts', 'schemas/onboarding.ts', 'content/onboarding.json'],
   'agent_economy.first_receipt_flow.v0': ['src/descriptors/first-receipt.ts', 'schemas/first-receipt.ts', 'content/first-receipt.json'],
-  'agent_economy.developer_launch_kit.v0': ['src/descriptors/launch-kit.ts', 'schemas/launch-kit.ts', 'content/launch-kit.json', 'content/mainnet-gate.json', 'src/descriptors/common.ts'],
+  'agent_economy.developer_launch_kit.v0': ['src/descriptors/launch-kit.ts', 'schemas/launch-kit.ts', 'content/launch-kit.json', 'content/mainnet-gate.json', 'src/descriptors/mainnet-blockers.ts'],
   'dev_services_index.v1': ['src/descriptors/developer.ts', 'schemas/dev-services.ts', ROUTE_TABLE],
   'agent_economy.dev_tools_catalogue.v0': ['src/descriptors/developer.ts', 'schemas/dev-tools-catalogue.ts', 'schemas/dev-tools.ts', 'schemas/receipt.ts', 'content/dev-tools.json'],
-  'agent_economy.roadmap.v0': [TRUST, 'schemas/roadmap.ts', 'content/roadmap.json', ROUTE_TABLE],
+  'agent_economy.roadmap.v0': [TRUST, 'schemas/roadmap.ts', 'content/roadmap.json', 'src/descriptors/mainnet-blockers.ts', ROUTE_TABLE],
   // The release is the whole tree: it names the commit it was built from.
   'agent_economy.current_release.v0': ['.'],
   'agent_economy.release_watchlist.v0': [TRUST, 'schemas/release.ts', 'content/release-watchlist.json', 'package.json'],
-  'agent_economy.mainnet_gate.v0': [TRUST, 'schemas/trust.ts', 'content/mainnet-gate.json', 'src/descriptors/custody.ts', 'src/descriptors/common.ts'],
+  'agent_economy.mainnet_gate.v0': [TRUST, 'schemas/trust.ts', 'content/mainnet-gate.json', 'src/descriptors/custody.ts', 'src/descriptors/mainnet-blockers.ts'],
   'agent_economy.review_pack.v0': [TRUST, 'schemas/trust.ts', 'content/review-pack.json', 'src/descriptors/custody.ts'],
 };
 

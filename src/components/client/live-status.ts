@@ -1,5 +1,6 @@
 /** Renders `/api/agent-economy/live`: the overall verdict, the summary and one row per probe. */
 import type { LiveStatus } from '../../../schemas/live.ts';
+import { MAINNET_BLOCKERS } from '../../descriptors/mainnet-blockers.ts';
 import { humanize } from '../format.ts';
 import { el, link, loadInto, passFail, prose } from './dom.ts';
 import { refreshTimelines } from './timeline.ts';
@@ -12,7 +13,7 @@ function render(status: LiveStatus, baseUrl: string): Node[] {
       'dl',
       {},
       el('div', {}, el('dt', {}, 'Surfaces live'), el('dd', {}, status.summary.gates_live.length ? status.summary.gates_live.join(', ') : 'none')),
-      el('div', {}, el('dt', {}, 'Mainnet gate'), el('dd', {}, el('code', {}, status.summary.mainnet_gate_status), ' (closed by design until the external review and the audit-bound script identity exist)')),
+      el('div', {}, el('dt', {}, 'Mainnet gate'), el('dd', {}, el('code', {}, status.summary.mainnet_gate_status), ` (closed by design until these exist: ${MAINNET_BLOCKERS.map((blocker) => blocker.label).join('; ')})`)),
       el('div', {}, el('dt', {}, 'Latest full receipt'), el('dd', {}, latest ? el('a', { href: `/receipt/${latest}` }, el('code', {}, latest)) : 'none settled yet')),
     ),
     el(
