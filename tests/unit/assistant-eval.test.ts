@@ -57,6 +57,7 @@
  * questions: the third held-out set 54 → 53, every other figure unchanged. Which question it was
  * was not looked at, and the section was not reworded to win it back.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EVAL_SETS, evaluate, loadQuestions, tally, type EvalQuestion } from '../../scripts/eval-assistant.ts';
 
@@ -72,6 +73,22 @@ const FLOORS: Record<string, Partial<Record<'all' | 'tuning' | 'held-out', { pas
   'assistant-questions-off-topic.json': { all: { passed: 52, refused: 52 } },
   'assistant-questions-validation.json': { all: { passed: 33, refused: 9 } },
 };
+
+/** The README's row of each set and half: it states what the evaluation prints, so a change that moves a figure must move it there too. */
+const README_ROWS: Record<string, Partial<Record<'all' | 'tuning' | 'held-out', string>>> = {
+  'assistant-questions.json': { all: 'evaluation set (tuning)' },
+  'assistant-questions-held-out.json': { all: 'held-out' },
+  'assistant-questions-held-out-2.json': { all: 'second held-out' },
+  'assistant-questions-held-out-3.json': { all: 'third held-out' },
+  'assistant-questions-held-out-4.json': { all: 'fourth held-out' },
+  'assistant-questions-integrator.json': { tuning: 'integrator (long multi-part tickets), tuning half', 'held-out': 'integrator, held-out half' },
+  'assistant-questions-newcomer.json': { tuning: 'newcomer (short plain words), tuning half', 'held-out': 'newcomer, held-out half' },
+  'assistant-questions-off-topic.json': { all: 'off-topic (nothing here answers them; tuning)' },
+  'assistant-questions-validation.json': { all: 'validation (written after docs/faq.md; its totals chose between settings)' },
+};
+const readmeRows = new Map(
+  [...readFileSync('README.md', 'utf8').matchAll(/^\| (.+?) \| (\d+ of \d+) \| (\d+ of \d+) \|$/gm)].map((match) => [match[1]!, { passed: match[2]!, refused: match[3]! }]),
+);
 
 describe('assistant evaluation sets', () => {
   it('are written with their facts, some questions the site does not answer, and the new sets with a fixed tuning and held-out half', () => {
@@ -97,6 +114,8 @@ describe('assistant evaluation sets', () => {
       for (const [half, floor] of Object.entries(floors)) {
         const figures = tally(half === 'all' ? results : results.filter((result) => result.question.half === half));
         expect({ half, passed: figures.passed >= floor.passed, refused: figures.refused >= floor.refused }, JSON.stringify({ half, ...figures })).toEqual({ half, passed: true, refused: true });
+        const label = README_ROWS[set.file]![half as 'all']!;
+        expect(readmeRows.get(label), `README's row "${label}"`).toEqual({ passed: `${figures.passed} of ${figures.total}`, refused: `${figures.refused} of ${figures.unanswerable}` });
       }
       // An unanswerable question refused at quote time is also answered as such.
       for (const result of results.filter((entry) => entry.question.unanswerable && !entry.quoted)) expect(result.answer, result.question.question).toMatch(/^Nothing on this site answers /);
