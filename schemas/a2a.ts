@@ -29,7 +29,12 @@ export const A2A_ERROR_CODES = {
   unsupported_operation: -32004,
   /** A2A ContentTypeNotSupportedError: a part other than text. */
   content_type_not_supported: -32005,
+  /** A2A VersionNotSupportedError: an `A2A-Version` header naming a version this agent does not speak. */
+  version_not_supported: -32009,
 } as const;
+
+/** The A2A versions this agent speaks (Major.Minor, as the `A2A-Version` header names them), newest first; the agent card lists one interface each. */
+export const A2A_SUPPORTED_VERSIONS = ['1.0', '0.3'] as const;
 
 export const jsonRpcIdSchema = z.union([z.string(), z.int(), z.null()]).describe('The request id, echoed in the answer.');
 export const a2aMetadataSchema = z.record(z.string(), z.unknown()).optional().describe('Metadata; on a task, the a2a-x402 `x402.payment.*` keys are read.');

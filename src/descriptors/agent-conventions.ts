@@ -6,7 +6,7 @@
  */
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
-import { A2A_X402_EXTENSION } from '../../schemas/a2a.ts';
+import { A2A_X402_EXTENSION, A2A_SUPPORTED_VERSIONS } from '../../schemas/a2a.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
 import { DESCRIPTION_VERSION } from './openapi.ts';
@@ -167,10 +167,7 @@ export function buildAgentCard(): AgentCard {
       'answers paid with a testnet Note through the a2a-x402 extension (declared below); every other skill is plain HTTP+JSON, described by the OpenAPI document (see the extension below).',
     url: routeUrl('a2a'),
     preferredTransport: 'JSONRPC',
-    supportedInterfaces: [
-      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-      { url: routeUrl('a2a'), protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
-    ],
+    supportedInterfaces: A2A_SUPPORTED_VERSIONS.map((protocolVersion) => ({ url: routeUrl('a2a'), protocolBinding: 'JSONRPC' as const, protocolVersion, tenant: '' })),
     provider: { organization: site.name, url: site.base_url },
     version: DESCRIPTION_VERSION,
     documentationUrl: pageUrl('openapi'),

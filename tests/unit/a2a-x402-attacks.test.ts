@@ -178,3 +178,29 @@ describe('a2a-x402 under attack and failure', () => {
     expect(answered.result?.kind).toBe('message');
   });
 });
+
+describe('the A2A-Version header (A2A 1.0, VersionNotSupportedError)', () => {
+  it('answers -32009 naming the versions it speaks for a version it does not, before reading or charging anything', async () => {
+    const deps = fakeDeps();
+    const a2a = createA2aHandler(deps);
+    for (const version of ['99.0', '2.0', '0.2', 'one', '1']) {
+      const refused = body(await a2a(ask('What is a Note?', { 'x-a2a-extensions': A2A_X402_EXTENSION, 'a2a-version': version })));
+      expect(refused, version).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32009, message: expect.stringContaining(`A2A-Version ${JSON.stringify(version)} is not a version this agent speaks (1.0, 0.3)`), data: { supportedVersions: ['1.0', '0.3'] } },
+      });
+    }
+    // Refused before anything is read: a premium question under an unsupported version stores no quote, the same one without the header does.
+    expect(body(await a2a(ask(LONG, { 'x-a2a-extensions': A2A_X402_EXTENSION, 'a2a-version': '99.0' }))).error.code).toBe(-32009);
+    expect(deps.store.quotes.size).toBe(0);
+    const premium = body(await a2a(ask(LONG, { 'x-a2a-extensions': A2A_X402_EXTENSION, 'a2a-version': '1.0' })));
+    expect(premium.error, JSON.stringify(premium.error)).toBeUndefined();
+    expect(deps.store.quotes.size).toBeGreaterThan(0);
+    for (const version of ['1.0', '0.3', '1.0.1', ' 1.0 ']) {
+      const answered = body(await a2a(ask('What is a Note?', { 'x-a2a-extensions': A2A_X402_EXTENSION, 'a2a-version': version })));
+      expect(answered.error, version).toBeUndefined();
+    }
+    expect(body(await a2a(ask('What is a Note?'))).error).toBeUndefined();
+  });
+});

@@ -14,6 +14,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   A2A_ERROR_CODES,
+  A2A_SUPPORTED_VERSIONS,
   A2A_METHODS,
   A2A_X402_EXTENSION,
   a2aEnvelopeSchema,
@@ -57,6 +58,19 @@ const idOf = (body: unknown): Id => {
 
 const rpcError = (id: Id, name: keyof typeof A2A_ERROR_CODES, message: string, data?: unknown, headers?: Record<string, string>): ApiResponse =>
   json(200, { jsonrpc: '2.0', id, error: { code: A2A_ERROR_CODES[name], message, ...(data === undefined ? {} : { data }) } } satisfies A2aResponse, headers);
+
+/**
+ * The `A2A-Version` a request names when this agent does not speak it, or undefined. A2A 1.0: the
+ * header is Major.Minor (a patch, if sent, does not change the version); absent, the method's own
+ * name says which version the client speaks (SendMessage or message/send), as before the header.
+ */
+function unsupportedVersion(header: string | undefined): string | undefined {
+  const named = header?.trim();
+  if (!named) return undefined;
+  const version = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(named);
+  const majorMinor = version ? `${Number(version[1])}.${Number(version[2])}` : undefined;
+  return majorMinor !== undefined && (A2A_SUPPORTED_VERSIONS as readonly string[]).includes(majorMinor) ? undefined : named.slice(0, 40);
+}
 
 const issuesOf = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((issue) => ({ path: jsonPointer(issue.path), message: issue.message }));
 
@@ -291,6 +305,12 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     const envelope = a2aEnvelopeSchema.safeParse(request.body);
     if (!envelope.success) return rpcError(idOf(request.body), 'invalid_request', 'Invalid Request: not a JSON-RPC 2.0 request.', issuesOf(envelope.error.issues));
     const { id, method } = envelope.data;
+    const unsupported = unsupportedVersion(request.headers['a2a-version']);
+    if (unsupported !== undefined) {
+      return rpcError(id, 'version_not_supported', `Version not supported: A2A-Version ${JSON.stringify(unsupported)} is not a version this agent speaks (${A2A_SUPPORTED_VERSIONS.join(', ')}).`, {
+        supportedVersions: [...A2A_SUPPORTED_VERSIONS],
+      });
+    }
     try {
       return await handle(request, id, method);
     } catch (error) {
