@@ -5,7 +5,7 @@
  *
  * The day (UTC) of the newest commit that touched one of the sources; today when one of them has
  * uncommitted changes (the build publishes them); the newest modification time of the files when
- * there is no git history to read (a tarball build). Paths are relative to the project root, the
+ * there is no git history to read (a tarball build, or a copy git does not track). Paths are relative to the project root, the
  * working directory of every build and test, as for the commit in build-info.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -35,16 +35,18 @@ export function lastChanged(sources: readonly string[], history: SourceHistory =
   if (sources.length === 0) throw new Error('source dates: a document needs at least one source to be dated');
   const missing = sources.filter((path) => !history.exists(path));
   if (missing.length > 0) throw new Error(`source dates: ${missing.join(', ')} does not exist in the project`);
+  const modified = () => utcDay(new Date(Math.max(...sources.map((path) => history.modifiedMs(path)))));
   let committed: string;
   try {
     if (history.git(['status', '--porcelain', '--', ...sources]).trim() !== '') return utcDay(history.now());
     committed = history.git(['log', '-1', '--format=%ct', '--', ...sources]).trim();
   } catch {
     // No git, or not a repository: the files are all the history there is.
-    return utcDay(new Date(Math.max(...sources.map((path) => history.modifiedMs(path)))));
+    return modified();
   }
-  if (!/^\d+$/.test(committed)) throw new Error(`source dates: no commit touches ${sources.join(', ')}`);
-  return utcDay(new Date(Number(committed) * 1000));
+  // Files git keeps no history of (a copy in another repository's ignored folder, as Stryker's
+  // sandbox is): the files are all the history there is, as without git.
+  return /^\d+$/.test(committed) ? utcDay(new Date(Number(committed) * 1000)) : modified();
 }
 
 const cache = new Map<string, string>();
