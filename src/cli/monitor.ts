@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
 import { decodeBase64, encodeBase64 } from '../domain/tlog/base64.ts';
-import { openCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
+import { formatVerifierKey, openCheckpoint, openOwnCheckpoint, parseVerifierKey } from '../domain/tlog/note.ts';
 import { witnessCheck, type WitnessPolicy } from './receipt-log-proof.ts';
 import { TILE_WIDTH } from '../domain/tlog/tiles.ts';
 import { appendToRange, EMPTY_TREE_HASH, HASH_SIZE, rootFromSubtrees, sameBytes, type Hash } from '../domain/tlog/tree.ts';
@@ -88,23 +88,6 @@ async function trustedKey(options: MonitorOptions, kept: MonitorState | undefine
   return key;
 }
 
-/**
- * The log's origin is its site's URL, and so its key's name: a site that moved serves checkpoints
- * under another name. The kept key's own Ed25519 key signing them under that name, as the site's key
- * says, is the same log moved (only the key's holder can sign with it); the new key name is kept from
- * then on. Undefined when the checkpoint is not that.
- */
-async function movedKey(logUrl: string, keptKey: string, checkpoint: string): Promise<string | undefined> {
-  const kept = parseVerifierKey(keptKey);
-  const newOrigin = checkpoint.slice(0, Math.max(0, checkpoint.indexOf('\n')));
-  if (!kept.ok || newOrigin === '' || newOrigin === kept.verifier.name) return undefined;
-  const answer = await fetchBytes(`${logUrl}/key`);
-  const key = answer.text.trim();
-  const served = parseVerifierKey(key);
-  if (answer.status !== 200 || !served.ok || served.verifier.name !== newOrigin || !sameBytes(served.verifier.publicKey, kept.verifier.publicKey)) return undefined;
-  return key;
-}
-
 /** Runs one round; resolves to the exit status, or throws a CliError naming what the log did wrong. */
 export async function monitor(options: MonitorOptions, output: Output): Promise<number> {
   const kept = readState(options.stateFile);
@@ -114,11 +97,21 @@ export async function monitor(options: MonitorOptions, output: Output): Promise<
   const checkpointAnswer = await fetchBytes(`${logUrl}/checkpoint`);
   if (checkpointAnswer.status !== 200) throw logFailure(`${logUrl}/checkpoint answered HTTP ${checkpointAnswer.status}${checkpointAnswer.problemDetail ? `: ${checkpointAnswer.problemDetail}` : ''}`);
   const keptOrigin = verifierKey.slice(0, verifierKey.indexOf('+'));
-  let opened = openCheckpoint(checkpointAnswer.text, verifierKey, keptOrigin);
-  const moved = !opened.ok && kept ? await movedKey(logUrl, verifierKey, checkpointAnswer.text) : undefined;
-  if (moved) {
-    verifierKey = moved;
-    opened = openCheckpoint(checkpointAnswer.text, verifierKey, verifierKey.slice(0, verifierKey.indexOf('+')));
+  // The origin is the site's URL, and so the key's name: a site that moved signs under another name.
+  // The kept key's own Ed25519 key signing under it is the same log moved (only its holder can), so
+  // with a kept state the new name is accepted and kept from then on; any other key is refused.
+  const keptPublicKey = parseVerifierKey(verifierKey);
+  const opened: ReturnType<typeof openOwnCheckpoint> =
+    kept && keptPublicKey.ok ? openOwnCheckpoint(checkpointAnswer.text, keptPublicKey.verifier.publicKey, keptOrigin) : openCheckpoint(checkpointAnswer.text, verifierKey, keptOrigin);
+  const movedTo = opened.ok ? opened.otherOrigin : undefined;
+  const moved = movedTo !== undefined;
+  if (moved && keptPublicKey.ok) {
+    verifierKey = formatVerifierKey(movedTo, keptPublicKey.verifier.publicKey);
+    // The site publishes the key it signs with: after a move, that is the kept key under the new name.
+    const published = await fetchBytes(`${logUrl}/key`);
+    if (published.status !== 200 || published.text.trim() !== verifierKey) {
+      throw logFailure(`the checkpoint is signed as ${movedTo} by the kept key, but ${logUrl}/key answers HTTP ${published.status} ${JSON.stringify(published.text.trim().slice(0, 120))}, not ${verifierKey}`);
+    }
   }
   const origin = verifierKey.slice(0, verifierKey.indexOf('+'));
   if (!opened.ok) throw logFailure(`the checkpoint ${logUrl}/checkpoint serves is refused: ${opened.reason}`);

@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { hex } from '@fleet-sdk/crypto';
 import type { ReceiptLogConfig } from '../config/receipt-log.ts';
 import type { KeptBundle, LogEntry, ReceiptLogStore, StoredCheckpoint } from '../domain/ports.ts';
-import { formatCheckpoint, formatVerifierKey, openCheckpoint, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
+import { formatCheckpoint, formatVerifierKey, openOwnCheckpoint, rawPublicKey, signCheckpoint } from '../domain/tlog/note.ts';
 import { consistencyProof, consistencyProofIndexes, inclusionProof, inclusionProofIndexes } from '../domain/tlog/proofs.ts';
 import { extendsSigned, keptHistory, nextTree, storeBehind, type LogFork, type SignedTree } from '../domain/tlog/signing-rule.ts';
 import { checkTileResource, encodeEntryBundle, formatEntryBundlePath, parseTilePath, tileBody, tileHashIndexes, TILE_WIDTH, type TileResource } from '../domain/tlog/tiles.ts';
@@ -210,7 +210,8 @@ export function createReceiptLog(
   keeper: SignedCheckpointKeeper = signedCheckpointInMemory(),
   witnesses?: WitnessClient,
 ): ReceiptLog {
-  const verifierKey = formatVerifierKey(config.origin, rawPublicKey(signingKey));
+  const publicKey = rawPublicKey(signingKey);
+  const verifierKey = formatVerifierKey(config.origin, publicKey);
   // The checkpoint and the hash tiles change only when the log grows, so they are served from memory
   // like the static descriptors: the checkpoint as read at most a second ago (one read shared by the
   // requests that find it older), hash tiles by path, oldest dropped first past TILE_MEMORY_BYTES.
@@ -253,14 +254,9 @@ export function createReceiptLog(
   function openSigned(note: string, what: string): SignedNote {
     const known = opened.get(note);
     if (known) return known;
-    let checked = openCheckpoint(note, verifierKey, config.origin);
-    const earlier = note.slice(0, Math.max(0, note.indexOf('\n')));
-    if (!checked.ok && earlier !== '' && earlier !== config.origin) {
-      const moved = openCheckpoint(note, formatVerifierKey(earlier, rawPublicKey(signingKey)), earlier);
-      if (moved.ok) {
-        checked = moved;
-        logger.info({ from: earlier, to: config.origin, size: moved.checkpoint.size }, `receipt log: moved from ${earlier} to ${config.origin} (SITE_BASE_URL): the same key signed ${what}; the next checkpoint extends it under the new origin`);
-      }
+    const checked = openOwnCheckpoint(note, publicKey, config.origin);
+    if (checked.ok && checked.otherOrigin !== undefined) {
+      logger.info({ from: checked.otherOrigin, to: config.origin, size: checked.checkpoint.size }, `receipt log: moved from ${checked.otherOrigin} to ${config.origin} (SITE_BASE_URL): the same key signed ${what}; the next checkpoint extends it under the new origin`);
     }
     if (!checked.ok) refuse({ code: 'foreign_key', reason: `${what} does not verify with this log's key ${verifierKey}: ${checked.reason}` });
     const tree = { size: checked.checkpoint.size, root: checked.checkpoint.root, note, origin: checked.checkpoint.origin };

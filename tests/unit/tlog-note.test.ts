@@ -18,6 +18,7 @@ import {
   keyId,
   openCheckpoint,
   openNote,
+  openOwnCheckpoint,
   parseCheckpoint,
   parsePrivateKeyFile,
   parseVerifierKey,
@@ -355,5 +356,34 @@ describe('a note signed by the log key that is not a checkpoint', () => {
     const opened = openCheckpoint(note, VKEY, ORIGIN);
     expect(opened.ok).toBe(false);
     expect(reasonOf(opened)).toMatch(/checkpoint/);
+  });
+});
+
+describe('a checkpoint of the log\'s own key, under its origin or another (the site moved)', () => {
+  const OLD = 'old.example/api/transparency/receipts';
+  const signedUnder = (origin: string, key = KEY) => signCheckpoint(formatCheckpoint({ origin, size: 3, root: leafHash(new Uint8Array([3])) }), key.privateKey, origin);
+
+  it('opens one signed under the origin as openCheckpoint does, and one the same key signed under another, naming it', () => {
+    const here = openOwnCheckpoint(signedUnder(ORIGIN), KEY.publicKey, ORIGIN);
+    expect(here).toMatchObject({ ok: true, checkpoint: { origin: ORIGIN, size: 3 } });
+    expect(here.ok && here.otherOrigin).toBeUndefined();
+    expect(openOwnCheckpoint(signedUnder(OLD), KEY.publicKey, ORIGIN)).toMatchObject({ ok: true, otherOrigin: OLD, checkpoint: { origin: OLD, size: 3 } });
+  });
+
+  it('refuses another key under either origin, with the reason for its own origin', () => {
+    const stranger = generateNoteKey();
+    for (const origin of [ORIGIN, OLD]) {
+      const refused = openOwnCheckpoint(signedUnder(origin, stranger), KEY.publicKey, ORIGIN);
+      expect(refused.ok, origin).toBe(false);
+      expect(reasonOf(refused)).toContain(`no signature by ${ORIGIN}+`);
+    }
+    // A note signed by the key under one name but claiming another origin in its text opens under neither.
+    const lying = signCheckpoint(formatCheckpoint({ origin: OLD, size: 3, root: leafHash(new Uint8Array([3])) }), KEY.privateKey, 'third.example/log');
+    expect(openOwnCheckpoint(lying, KEY.publicKey, ORIGIN).ok).toBe(false);
+    // A note whose first line is no key name is refused, not thrown on (it can name no verifier key).
+    for (const first of ['not a name', 'a+b', '']) {
+      const odd = signNote(`${first}\n3\n${Buffer.from(leafHash(new Uint8Array([3]))).toString('base64')}\n`, KEY.privateKey, ORIGIN);
+      expect(openOwnCheckpoint(odd, KEY.publicKey, ORIGIN).ok, JSON.stringify(first)).toBe(false);
+    }
   });
 });

@@ -168,3 +168,20 @@ export function openCheckpoint(note: string | Uint8Array, verifierKey: string, e
   if (otherOrigin) return refuse(otherOrigin);
   return { ok: true, checkpoint: parsed.checkpoint, text: opened.text };
 }
+
+/**
+ * A checkpoint the Ed25519 key `publicKey` signed as the log of `origin`, or as the log of another
+ * origin (the note's own first line) when the site moved: the key's name is the origin, so only the
+ * key's holder can sign under either, and `otherOrigin` says when it was the other. The log reads its
+ * history signed before a move this way, a monitor the checkpoints signed after one. Another key, or
+ * a note that does not verify under its own origin, is refused with the reason for `origin`.
+ */
+export function openOwnCheckpoint(note: string, publicKey: Uint8Array, origin: string): ({ ok: true; checkpoint: Checkpoint; text: string; otherOrigin?: string }) | Refusal {
+  const opened = openCheckpoint(note, formatVerifierKey(origin, publicKey), origin);
+  if (opened.ok) return opened;
+  const named = note.slice(0, Math.max(0, note.indexOf('\n')));
+  // A first line that is no key name is no log's origin (and would be no verifier key's name).
+  if (!isValidKeyName(named)) return opened;
+  const moved = openCheckpoint(note, formatVerifierKey(named, publicKey), named);
+  return moved.ok ? { ...moved, otherOrigin: named } : opened;
+}
