@@ -317,12 +317,19 @@ export function createDocsProvider(index: () => AnswerIndex = answerIndex, gloss
   /** The same reading as `answer` makes: a question judged answerable at quote time is answered when paid, part for part. */
   async function judge(question: string): Promise<QuestionJudgement> {
     const reading = await read(question);
-    return {
-      answerable: reading.parts.some(answered),
-      parts: reading.parts.map((part) => ({ text: part.part.text, answered: answered(part) })),
-      dropped: reading.dropped,
-    };
+    let judgement = judgements.get(reading);
+    if (!judgement) {
+      judgement = {
+        answerable: reading.parts.some(answered),
+        parts: reading.parts.map((part) => ({ text: part.part.text, answered: answered(part) })),
+        dropped: reading.dropped,
+      };
+      judgements.set(reading, judgement);
+    }
+    return judgement;
   }
+  /** One judgement per kept reading: the same question quoted again is judged by the same object (its reason made once, see paid-turn.ts). */
+  const judgements = new WeakMap<Reading, QuestionJudgement>();
 
   return { name: 'docs', answer, judge };
 }

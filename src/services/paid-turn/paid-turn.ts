@@ -17,7 +17,7 @@ import { issuePaymentToken } from '../../domain/assistant/payment-token.ts';
 import { newQuoteId, premiumQuoteBody, premiumQuoteTerms } from '../../domain/assistant/pricing.ts';
 import { buildReceiptBundle } from '../../domain/assistant/receipt-bundle.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
-import { judgementReason } from '../../domain/assistant/question-parts.ts';
+import { judgementReason, type QuestionJudgement } from '../../domain/assistant/question-parts.ts';
 import { hashRetryKey } from '../../domain/assistant/retry-key.ts';
 import { NoteAlreadyUsedError, type SpendTokenResult, type StoredQuote } from '../../domain/ports.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
@@ -69,8 +69,16 @@ export async function issuePremiumQuote({ store, chain, clock, config, model }: 
   const stored: StoredQuote = { ...terms, questionHash: hashQuestion(question), issuedAt: now };
   // Stored before it is shown; the stored quote is also its `quote_issued` activity event.
   await fromStore(() => store.insertQuote(stored));
-  return { ...premiumQuoteBody(terms), reason: judgementReason(judgement) };
+  return { ...premiumQuoteBody(terms), reason: reasonOf(judgement) };
 }
+
+/** A judgement's reason, made once: the model keeps one judgement per question it keeps reading, and the same question is quoted again and again. */
+function reasonOf(judgement: QuestionJudgement): string {
+  let reason = reasons.get(judgement);
+  if (reason === undefined) reasons.set(judgement, (reason = judgementReason(judgement)));
+  return reason;
+}
+const reasons = new WeakMap<QuestionJudgement, string>();
 
 /**
  * The Note read from the chain at its current height, and judged by every rule of `stored`: whether
