@@ -22,6 +22,8 @@ import { termsFactDocument } from '../build/fact-documents.ts';
 import { staticDocuments } from '../build/static-documents.ts';
 import { BUILD_ORIGIN_FILE, buildOriginOf } from '../config/build-origin.ts';
 import { site } from '../config/site.ts';
+import { cdnHeaders, runtimePaths } from '../build/cdn-rules.ts';
+import { contentTypeOf } from '../lib/content-types.ts';
 import { RECEIPT_PAGE_SLOTS_SEGMENT, RECEIPT_PAGE_TEMPLATE_FILE } from '../lib/receipt-page.ts';
 
 const brotli = promisify(brotliCompress);
@@ -113,6 +115,9 @@ if (process.env.${WARM_COMPILE_CACHE} === '1') {
 }
 `;
 
+/** The list of paths a CDN forwards to the runtime (src/build/cdn-rules.ts), beside `client` and `server` in `dist/`: not served. */
+export const RUNTIME_PATHS_FILE = 'runtime-paths.txt';
+
 /** The assistant widget, bundled with its dependencies, at the site's root. */
 export const WIDGET_FILE = 'assistant-widget.js';
 
@@ -161,15 +166,21 @@ export function staticBuild(): AstroIntegration {
         await esbuild({ entryPoints: [join(root, 'packages/assistant-widget/assistant-widget.js')], outfile: join(clientDir, WIDGET_FILE), bundle: true, format: 'esm', minify: true, target: 'es2022', logLevel: 'warning' });
         logger.info(`bundled the assistant widget as /${WIDGET_FILE} (${Math.round((await stat(join(clientDir, WIDGET_FILE))).size / 1024)} KiB)`);
 
-        const cdnHeaders = documents
-          .map((doc) => [doc.path, `  Content-Type: ${doc.contentType}`, ...Object.entries(doc.headers).map(([k, v]) => `  ${k}: ${v}`), '  Access-Control-Allow-Origin: *'].join('\n'))
-          .join('\n');
-        await writeFile(join(clientDir, '_headers'), cdnHeaders + '\n');
         const rewrites = documents.filter((doc) => doc.file !== doc.path.slice(1)).map((doc) => `${doc.path} /${doc.file} 200`);
         await writeFile(join(clientDir, '_redirects'), rewrites.join('\n') + '\n');
 
         const pages = await buildSearchIndex(clientDir);
         logger.info(`indexed ${pages} pages for site search (Pagefind)`);
+        // Every file at the path it is served at: a descriptor at its own, a page at its folder's.
+        const described = new Map(documents.map((doc) => [doc.file, doc]));
+        const served = (await walk(clientDir)).map((file) => relative(clientDir, file).split(sep).join('/')).filter((file) => !/\.(br|gz)$/.test(file) && file !== '_headers' && file !== '_redirects');
+        const cdnFiles = served.sort().map((file) => {
+          const doc = described.get(file);
+          if (doc) return { path: doc.path, contentType: doc.contentType, headers: doc.headers };
+          return { path: `/${file.replace(/(^|\/)index\.html$/, '$1')}`, contentType: contentTypeOf(file) };
+        });
+        await writeFile(join(clientDir, '_headers'), cdnHeaders(cdnFiles));
+        await writeFile(join(distDir, RUNTIME_PATHS_FILE), runtimePaths().join('\n') + '\n');
 
         const compressed = await precompress(clientDir);
         logger.info(`precompressed ${compressed} files (brotli, gzip)`);

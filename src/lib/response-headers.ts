@@ -33,6 +33,20 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-expose-headers': 'etag, link, retry-after, ratelimit, ratelimit-policy, x-request-id, payment-required, payment-response',
 };
 
+/**
+ * How long a static file of `dist/client` may be kept, by this server and by a CDN serving the same
+ * folder (the build writes `_headers` from this): fingerprinted build assets never change under
+ * their name; everything else for five minutes, then revalidated by its strong ETag.
+ */
+export const STATIC_CACHE = {
+  immutablePrefix: '/_astro/',
+  immutable: 'public, max-age=31536000, immutable',
+  revalidated: 'public, max-age=300, must-revalidate',
+} as const;
+
+/** The Cache-Control of the static file at `urlPath`. */
+export const staticCacheControlFor = (urlPath: string): string => (urlPath.startsWith(STATIC_CACHE.immutablePrefix) ? STATIC_CACHE.immutable : STATIC_CACHE.revalidated);
+
 /** Added to CORS_HEADERS on a preflight answer. */
 export const CORS_PREFLIGHT_EXTRA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',

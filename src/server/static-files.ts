@@ -4,8 +4,10 @@
  */
 import { acceptedCodings } from '../lib/accept-encoding.ts';
 import { strongEtag } from '../lib/etag.ts';
+import { staticCacheControlFor } from '../lib/response-headers.ts';
+import { contentTypeOf } from '../lib/content-types.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 export interface StaticVariant {
   body: Buffer;
@@ -29,31 +31,6 @@ export interface StaticManifestEntry {
   headers: Record<string, string>;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-  '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2',
-  '.pf_meta': 'application/octet-stream',
-  '.pf_index': 'application/octet-stream',
-  '.pf_fragment': 'application/octet-stream',
-  '.pagefind': 'application/octet-stream',
-};
-
-/** Fingerprinted build assets never change under their name; everything else revalidates soon. */
-function cacheControlFor(urlPath: string): string {
-  if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
-  return 'public, max-age=300, must-revalidate';
-}
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -94,11 +71,11 @@ export function loadStaticFiles(clientDir: string, manifest: StaticManifestEntry
     if (absolute.endsWith('.br') || absolute.endsWith('.gz')) continue;
     const file = relative(clientDir, absolute).split(sep).join('/');
     const described = fromManifest.get(file);
-    const contentType = described?.contentType ?? CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const contentType = described?.contentType ?? contentTypeOf(file);
     const entry = staticEntryOf(
       { identity: readFileSync(absolute), br: readVariant(absolute, '.br'), gzip: readVariant(absolute, '.gz') },
       contentType,
-      cacheControlFor('/' + file),
+      staticCacheControlFor('/' + file),
       baseHeadersFor(contentType),
       described?.headers,
     );
