@@ -4,6 +4,7 @@
  * the method and body, so a POST to the alias reaches the canonical POST unchanged.
  */
 import { entryById } from './index.ts';
+import { routeUrl } from './lookup.ts';
 
 /** alias path on the hub host -> route id whose path it stands for. */
 export const HUB_ALIASES: ReadonlyArray<{ alias: string; routeId: string }> = [
@@ -17,11 +18,12 @@ export const HUB_ALIASES: ReadonlyArray<{ alias: string; routeId: string }> = [
   { alias: '/live', routeId: 'live' },
 ];
 
-/** Canonical path for a request path on the hub host, or undefined when it is no alias. */
+/** Canonical URL for a request path on the hub host, or undefined when it is no alias. */
 export function resolveHubAlias(path: string): string | undefined {
   for (const { alias, routeId } of HUB_ALIASES) {
-    const canonical = entryById().get(routeId)?.path;
-    if (!canonical) continue;
+    if (!entryById().has(routeId)) continue;
+    // The route's absolute URL: the runtime's for a dynamic route, where it answers apart.
+    const canonical = routeUrl(routeId);
     if (!alias.includes('{')) {
       if (path === alias) return canonical;
       continue;

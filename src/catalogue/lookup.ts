@@ -2,7 +2,7 @@
  * URLs of other routes by id, read from the route catalogue. Descriptors link to each other
  * through these, so a path is written once (in the catalogue) and every link follows it.
  */
-import { hubUrl, schemaUrl, siteUrl } from '../config/site.ts';
+import { hubUrl, mcpUrl, runtimeHref, runtimeUrl, schemaUrl, siteUrl } from '../config/site.ts';
 import { catalogue, entryById } from './index.ts';
 import type { Entry, PublishedSchema } from './types.ts';
 
@@ -20,8 +20,22 @@ function find(id: string): Entry {
  */
 export const templatePath = (path: string): string => path.replace(/\{([^}+]+)\+\}/g, '{$1}');
 
-export function routeUrl(id: string): string {
-  return siteUrl(templatePath(find(id).path));
+/** A route's absolute URL: on the MCP host, on the runtime (a dynamic route of the site: SITE_RUNTIME_URL where it answers apart), or on the site. */
+export function entryUrl(route: Entry): string {
+  const path = templatePath(route.path);
+  if (route.host === 'mcp') return mcpUrl(path);
+  return route.kind === 'dynamic' ? runtimeUrl(path) : siteUrl(path);
+}
+
+export const routeUrl = (id: string): string => entryUrl(find(id));
+
+/**
+ * What a page fetches a route at: its path, on the origin that serves the page, unless the runtime
+ * answers apart (SITE_RUNTIME_URL), where a dynamic route's absolute URL there.
+ */
+export function fetchHref(id: string): string {
+  const route = find(id);
+  return route.kind === 'dynamic' ? runtimeHref(templatePath(route.path)) : templatePath(route.path);
 }
 
 /** A receipt's URL, by its receipt id or settlement transaction id. */

@@ -16,10 +16,15 @@ export const BUILD_ORIGIN_FILE = 'build-origin.json';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4321;
 
-const buildOriginSchema = z.object({ base_url: z.string(), agent_hub_url: z.string(), mcp_url: z.string() });
+const buildOriginSchema = z.object({ base_url: z.string(), agent_hub_url: z.string(), mcp_url: z.string(), runtime_url: z.string().optional() });
 export type BuildOrigin = z.infer<typeof buildOriginSchema>;
 
-export const buildOriginOf = (config: SiteConfig): BuildOrigin => ({ base_url: config.base_url, agent_hub_url: config.agent_hub_url, mcp_url: config.mcp_url });
+export const buildOriginOf = (config: SiteConfig): BuildOrigin => ({
+  base_url: config.base_url,
+  agent_hub_url: config.agent_hub_url,
+  mcp_url: config.mcp_url,
+  ...(config.runtime_url === undefined ? {} : { runtime_url: config.runtime_url }),
+});
 
 /** The origins recorded by the build in `distDir`; undefined without a build (or an unreadable record). */
 export function readBuildOrigin(distDir: string): BuildOrigin | undefined {

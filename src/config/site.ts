@@ -21,6 +21,11 @@ export const siteConfigSchema = z.strictObject({
   base_url: originUrl,
   agent_hub_url: originUrl,
   mcp_url: originUrl,
+  /**
+   * Where the runtime answers (the routes a CDN cannot serve: every POST, the live GETs), when the
+   * static half is served from `base_url` by a CDN and the runtime elsewhere; unset, the same origin.
+   */
+  runtime_url: originUrl.optional(),
   repository: z.string().min(1),
   /** The instant worked examples are evaluated at, fixed so that builds are reproducible (not a date of change: descriptors are dated by their sources). */
   example_checked_at: z.iso.datetime(),
@@ -33,6 +38,7 @@ const environmentOverrides: Record<string, keyof SiteConfig> = {
   SITE_BASE_URL: 'base_url',
   SITE_AGENT_HUB_URL: 'agent_hub_url',
   SITE_MCP_URL: 'mcp_url',
+  SITE_RUNTIME_URL: 'runtime_url',
 };
 
 /** Reads the defaults and the environment; throws a message naming the variable when one is malformed. */
@@ -65,6 +71,15 @@ export const siteUrl = (path: string): string => `${site.base_url}${path}`;
 
 /** Absolute URL of a published schema document (`{schema_base}/agent-economy/<file>`). */
 export const schemaUrl = (file: string): string => `${site.base_url}/agent-economy/${file}`;
+
+/** Absolute URL on the runtime: `runtime_url` where the build names one, the canonical site otherwise. */
+export const runtimeUrl = (path: string): string => `${site.runtime_url ?? site.base_url}${path}`;
+
+/** Whether the runtime answers on an origin of its own (SITE_RUNTIME_URL), apart from the static half. */
+export const runtimeApart = (): boolean => site.runtime_url !== undefined && site.runtime_url !== site.base_url;
+
+/** What a page fetches a runtime path at: the path on its own origin, or the runtime's absolute URL when the runtime answers apart. */
+export const runtimeHref = (path: string): string => (runtimeApart() ? runtimeUrl(path) : path);
 
 /** Absolute URL on the MCP host. */
 export const mcpUrl = (path: string): string => `${site.mcp_url}${path}`;

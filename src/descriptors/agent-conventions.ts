@@ -10,13 +10,12 @@ import { A2A_X402_EXTENSION, A2A_SUPPORTED_VERSIONS } from '../../schemas/a2a.ts
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
 import { DESCRIPTION_VERSION } from './openapi.ts';
-import { answersJson, pageUrl, routeUrl, templatePath } from '../catalogue/lookup.ts';
+import { answersJson, entryUrl, pageUrl, routeUrl, templatePath } from '../catalogue/lookup.ts';
 import { pageHeading } from '../catalogue/page-titles.ts';
 import { catalogue } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
 import { MAINNET_BLOCKERS } from './common.ts';
 import { buildCapabilityManifest } from './discovery.ts';
-import { routeAbsoluteUrl } from './endpoints.ts';
 import { buildLaunchKit } from './launch-kit.ts';
 import { requestExample } from './request-examples.ts';
 
@@ -78,7 +77,7 @@ export function buildLlmsTxt(): string {
       (group) =>
         `- [${group.title}](${siteUrl(group.page)}): ${group.description} JSON: ${group.routes
           .filter((route) => route.method === 'GET' && answersJson(route))
-          .map((route) => routeAbsoluteUrl(route))
+          .map((route) => entryUrl(route))
           .join(', ') || 'POST only'}`,
     ),
     '',
@@ -120,7 +119,7 @@ export function buildLlmsFullTxt(): string {
       '',
       `${route.summary}. ${route.description}`,
       '',
-      `URL: ${routeAbsoluteUrl(route)}`,
+      `URL: ${entryUrl(route)}`,
       ...(route.kind === 'dynamic' && route.request ? [`Request schema: ${schemaUrl(route.request.file)}`] : []),
       ...(route.page ? [`Human page: ${siteUrl(route.page)}`] : []),
       '',
@@ -158,7 +157,7 @@ export function buildLlmsFullTxt(): string {
 /** `/.well-known/agent-card.json`: one A2A skill per capability of the capability manifest. */
 export function buildAgentCard(): AgentCard {
   const manifest = buildCapabilityManifest();
-  const routesByUrl = new Map(catalogue().map((route) => [routeAbsoluteUrl(route), route]));
+  const routesByUrl = new Map(catalogue().map((route) => [entryUrl(route), route]));
   return {
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: site.name,
@@ -207,7 +206,7 @@ export function buildAgentCard(): AgentCard {
         name: capability.label,
         description: `${capability.description} Payment: ${capability.payment === 'free' ? 'free' : 'a Note box on the Ergo testnet'}. Never signs or broadcasts.`,
         tags: [...new Set(routes.map((route) => route.tag))],
-        examples: routes.map((route) => `${route.method} ${routeAbsoluteUrl(route)}`),
+        examples: routes.map((route) => `${route.method} ${entryUrl(route)}`),
         inputModes: [JSON_MEDIA],
         outputModes: [JSON_MEDIA],
         securityRequirements: [],

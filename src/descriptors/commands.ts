@@ -3,7 +3,7 @@
  * built from the route table and real request bodies, never typed by hand, so a recipe cannot point
  * at a path that moved or carry a body the endpoint would refuse.
  */
-import { routeAbsoluteUrl } from './endpoints.ts';
+import { entryUrl } from '../catalogue/lookup.ts';
 import { entryById } from '../catalogue/index.ts';
 
 /** POSIX single-quoting: safe for any text, including JSON with quotes and `$`. */
@@ -15,7 +15,7 @@ export function shellQuote(text: string): string {
 export function hostedRouteUrl(id: string): string {
   const route = entryById().get(id);
   if (!route) throw new Error(`route table: no route with id "${id}"`);
-  return routeAbsoluteUrl(route);
+  return entryUrl(route);
 }
 
 /** `curl` GET of a URL; `-sS` keeps problem bodies visible instead of hiding them behind `-f`. */

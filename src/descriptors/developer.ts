@@ -12,12 +12,11 @@ import { receiptBundleSchema, type ReceiptBundle } from '../../schemas/receipt.t
 import { schemaUrl, siteUrl, typeName } from '../config/site.ts';
 import { computeReceiptId } from '../domain/receipt-id.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
-import { bodySchemaOf, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
+import { bodySchemaOf, entryUrl, routeSchemaUrl, routeUrl } from '../catalogue/lookup.ts';
 import { catalogue, entryById } from '../catalogue/index.ts';
 import type { Entry } from '../catalogue/types.ts';
 import { hostedRouteUrl } from './commands.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
-import { routeAbsoluteUrl } from './endpoints.ts';
 
 let parsedContent: DevToolsContent | undefined;
 
@@ -44,7 +43,7 @@ function serviceEntry(route: Entry): DevServicesIndex['services'][number] {
   return {
     id: route.id,
     method: route.method,
-    url: routeAbsoluteUrl(route),
+    url: entryUrl(route),
     summary: route.summary,
     group: route.tag,
     host: route.host ?? 'site',
@@ -53,7 +52,7 @@ function serviceEntry(route: Entry): DevServicesIndex['services'][number] {
     // route of this site without its handler, and the MCP host serves its own (`/health`).
     available: true,
     machine_readable: {
-      url: routeAbsoluteUrl(route),
+      url: entryUrl(route),
       schema,
       response_schema: responseSchema ? schemaUrl(responseSchema.file) : null,
     },

@@ -7,7 +7,7 @@ import { withCustody } from './custody.ts';
 import type { CapabilityManifest, DiscoveryDescriptor } from '../../schemas/discovery.ts';
 import { hubUrl, mcpUrl, schemaUrl, site, siteUrl } from '../config/site.ts';
 import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
-import { routePath, routeUrl } from '../catalogue/lookup.ts';
+import { routeUrl } from '../catalogue/lookup.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import { RECEIPT_LOG_PATH, receiptLogOrigin } from '../config/receipt-log.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
@@ -53,7 +53,7 @@ export function buildDiscoveryDescriptor(verifierKey?: string, witnesses: { list
     },
     endpoints: endpointEntries(),
     schemas: publishedSchemas().map((published) => ({ name: published.file, title: published.title, url: schemaUrl(published.file) })),
-    short_aliases: HUB_ALIASES.map(({ alias, routeId }) => ({ alias: hubUrl(alias), canonical: siteUrl(routePath(routeId)), status: 308 as const })),
+    short_aliases: HUB_ALIASES.map(({ alias, routeId }) => ({ alias: hubUrl(alias), canonical: routeUrl(routeId), status: 308 as const })),
     verification: {
       proof_reconciliation: {
         command: `npx agent-economy reconcile --base ${site.base_url}`,

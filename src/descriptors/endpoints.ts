@@ -2,14 +2,10 @@
  * The endpoint list that the discovery descriptor and the capability manifest both publish, derived
  * from the route table so it can never miss a route.
  */
-import { mcpUrl, schemaUrl, siteUrl } from '../config/site.ts';
-import { bodySchemaOf, templatePath } from '../catalogue/lookup.ts';
+import { schemaUrl, siteUrl } from '../config/site.ts';
+import { bodySchemaOf, entryUrl } from '../catalogue/lookup.ts';
 import { catalogue } from '../catalogue/index.ts';
-import type { Entry } from '../catalogue/types.ts';
 
-export function routeAbsoluteUrl(route: Entry): string {
-  return route.host === 'mcp' ? mcpUrl(templatePath(route.path)) : siteUrl(templatePath(route.path));
-}
 
 export function endpointEntries() {
   return catalogue().map((route) => {
@@ -17,7 +13,7 @@ export function endpointEntries() {
     return {
       id: route.id,
       method: route.method,
-      url: routeAbsoluteUrl(route),
+      url: entryUrl(route),
       summary: route.summary,
       host: route.host ?? ('site' as const),
       delivery: route.kind === 'static' ? ('static' as const) : ('runtime' as const),

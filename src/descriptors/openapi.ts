@@ -3,7 +3,7 @@
  * in it is written by hand: a route added to the table appears here with its schemas and statuses.
  */
 import { z } from 'zod';
-import { site } from '../config/site.ts';
+import { runtimeApart, site } from '../config/site.ts';
 import { MAINNET_BLOCKERS, POSTURE } from './common.ts';
 import { MAX_BODY_BYTES } from '../config/limits.ts';
 import { MCP_MAX_BATCH_MESSAGES, type McpConfig } from '../config/mcp.ts';
@@ -127,7 +127,9 @@ function operation(route: Entry, responseNames: ResponseNames) {
     };
     return { ...common, responses: { 200: okObject, 304: responseRef('NotModified'), '4XX': responseRef('Problem') } };
   }
-  return { ...common, ...dynamicParts(route, responseNames) };
+  // Where the runtime answers apart from the static half (SITE_RUNTIME_URL), its operations say so.
+  const servers = runtimeApart() ? { servers: [{ url: site.runtime_url!, description: 'The runtime, apart from the static documents (SITE_RUNTIME_URL)', 'x-internal': false }] } : {};
+  return { ...common, ...servers, ...dynamicParts(route, responseNames) };
 }
 
 function dynamicParts(route: DynamicEntry, responseNames: ResponseNames) {

@@ -33,7 +33,7 @@ export function forbiddenClaimsList(): ForbiddenClaimsList {
 /** What the validators need besides the body: the compiled claims list and this site's origin. */
 export function submissionContext(): SubmissionContext {
   matcher ??= compileClaimMatcher(forbiddenClaimsList());
-  return { matcher, siteOrigin: site.base_url };
+  return { matcher, siteOrigin: site.base_url, runtimeOrigin: site.runtime_url };
 }
 
 /** Worked example results are evaluated at a fixed instant, so builds are reproducible. */

@@ -105,7 +105,7 @@ export const jobEvidenceCheck: Check<JobState<JobParts>> = check(
     addEvidenceUrlFindings(
       findings,
       evidence.links.map((link, index) => ({ url: link.url, path: `/evidence/links/${index}/url` })),
-      context.siteOrigin,
+      context,
     );
     evidence.receipt_ids.forEach((id, index) => {
       if (!RECEIPT_ID.test(id)) {

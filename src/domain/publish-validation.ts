@@ -127,7 +127,7 @@ const evidenceCheck = check<PublishState>(
     addEvidenceUrlFindings(
       findings,
       evidence.map((link, index) => ({ url: link.url, path: `/evidence/${index}/url` })),
-      context.siteOrigin,
+      context,
     );
     const paid = parts.pricing !== undefined && parseErgDecimal(parts.pricing.amount) > 0n;
     if (paid && evidence.length > 0 && !evidence.some((link) => link.kind === 'receipt' || link.kind === 'proof_explorer')) {

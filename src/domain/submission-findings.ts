@@ -24,6 +24,8 @@ export interface SubmissionContext {
   matcher: ClaimMatcher;
   /** Origin of this site: its own URLs count as public evidence even when it runs on loopback. */
   siteOrigin: string;
+  /** Origin of its runtime where it answers apart (SITE_RUNTIME_URL): its receipts are this site's own too. */
+  runtimeOrigin?: string | undefined;
 }
 
 export class FindingList implements FindingSink {
@@ -217,7 +219,8 @@ export const EVIDENCE_URL_CODES: readonly CodeEntry[] = [
  * Evidence must be openable by anyone: no loopback or private hosts (this site's own origin
  * excepted, since it may itself run on loopback), no credentials; plain http and repeats only warn.
  */
-export function addEvidenceUrlFindings(findings: FindingSink, urls: ReadonlyArray<{ url: string; path: string }>, siteOrigin: string): void {
+export function addEvidenceUrlFindings(findings: FindingSink, urls: ReadonlyArray<{ url: string; path: string }>, context: Pick<SubmissionContext, 'siteOrigin' | 'runtimeOrigin'>): void {
+  const own = new Set([context.siteOrigin, context.runtimeOrigin].filter((origin) => origin !== undefined).map((origin) => new URL(origin).origin));
   const seen = new Set<string>();
   for (const { url, path } of urls) {
     let parsed: URL;
@@ -227,7 +230,7 @@ export function addEvidenceUrlFindings(findings: FindingSink, urls: ReadonlyArra
       findings.add('evidence_url_malformed', path, `"${url}" is not an absolute URL`);
       continue;
     }
-    const ownSite = parsed.origin === new URL(siteOrigin).origin;
+    const ownSite = own.has(parsed.origin);
     if (parsed.username || parsed.password) {
       findings.add('evidence_url_credentials', path, 'the URL carries a user name or password; link evidence anyone can open without secrets');
     }

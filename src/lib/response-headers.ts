@@ -1,3 +1,5 @@
+import { runtimeApart, site } from '../config/site.ts';
+
 /**
  * Headers every response carries, in one place: security headers for browsers and CORS so browser
  * agents can read the public JSON. The API is public and credential-free, so `*` is safe here.
@@ -7,8 +9,9 @@
  * lets it load nothing and be framed nowhere (OWASP's headers for REST answers), in 41 characters
  * where the page policy takes 230 on every answer.
  */
-const PAGE_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'";
+// Pages fetch the runtime where it answers apart (SITE_RUNTIME_URL): only that origin is added.
+const connectSources = ["'self'", ...(runtimeApart() ? [new URL(site.runtime_url!).origin] : [])].join(' ');
+const PAGE_CSP = `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src ${connectSources}; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'`;
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 const securityHeaders = (csp: string): Readonly<Record<string, string>> => ({

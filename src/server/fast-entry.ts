@@ -269,7 +269,7 @@ export function createRequestListener(options: ServerOptions) {
       if (!canonical) {
         return send(res, problemResponse(new ProblemError(404, 'unknown_alias', 'Unknown alias', `No short alias ${path} on ${site.agent_hub_url}; the discovery descriptor lists them.`), path));
       }
-      writeHead(res, 308, { location: `${site.base_url}${canonical}${target.search}`, 'content-length': 0 });
+      writeHead(res, 308, { location: `${canonical}${target.search}`, 'content-length': 0 });
       return void res.end();
     }
 
@@ -539,8 +539,14 @@ export function originMismatch(built: BuildOrigin | undefined, listening: string
   if (built.base_url !== site.base_url) {
     return `the build names ${built.base_url} in its descriptors and pages, but SITE_BASE_URL is ${site.base_url}: rebuild (npm run build) with the same SITE_BASE_URL, or start with npm start, which rebuilds when they differ`;
   }
-  if (isLocalOrigin(built.base_url) && new URL(built.base_url).origin !== new URL(listening).origin) {
-    return `the build names ${built.base_url} in its descriptors and pages, but this server listens on ${listening}: their links and live probes point elsewhere. Rebuild with SITE_BASE_URL=${listening}, or start with npm start, which takes the base URL from HOST and PORT`;
+  if (built.runtime_url !== site.runtime_url) {
+    return `the build names ${built.runtime_url ?? 'no runtime origin of its own'} as its runtime, but SITE_RUNTIME_URL is ${site.runtime_url ?? 'unset'}: rebuild (npm run build) with the same SITE_RUNTIME_URL`;
+  }
+  // This server is the runtime: where the build sends the runtime's requests (its own origin, or the site's).
+  const own = built.runtime_url ?? built.base_url;
+  if (isLocalOrigin(own) && new URL(own).origin !== new URL(listening).origin) {
+    const variable = built.runtime_url === undefined ? 'SITE_BASE_URL' : 'SITE_RUNTIME_URL';
+    return `the build names ${own} in its descriptors and pages, but this server listens on ${listening}: their links and live probes point elsewhere. Rebuild with ${variable}=${listening}, or start with npm start, which takes the base URL from HOST and PORT`;
   }
   return undefined;
 }

@@ -24,8 +24,9 @@ export function pagesDevRuns(): boolean {
   return false;
 }
 
-export async function startPagesDev(dir: string): Promise<PagesDev> {
-  const port = await closedPort();
+/** Serves `dir` on `port` (a free one when not given). */
+export async function startPagesDev(dir: string, port?: number): Promise<PagesDev> {
+  port ??= await closedPort();
   const home = mkdtempSync(join(tmpdir(), 'pages-dev-'));
   // The package exports no path to its command: found beside its package.json.
   const wrangler = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');

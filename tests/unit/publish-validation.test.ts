@@ -93,6 +93,13 @@ describe('publish validation: valid manifests', () => {
     expect(check(own).warnings).toEqual([]);
     expect(check(own, { ...context, siteOrigin: 'https://proof.example.org' }).errors.map((e) => e.code)).toEqual(['evidence_url_not_public']);
   });
+
+  it('accepts the URLs of this site\'s runtime where it answers apart (SITE_RUNTIME_URL), and no other origin\'s', () => {
+    const atRuntime = variant(paidManifest, (m) => (m.evidence = [{ kind: 'proof_explorer', url: 'http://127.0.0.1:4400/api/agent-economy/proofs' }]));
+    expect(check(atRuntime, { ...context, runtimeOrigin: 'http://127.0.0.1:4400' }).errors).toEqual([]);
+    expect(check(atRuntime).errors.map((e) => e.code)).toEqual(['evidence_url_not_public']);
+    expect(check(atRuntime, { ...context, runtimeOrigin: 'http://127.0.0.1:4401' }).errors.map((e) => e.code)).toEqual(['evidence_url_not_public']);
+  });
 });
 
 describe('publish validation: one finding per defect', () => {
