@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { absoluteUrl, descriptorStatus, isoDate, postureSchema, typeLiteral, versionV0 } from './common.ts';
+import { ed25519JwkSchema } from './did.ts';
 
 export const endpointEntrySchema = z.object({
   id: z.string().describe('Route id, stable across versions.'),
@@ -90,6 +91,16 @@ export const discoveryDescriptorSchema = z
           description: z.string(),
         })
         .describe('The receipt transparency log.'),
+      x402_signing: z
+        .object({
+          extension: z.literal('offer-receipt'),
+          kid: z.string().describe('The `kid` of every signed offer and receipt: a did:web key id.'),
+          did_document: absoluteUrl.describe('The did:web document the `kid` resolves through.'),
+          algorithm: z.literal('EdDSA'),
+          public_key_jwk: ed25519JwkSchema.nullable().describe('The signing key as the build knew it; null when it did not (the DID document always names it).'),
+          description: z.string(),
+        })
+        .describe('The key that signs x402 offers and receipts.'),
     }),
   })
   .describe('Discovery descriptor: what this service is, its posture, and where everything lives.');

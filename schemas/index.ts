@@ -14,6 +14,7 @@ export * as devServices from './dev-services.ts';
 export * as devToolResults from './dev-tool-results.ts';
 export * as devToolsCatalogue from './dev-tools-catalogue.ts';
 export * as devTools from './dev-tools.ts';
+export * as did from './did.ts';
 export * as discovery from './discovery.ts';
 export * as ergoJson from './ergo-json.ts';
 export * as faucet from './faucet.ts';

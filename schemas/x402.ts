@@ -56,7 +56,10 @@ export const x402PaymentRequiredSchema = z
     error: z.string().describe('Why payment is required, or the code of the payment that was refused.'),
     resource: x402ResourceSchema,
     accepts: z.array(x402RequirementsSchema).min(1),
-    extensions: z.record(z.string(), z.unknown()).optional().describe('`bazaar`: x402\'s discovery info (how to call the resource, what it answers).'),
+    extensions: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('`bazaar`: x402\'s discovery info (how to call the resource, what it answers); `payment-identifier`: the payer\'s retry key; `offer-receipt`: a signed offer (JWS) for each `accepts` entry.'),
   })
   .describe('x402 v2 PaymentRequired, sent base64 JSON in the PAYMENT-REQUIRED header.');
 export type X402PaymentRequired = z.infer<typeof x402PaymentRequiredSchema>;
@@ -89,6 +92,10 @@ export const x402SettleResponseSchema = z
     payer: ergoAddress.optional().describe('Address of the Note transaction\'s first input, when the chain says.'),
     transaction: z.string().describe('Id of the transaction that created the Note; empty when nothing settled.'),
     network: x402NetworkSchema,
+    extensions: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('`offer-receipt`: the signed receipt of a paid answer (`info.receipt`, JWS), naming its receipt and the offer it paid.'),
   })
   .describe('x402 v2 SettlementResponse (PAYMENT-RESPONSE header, facilitator settle).');
 export type X402SettleResponse = z.infer<typeof x402SettleResponseSchema>;

@@ -41,6 +41,10 @@ try {
   const { loadReceiptLogConfig, receiptLogOrigin } = await import('../src/config/receipt-log.ts');
   const { verifierKeyOf } = await import('../src/services/log-signing-key.ts');
   process.env.LOG_VERIFIER_KEY ||= verifierKeyOf({ ...loadReceiptLogConfig(process.env), origin: receiptLogOrigin(plan.target.base_url) });
+  // The x402 signing key likewise, so the descriptor names the key offers and receipts are signed with.
+  const { loadX402SigningConfig } = await import('../src/config/x402-signing.ts');
+  const { loadX402SigningKey, publicJwkOf } = await import('../src/services/x402-signing-key.ts');
+  process.env.X402_SIGNING_PUBLIC_KEY ||= publicJwkOf(loadX402SigningKey(loadX402SigningConfig(process.env))).x;
 } catch (error) {
   fail(error);
 }

@@ -23,6 +23,7 @@ import { sandboxPay } from './sandbox-pay.ts';
 import { ajvValidator, reconcile } from './reconcile.ts';
 import { verifyReceipt, type VerifierChain } from './verify-receipt.ts';
 import { readVerifierKeyOption, readWitnessOptions } from './receipt-log-proof.ts';
+import { readSignedReceiptOption } from './signed-receipt.ts';
 import { monitor } from './monitor.ts';
 import { reputationFromLog } from './reputation.ts';
 import { witnessKey, witnessServe } from './witness.ts';
@@ -116,7 +117,7 @@ const explorerHelp = [
 
 const COMMANDS: Record<string, Command> = {
   'verify-receipt': {
-    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--log-key KEY] [--witness VKEY ... [--quorum K]] [--proof FILE] [--offline] [--require-log] [--json]',
+    usage: 'agent-economy verify-receipt <receiptId|txId|file> [--base URL] [--explorer URL] [--log-key KEY] [--witness VKEY ... [--quorum K]] [--proof FILE] [--signed-receipt JWS|FILE [--x402-key KEY]] [--offline] [--require-log] [--json]',
     summary: 'Re-verify one receipt bundle: every hash recomputed, the Note re-read on your chain source, its log proof checked.',
     help: [
       'Fetches the bundle from the site by receipt id or settlement transaction id (or reads it from a',
@@ -132,6 +133,11 @@ const COMMANDS: Record<string, Command> = {
       "                   site's own key is fetched and reported as trusted on first use",
       ...witnessHelp,
       '  --proof FILE     a saved .tlog-proof instead of the one the site serves now',
+      '  --signed-receipt JWS|FILE  the signed x402 receipt of the paid answer (its JWS, the receipt object, or',
+      '                   the PAYMENT-RESPONSE header value): its signature must verify with the site\'s x402',
+      '                   key and it must name this receipt, its settlement transaction and its quote',
+      '  --x402-key KEY   the x402 signing key to trust (a JWK\'s x); without it the site\'s did:web',
+      '                   document is read and its key reported as trusted on first use',
       '  --offline        read nothing but the bundle file, --proof and --log-key (all three required):',
       '                   no network at all, so the Note is not re-read on a chain',
       '  --require-log    fail a receipt no checkpoint includes yet (by default reported as pending)',
@@ -145,6 +151,8 @@ const COMMANDS: Record<string, Command> = {
       'log-key': { type: 'string' },
       ...witnessOptions,
       proof: { type: 'string' },
+      'signed-receipt': { type: 'string' },
+      'x402-key': { type: 'string' },
       offline: { type: 'boolean' },
       'require-log': { type: 'boolean' },
       ...jsonOption,
@@ -159,6 +167,8 @@ const COMMANDS: Record<string, Command> = {
           ...(typeof values['log-key'] === 'string' ? { logKey: readVerifierKeyOption(values['log-key']) } : {}),
           ...witnessesOf(values),
           ...(typeof values.proof === 'string' ? { proofFile: values.proof } : {}),
+          ...(typeof values['signed-receipt'] === 'string' ? { signedReceipt: readSignedReceiptOption(values['signed-receipt']) } : {}),
+          ...(typeof values['x402-key'] === 'string' ? { x402Key: values['x402-key'] } : {}),
           offline: Boolean(values.offline),
           requireLog: Boolean(values['require-log']),
         },

@@ -9,14 +9,16 @@
  * name a server of theirs to confirm it. For the same reason a bundle whose `chain` is not the
  * chain that source serves fails, whatever its hashes say.
  *
- * The receipt's log proof is checked too (receipt-log-proof.ts); with `--offline` the bundle, the
- * proof and the verifier key are all there is, and nothing is fetched.
+ * The receipt's log proof is checked too (receipt-log-proof.ts), and the signed x402 receipt of the
+ * paid answer when one is given (signed-receipt.ts); with `--offline` the bundle, the proof and the
+ * keys are all there is, and nothing is fetched.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ReceiptBundle } from '../../schemas/receipt.ts';
 import { ERGO_EXPLORER_URL_DEFAULT } from '../config/chain.ts';
 import { receiptOfflineChecks, settlementCheck, SETTLEMENT_CHECK, type ProofCheck } from '../domain/receipt-proof.ts';
 import { receiptLogChecks, type LogVerdict, type WitnessPolicy } from './receipt-log-proof.ts';
+import { signedReceiptCheck } from './signed-receipt.ts';
 import type { ChainBox } from '../domain/ports.ts';
 import { duplicateKeyIn } from '../lib/duplicate-keys.ts';
 import { checkLine, CliError, EXIT_FAILED, fetchJson, type Output } from './output.ts';
@@ -46,6 +48,10 @@ export interface VerifyOptions {
   offline?: boolean;
   /** A receipt no checkpoint includes yet fails instead of being reported pending. */
   requireLog?: boolean;
+  /** A signed x402 receipt (`--signed-receipt`, its JWS) to check against the bundle. */
+  signedReceipt?: string;
+  /** The x402 signing key to trust (`--x402-key`); absent, the site's DID document is read. */
+  x402Key?: string;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -128,6 +134,10 @@ export async function verifyReceipt(target: string, options: VerifyOptions, chai
   const checks: Array<ProofCheck & { pending?: boolean }> = options.offline ? receiptOfflineChecks(text) : await receiptChecks(text, bundle, chain);
   const log = await receiptLogChecks(bundle, receiptId, { base: options.base, logKey: options.logKey, proofFile: options.proofFile, ...(options.witnesses ? { witnesses: options.witnesses } : {}) });
   checks.push(...log.checks.map((check) => (check.pending && options.requireLog ? { id: check.id, ok: false, detail: `${check.detail} --require-log asks for a proof now.` } : check)));
+  if (options.signedReceipt !== undefined) {
+    if (options.offline && !options.x402Key) throw new CliError('--offline with --signed-receipt needs --x402-key: offline, the site\'s DID document is not read');
+    checks.push(await signedReceiptCheck(options.signedReceipt, bundle, { base: options.base, x402Key: options.x402Key }));
+  }
   const ok = checks.every((check) => check.ok);
   const claimed = isRecord(bundle) && typeof bundle.chain === 'string' ? bundle.chain : null;
   const explorer = options.offline ? null : chain.explorerUrl;

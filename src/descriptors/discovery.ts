@@ -10,14 +10,20 @@ import { HUB_ALIASES } from '../catalogue/hub-aliases.ts';
 import { routeUrl } from '../catalogue/lookup.ts';
 import { publishedSchemas } from '../catalogue/schemas-index.ts';
 import { RECEIPT_LOG_PATH, receiptLogOrigin } from '../config/receipt-log.ts';
+import { OFFER_RECEIPT, OFFER_RECEIPT_ALGORITHM, offerReceiptKeyId } from '../domain/assistant/offer-receipt.ts';
 import { descriptorHeader, POSTURE } from './common.ts';
 import { endpointEntries } from './endpoints.ts';
 
 /**
  * `verifierKey`: the receipt log's verifier key as the build knows it (src/services/log-signing-key.ts,
- * publishedVerifierKey); `witnesses`: the witnesses it is configured with (LOG_WITNESSES) and their quorum.
+ * publishedVerifierKey); `witnesses`: the witnesses it is configured with (LOG_WITNESSES) and their quorum;
+ * `x402Key`: the public key that signs x402 offers and receipts as the build knows it (publishedX402Key).
  */
-export function buildDiscoveryDescriptor(verifierKey?: string, witnesses: { list: ReadonlyArray<{ verifierKey: string; url: string }>; quorum: number } = { list: [], quorum: 0 }): DiscoveryDescriptor {
+export function buildDiscoveryDescriptor(
+  verifierKey?: string,
+  witnesses: { list: ReadonlyArray<{ verifierKey: string; url: string }>; quorum: number } = { list: [], quorum: 0 },
+  x402Key?: string,
+): DiscoveryDescriptor {
   return {
     ok: true,
     ...descriptorHeader('agent_economy.discovery.v0'),
@@ -77,6 +83,15 @@ export function buildDiscoveryDescriptor(verifierKey?: string, witnesses: { list
         monitor_command: `npx agent-economy monitor --state monitor-state.json --base ${site.base_url}`,
         description:
           'Every stored receipt is an entry of an append-only Merkle log (RFC 6962 hashing) served as c2sp.org/tlog-tiles, with an Ed25519-signed checkpoint and a c2sp.org/tlog-proof per receipt. The key signs checkpoints only; pin it and run the monitor.',
+      },
+      x402_signing: {
+        extension: OFFER_RECEIPT,
+        kid: offerReceiptKeyId(site.base_url),
+        did_document: routeUrl('did-web'),
+        algorithm: OFFER_RECEIPT_ALGORITHM,
+        public_key_jwk: x402Key ? { kty: 'OKP', crv: 'Ed25519', x: x402Key } : null,
+        description:
+          'Every 402 carries a signed offer (x402 offer-receipt extension, JWS) for each accepts entry, and every paid answer a signed receipt naming its receipt and the offer it paid. Their kid resolves through the DID document to this Ed25519 key, which signs offers and receipts only (not the receipt log\'s key).',
       },
     },
   };

@@ -46,7 +46,7 @@ export function createMcpToolServices(): ToolServices {
         }
         throw error;
       }
-      return { store, chain: parts.chain(), limiter: parts.limiter(), model: parts.model(), clock: () => new Date(), config: paidTurnConfig, receiptStored: () => receiptStored(parts), receiptLogRefusal: async () => (await parts.receiptLog().signingRefused())?.reason, receiptInCheckpoint: (receiptId) => parts.receiptLog().inCheckpoint(receiptId) };
+      return { store, chain: parts.chain(), limiter: parts.limiter(), model: parts.model(), clock: () => new Date(), config: paidTurnConfig, receiptStored: () => receiptStored(parts), receiptLogRefusal: async () => (await parts.receiptLog().signingRefused())?.reason, receiptInCheckpoint: (receiptId) => parts.receiptLog().inCheckpoint(receiptId), ...(parts.offerReceipts ? { offerReceipts: parts.offerReceipts() } : {}) };
     },
   };
 }

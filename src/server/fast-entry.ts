@@ -30,7 +30,7 @@ import { flushLogs, logger, logRequest } from '../services/logger.ts';
 import { useCorpus } from '../services/docs-index.ts';
 import { servedAnswerIndex, servedDocuments } from '../build/site-documents.ts';
 import { useAnswerIndex } from '../services/answer-index.ts';
-import { checkReceiptLogAtStart, checkReceiptLogStore, closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
+import { checkReceiptLogAtStart, checkReceiptLogStore, checkX402SigningKeyAtStart, closeRuntime, getReceiptLog, getReputationReader, getStore, openEmbeddedStoreAtStart } from '../services/runtime.ts';
 import { startCheckpointer } from '../services/receipt-log.ts';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import type { ReceiptLogStore } from '../domain/ports.ts';
@@ -472,6 +472,7 @@ export async function main(): Promise<void> {
   const { host, port } = loadListenConfig();
   await openEmbeddedStoreAtStart();
   await checkReceiptLogAtStart();
+  checkX402SigningKeyAtStart(publishedX402Key(distDir));
   const server = await startServer({ distDir, astroHandler: lazyAstroHandler(new URL('./entry.mjs', import.meta.url).href), host, port });
   const address = server.address();
   const shown = typeof address === 'object' && address ? `${address.address}:${address.port}` : `${host}:${port}`;
@@ -525,6 +526,16 @@ function verifierKeyMismatch(distDir: string): string | undefined {
     return `the build publishes the receipt log's verifier key ${published} in its discovery descriptor, but this server signs checkpoints with ${signing}: readers who pinned the published key will refuse them. Rebuild with the same DATA_DIR or LOG_SIGNING_KEY_FILE as the server (or LOG_VERIFIER_KEY set to its key)`;
   } catch {
     // No built descriptor (a test entry) or no key yet: the log's own routes say what is wrong.
+    return undefined;
+  }
+}
+
+/** The x402 signing key the build publishes in its discovery descriptor; undefined when it named none, or there is no built descriptor (a test entry). */
+function publishedX402Key(distDir: string): string | undefined {
+  try {
+    const discovery = JSON.parse(readFileSync(join(distDir, 'client', routePath('discovery-well-known')), 'utf8')) as { verification?: { x402_signing?: { public_key_jwk?: { x?: string } | null } } };
+    return discovery.verification?.x402_signing?.public_key_jwk?.x;
+  } catch {
     return undefined;
   }
 }

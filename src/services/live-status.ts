@@ -25,6 +25,7 @@ import {
   probeTransparencyLog,
   probeWalletAgent,
 } from './live-probes.ts';
+import type { OfferReceiptSigner } from './x402-signing-key.ts';
 import type { ReceiptLog } from './receipt-log.ts';
 import type { ModelProvider } from './model/provider.ts';
 import type { AssistantStore, ChainClient, RateLimiter } from '../domain/ports.ts';
@@ -36,12 +37,14 @@ export interface LiveSources {
   limiter: () => RateLimiter;
   model: () => ModelProvider;
   receiptLog: () => ReceiptLog;
+  /** The signer of x402 offers and receipts (the MCP tools' paid turn signs with it). */
+  offerReceipts?: () => OfferReceiptSigner;
 }
 
 /** The parts this process was configured with, loaded on first use so importing this module opens nothing. */
 export async function runtimeSources(): Promise<LiveSources> {
   const [runtime, model] = await Promise.all([import('./runtime.ts'), import('./model/index.ts')]);
-  return { store: runtime.getStore, chain: runtime.getChainClient, limiter: runtime.getRateLimiter, model: model.modelProvider, receiptLog: runtime.getReceiptLog };
+  return { store: runtime.getStore, chain: runtime.getChainClient, limiter: runtime.getRateLimiter, model: model.modelProvider, receiptLog: runtime.getReceiptLog, offerReceipts: runtime.getOfferReceiptSigner };
 }
 
 /** A part that cannot even be built is a failing probe that says why, never an exception. */

@@ -20,6 +20,8 @@ import { loadLogSigningKey } from './log-signing-key.ts';
 import { createReceiptLog, LogForkError, type ReceiptLog } from './receipt-log.ts';
 import { signedCheckpointFile } from './signed-checkpoint-file.ts';
 import { createWitnessClient, witnessesOf } from './witness-client.ts';
+import { loadX402SigningConfig } from '../config/x402-signing.ts';
+import { createOfferReceiptSigner, loadX402SigningKey, x402KeyRefusal, type OfferReceiptSigner } from './x402-signing-key.ts';
 import { consistencyProof, consistencyProofIndexes } from '../domain/tlog/proofs.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 import { createStore } from './store/index.ts';
@@ -73,6 +75,28 @@ export function getReceiptLog(): ReceiptLog {
     receiptLog = createReceiptLog(logStore, key, config, signedCheckpointFile(config.stateFile), witnessClient);
   }
   return receiptLog;
+}
+
+let offerReceiptSigner: OfferReceiptSigner | undefined;
+
+/** The signer of x402 offers and receipts over X402_SIGNING_KEY_FILE (made on first use in DATA_DIR when allowed). */
+export function getOfferReceiptSigner(): OfferReceiptSigner {
+  offerReceiptSigner ??= createOfferReceiptSigner(loadX402SigningKey(loadX402SigningConfig()));
+  return offerReceiptSigner;
+}
+
+/**
+ * The x402 signing key's checks at start: readable, its owner's alone, not the receipt log's key, and
+ * the key the build published (`published`, from its discovery descriptor; none when the build named
+ * none). Any failing refuses the start with what to do: a server whose offers no client can verify
+ * must not sell.
+ */
+export function checkX402SigningKeyAtStart(published: string | null | undefined): void {
+  const key = loadX402SigningKey(loadX402SigningConfig());
+  const logConfig = loadReceiptLogConfig();
+  const logKey = existsSync(logConfig.keyFile) ? loadLogSigningKey(logConfig) : undefined;
+  const refusal = x402KeyRefusal(key, { logKey, published });
+  if (refusal) throw new Error(`x402 signing: the start is refused: ${refusal}`);
 }
 
 /** What an operator does when the store does not extend what the log signed, by the refusal's code. */
@@ -163,6 +187,7 @@ export async function closeRuntime(): Promise<void> {
   const parts: Array<Partial<Closable> | undefined> = [store, chain, limiter];
   store = undefined;
   receiptLog = undefined;
+  offerReceiptSigner = undefined;
   chain = undefined;
   limiter = undefined;
   const results = await Promise.allSettled(parts.map((part) => part?.close?.()));

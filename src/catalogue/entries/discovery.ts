@@ -1,9 +1,11 @@
 /** Spec 4.1 (discovery part) and 4.2's OpenAPI document. */
+import { didDocumentSchema } from '../../../schemas/did.ts';
 import { capabilityManifestSchema, discoveryDescriptorSchema } from '../../../schemas/discovery.ts';
 import { publish } from '../published.ts';
 import type { Entry } from '../types.ts';
 
 const discoverySchema = publish('discovery.schema.v0.json', 'DiscoveryDescriptor', 'Discovery descriptor', discoveryDescriptorSchema);
+const didSchema = publish('did-document.schema.v0.json', 'DidDocument', 'did:web document', didDocumentSchema);
 const capabilitiesSchema = publish('agent-capabilities.schema.v0.json', 'CapabilityManifest', 'Capability manifest', capabilityManifestSchema);
 
 export const DISCOVERY_ENTRIES: readonly Entry[] = [
@@ -29,6 +31,19 @@ export const DISCOVERY_ENTRIES: readonly Entry[] = [
       schema: discoverySchema,
       mirrorOf: 'discovery-well-known',
       describedBy: true,
+      page: '/discovery/',
+    },
+    {
+      id: 'did-web',
+      kind: 'dynamic',
+      method: 'GET',
+      path: '/.well-known/did.json',
+      tag: 'Discovery',
+      summary: 'did:web document: the key of signed x402 offers and receipts',
+      description:
+        'The site\'s DID document (did:web): the Ed25519 key whose `kid` every signed x402 offer and receipt names (offer-receipt extension, JWS, `alg` EdDSA). ' +
+        'It signs offers and receipts only; the receipt log\'s checkpoints have their own key. Served by the runtime from the key it signs with, so it is always the key in use.',
+      responses: { 200: { description: 'The DID document.', schema: didSchema, headers: { 'Cache-Control': '`public, max-age=300`.' } } },
       page: '/discovery/',
     },
     {

@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import type { IssuedPremiumQuote } from '../../../schemas/assistant.ts';
 import { ergoNoteRequirements } from '../../../packages/x402-ergo/index.js';
-import { PAYMENT_IDENTIFIER } from './retry-key.ts';
 import {
   X402_NETWORKS,
   X402_SCHEME,
@@ -29,11 +28,7 @@ export function x402RequirementsOf(quote: IssuedPremiumQuote, lifetimeSeconds: n
   return x402RequirementsSchema.parse(ergoNoteRequirements(quote, { maxTimeoutSeconds: lifetimeSeconds, network }));
 }
 
-/**
- * The x402 extensions this service speaks: every 402 declares `bazaar` (discovery) and
- * `payment-identifier` (the payer's retry key), and the facilitator lists them as supported.
- */
-export const X402_EXTENSIONS = ['bazaar', PAYMENT_IDENTIFIER] as const;
+export { honouredX402Extensions, X402_EXTENSIONS, type X402Extension } from './x402-extensions.ts';
 
 /** The network a server's payments are on: the one its chain source is (a sandbox Note never claims the testnet). */
 export const x402NetworkOf = (source: keyof typeof X402_NETWORKS): X402Network => X402_NETWORKS[source];
@@ -85,9 +80,9 @@ export const encodeX402Header = (value: unknown): string => Buffer.from(JSON.str
 /** The JSON a header value carries (throws when it is not base64 of JSON). */
 export const decodeX402Header = <T>(value: string): T => JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as T;
 
-/** The SettlementResponse of a Note settled by `transaction` (its id), naming the payer when the chain said. */
-export function x402Settled(transaction: string, payer: string | null, network: X402Network): X402SettleResponse {
-  return { success: true, transaction, network, ...(payer ? { payer } : {}) };
+/** The SettlementResponse of a Note settled by `transaction` (its id), naming the payer when the chain said, with the extensions' answers (a signed receipt). */
+export function x402Settled(transaction: string, payer: string | null, network: X402Network, extensions?: Record<string, unknown>): X402SettleResponse {
+  return { success: true, transaction, network, ...(payer ? { payer } : {}), ...(extensions ? { extensions } : {}) };
 }
 
 /** Why requirements a payment accepted are not the kind this service settles on `network`, or undefined when they are. */

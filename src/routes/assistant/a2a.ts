@@ -41,6 +41,7 @@ import {
 } from '../../domain/assistant/a2a-x402.ts';
 import { issuedRequirementsOf, requirementsMismatch } from '../../domain/assistant/facilitator-requirements.ts';
 import { decodeX402Header, unsupportedKind, x402NetworkOf, x402Settled } from '../../domain/assistant/x402.ts';
+import { signedReceiptExtensions } from '../../services/paid-turn/offer-receipt.ts';
 import type { A2aTaskRecord, StoredA2aTask, StoredQuote } from '../../domain/ports.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
@@ -247,6 +248,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       const { receipt } = settlement;
       const question = claimed.record.question!;
       const receiptUrl = receiptUrlOf(receipt.receiptId);
+      const signedReceipt = await signedReceiptExtensions(deps, stored!, settlement, network);
       const paid = await answerPaidTurn(deps, settlement.token.tokenHash, { question, messages: [{ role: 'user', content: question }] }, receipt, (model) =>
         store.completeA2aTask({
           taskId,
@@ -256,7 +258,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
           now: clock(),
           record: completedRecord(
             chatBody(model, receipt.receiptId),
-            { ...x402Settled(receipt.settlementTxId, settlement.payerAddress, network), extra: { receiptId: receipt.receiptId, receiptUrl } },
+            { ...x402Settled(receipt.settlementTxId, settlement.payerAddress, network, signedReceipt), extra: { receiptId: receipt.receiptId, receiptUrl } },
           ),
         }),
       );

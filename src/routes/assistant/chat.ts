@@ -11,14 +11,17 @@ import { hashPaymentToken } from '../../domain/assistant/payment-token.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import type { ProblemCode } from '../../lib/problem-codes.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
-import type { SpendTokenResult } from '../../domain/ports.ts';
+import type { SpendTokenResult, StoredQuote } from '../../domain/ports.ts';
 import { routeUrl } from '../../catalogue/lookup.ts';
 import type { ModelAnswer } from '../../services/model/provider.ts';
 import { consumeRateLimit, recordActivity, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { takeFreeTurn } from './free-tier.ts';
 import { answerPaidTurn, askModel, CLEARS_BY_ITSELF, assertQuotedQuestion, issuePremiumQuote, settleNote, storedQuote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
 import { PAYMENT_IDENTIFIER, paymentIdentifierDeclaration, paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
-import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, unsupportedKind, x402NetworkOf, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
+import { bazaarDiscovery, decodePaymentSignature, encodeX402Header, honouredX402Extensions, unsupportedKind, x402NetworkOf, x402PaymentRequired, x402RequirementsOf, x402Settled } from '../../domain/assistant/x402.ts';
+import { OFFER_RECEIPT } from '../../domain/assistant/offer-receipt.ts';
+import { paidResourceUrl, signedOffers, signedReceiptExtensions } from '../../services/paid-turn/offer-receipt.ts';
+import type { X402Requirements } from '../../../schemas/x402.ts';
 
 /** The chat's answer body: premium with the receipt that paid it, free without one. */
 export const chatBody = (answer: ModelAnswer, receiptId: string | null): ChatResponse => ({
@@ -46,24 +49,36 @@ const tokenRefused = (reason: keyof typeof TOKEN_REFUSALS): ProblemError => {
 };
 
 /**
- * The x402 extensions PAYMENT-REQUIRED declares, made once: the chat in x402's Bazaar terms, for
- * facilitators that catalogue paid resources, and `payment-identifier`, the key that lets the
- * payer (and only the payer) recover a settled turn whose answer was lost.
+ * The declarations that do not change per quote, made once: the chat in x402's Bazaar terms, for
+ * facilitators that catalogue paid resources, and `payment-identifier`, the key that lets the payer
+ * (and only the payer) recover a settled turn whose answer was lost.
  */
-let chatExtensions: Record<string, unknown> | undefined;
-const chatExtensionsOnce = () =>
-  (chatExtensions ??= {
-    ...bazaarDiscovery({
-    body: { messages: [{ role: 'user', content: 'Which registers must a Note carry?' }] },
-    bodySchema: z.toJSONSchema(chatRequestSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
-    outputExample: { tier: 'premium', answer: '> The Note must carry three registers: R4 the reserve box id, R5 the expiry height and R6 the task hash.', receiptId: '<64 hex>' },
-    outputSchema: { type: 'object', properties: { tier: { const: 'premium' }, answer: { type: 'string' }, receiptId: { type: 'string' } }, required: ['tier', 'answer', 'receiptId'] },
-    }),
+let fixedDeclarations: Record<'bazaar' | typeof PAYMENT_IDENTIFIER, unknown> | undefined;
+const fixedDeclarationsOnce = () =>
+  (fixedDeclarations ??= {
+    bazaar: bazaarDiscovery({
+      body: { messages: [{ role: 'user', content: 'Which registers must a Note carry?' }] },
+      bodySchema: z.toJSONSchema(chatRequestSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
+      outputExample: { tier: 'premium', answer: '> The Note must carry three registers: R4 the reserve box id, R5 the expiry height and R6 the task hash.', receiptId: '<64 hex>' },
+      outputSchema: { type: 'object', properties: { tier: { const: 'premium' }, answer: { type: 'string' }, receiptId: { type: 'string' } }, required: ['tier', 'answer', 'receiptId'] },
+    }).bazaar,
     [PAYMENT_IDENTIFIER]: paymentIdentifierDeclaration(),
   });
 
+/**
+ * The extensions PAYMENT-REQUIRED declares for `accepts`: exactly the honoured ones (the list
+ * /supported reads too), `offer-receipt` being the signed offer of each entry.
+ */
+async function declaredExtensions(deps: AssistantDeps, accepts: X402Requirements[], expiresAt: Date): Promise<Record<string, unknown>> {
+  const declared: Record<string, unknown> = {};
+  for (const name of honouredX402Extensions(deps.offerReceipts !== undefined)) {
+    declared[name] = name === OFFER_RECEIPT ? await signedOffers(deps, accepts, expiresAt) : fixedDeclarationsOnce()[name];
+  }
+  return declared;
+}
+
 /** What an x402 payment buys here, as PAYMENT-REQUIRED names it. */
-const chatResource = () => ({ url: routeUrl('assistant-chat'), description: 'One premium answer from the hosted assistant, with a verifiable receipt.', mimeType: 'application/json' });
+const chatResource = () => ({ url: paidResourceUrl(), description: 'One premium answer from the hosted assistant, with a verifiable receipt.', mimeType: 'application/json' });
 
 /**
  * The PAYMENT-REQUIRED header for this conversation: a premium quote issued and stored as the quote
@@ -77,7 +92,9 @@ async function offerFor(deps: AssistantDeps, clientIp: string, conversation: Con
   const history = conversation.messages.slice(0, -1);
   try {
     const quote = await issuePremiumQuote(deps, conversation.question, history.length ? history : undefined);
-    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds, x402NetworkOf(deps.chain.source)), chatExtensionsOnce())) };
+    const accepts = [x402RequirementsOf(quote, deps.config.quoteLifetimeSeconds, x402NetworkOf(deps.chain.source))];
+    const extensions = await declaredExtensions(deps, accepts, new Date(quote.expiresAt));
+    return { 'payment-required': encodeX402Header(x402PaymentRequired(error, chatResource(), accepts[0]!, extensions)) };
   } catch (failure) {
     if (failure instanceof ProblemError && failure.status === 503) return {};
     throw failure;
@@ -125,8 +142,9 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
   if (unsupported) return refused('unsupported_scheme', unsupported);
   await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification');
   let settlement: Settlement;
+  let stored: StoredQuote;
   try {
-    const stored = await storedQuote(deps, accepted.extra.quoteId, '/accepted/extra/quoteId');
+    stored = await storedQuote(deps, accepted.extra.quoteId, '/accepted/extra/quoteId');
     assertQuotedQuestion(stored, conversation.question, '/messages');
     settlement = await settleNote(deps, stored, payload.noteBoxId.toLowerCase(), { retryKey });
   } catch (error) {
@@ -141,7 +159,7 @@ async function payWithX402(deps: AssistantDeps, request: ApiRequest, conversatio
       ? refused('payment_already_answered', 'another request with this payment was answered first: each payment answers once.')
       : refused('payment_in_progress', 'another request with this payment is being answered.');
   }
-  const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress, network);
+  const settled = x402Settled(receipt.settlementTxId, settlement.payerAddress, network, await signedReceiptExtensions(deps, stored, settlement, network));
   const body = chatBody(paid.answer, receipt.receiptId);
   return json(200, body, { ...headers, 'payment-response': encodeX402Header(settled) });
 }

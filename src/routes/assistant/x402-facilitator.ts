@@ -7,7 +7,7 @@
  */
 import { X402_SCHEME, X402_VERSION, type X402FacilitatorRequest, type X402Network, type X402SettleResponse, type X402VerifyResponse } from '../../../schemas/x402.ts';
 import { issuedRequirementsOf, requirementsMismatch, unsupportedRequirements } from '../../domain/assistant/facilitator-requirements.ts';
-import { X402_EXTENSIONS, x402NetworkOf, x402Settled } from '../../domain/assistant/x402.ts';
+import { honouredX402Extensions, x402NetworkOf, x402Settled } from '../../domain/assistant/x402.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import type { StoredQuote } from '../../domain/ports.ts';
@@ -15,10 +15,14 @@ import { paymentIdentifierOf } from '../../domain/assistant/retry-key.ts';
 import { consumeRateLimit, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { judgePayment, settleNote, storedQuote, type PaymentRefusal } from '../../services/paid-turn/paid-turn.ts';
 
-/** The one kind this facilitator settles (Notes on the network of the chain this server reads), and the extensions its 402s declare. */
-export function createX402SupportedHandler({ chain }: Pick<AssistantDeps, 'chain'>): Handler {
+/**
+ * The one kind this facilitator settles (Notes on the network of the chain this server reads), and
+ * exactly the extensions this server honours: the list its 402s are declared from.
+ */
+export function createX402SupportedHandler({ chain, offerReceipts }: Pick<AssistantDeps, 'chain' | 'offerReceipts'>): Handler {
   const kinds = [{ x402Version: X402_VERSION, scheme: X402_SCHEME, network: x402NetworkOf(chain.source) }];
-  return async () => json(200, { kinds, extensions: [...X402_EXTENSIONS], signers: {} });
+  const extensions = honouredX402Extensions(offerReceipts !== undefined);
+  return async () => json(200, { kinds, extensions, signers: {} });
 }
 
 /**

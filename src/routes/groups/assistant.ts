@@ -17,6 +17,7 @@ import { createActivityHandler, createQuoteReadHandler, createReceiptHandler } f
 import { createVerifyPaymentHandler } from '../assistant/verify-payment.ts';
 import { createX402SettleHandler, createX402SupportedHandler, createX402VerifyHandler } from '../assistant/x402-facilitator.ts';
 import type { Binding } from '../types.ts';
+import { logger } from '../../services/logger.ts';
 import { modelModule, runtimeModule } from '../lazy-runtime.ts';
 
 /**
@@ -50,6 +51,20 @@ async function loadModules(): Promise<NonNullable<typeof modules>> {
   return modules;
 }
 
+/**
+ * The runtime's signer of x402 offers and receipts. The start refuses a key it cannot use, so this
+ * fails only when the key file went away since: the paid turn then goes on unsigned, and /supported
+ * stops listing `offer-receipt`, rather than every assistant route failing.
+ */
+function offerReceiptsOf(runtime: NonNullable<typeof modules>['runtime']): Pick<AssistantDeps, 'offerReceipts'> {
+  try {
+    return { offerReceipts: runtime.getOfferReceiptSigner() };
+  } catch (error) {
+    logger.warn({ err: error }, 'x402 signing key unusable: offers and receipts go unsigned');
+    return {};
+  }
+}
+
 function runtimeDeps(runtime: NonNullable<typeof modules>['runtime'], parts: Pick<AssistantDeps, 'store' | 'chain' | 'limiter' | 'model'>): AssistantDeps {
   return {
     ...parts,
@@ -64,6 +79,7 @@ function runtimeDeps(runtime: NonNullable<typeof modules>['runtime'], parts: Pic
     },
     receiptLogRefusal: async () => (await runtime.getReceiptLog().signingRefused())?.reason,
     receiptInCheckpoint: (receiptId) => runtime.getReceiptLog().inCheckpoint(receiptId),
+    ...offerReceiptsOf(runtime),
   };
 }
 

@@ -7,6 +7,7 @@ import type { PaidTurnConfig } from '../../config/assistant.ts';
 import { ProblemError } from '../../lib/problem-error.ts';
 import { logger } from '../logger.ts';
 import type { ModelProvider } from '../model/provider.ts';
+import type { OfferReceiptSigner } from '../x402-signing-key.ts';
 import { rateLimitFields } from '../rate-limit/header.ts';
 import { ChainUnavailableError, StoreUnavailableError, type AssistantStore, type RecordedActivityEvent, type ChainClient, type RateLimiter } from '../../domain/ports.ts';
 
@@ -25,6 +26,8 @@ export interface AssistantDeps {
   receiptLogRefusal?: () => Promise<string | undefined>;
   /** Whether a receipt is in the newest checkpoint (ReceiptLog.inCheckpoint): its bytes can then be kept and cached for ever. */
   receiptInCheckpoint?: (receiptId: string) => Promise<boolean>;
+  /** Signs x402 offers and receipts (x402-signing-key.ts); without it none are signed and `offer-receipt` is not honoured. */
+  offerReceipts?: OfferReceiptSigner;
 }
 
 /**
