@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * did:web document: the key of signed x402 offers and receipts
+         * @description The site's DID document (did:web): the Ed25519 key whose `kid` every signed x402 offer and receipt names (offer-receipt extension, JWS, `alg` EdDSA). It signs offers and receipts only; the receipt log's checkpoints have their own key. Served by the runtime from the key it signs with, so it is always the key in use.
+         */
+        get: operations["didWeb"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/agents.json": {
         parameters: {
             query?: never;
@@ -4087,6 +4107,25 @@ export interface components {
             }[];
         };
         /**
+         * did:web document
+         * @description did:web document: the key that signs this service's x402 offers and receipts (EdDSA), and nothing else.
+         */
+        DidDocument: {
+            "@context": string[];
+            /** @description This site's DID: `did:web:` and its host (a port's colon written `%3A`). */
+            id: string;
+            verificationMethod: {
+                /** @description The `kid` signed offers and receipts name in their JWS header. */
+                id: string;
+                /** @constant */
+                type: "JsonWebKey2020";
+                controller: string;
+                publicKeyJwk: components["schemas"]["Ed25519Jwk"];
+            }[];
+            /** @description The keys that sign statements in this site's name: the one key of x402 offers and receipts. */
+            assertionMethod: string[];
+        };
+        /**
          * Discovery descriptor
          * @description Discovery descriptor: what this service is, its posture, and where everything lives.
          */
@@ -4206,6 +4245,23 @@ export interface components {
                      */
                     witness_quorum: number;
                     monitor_command: string;
+                    description: string;
+                };
+                /** @description The key that signs x402 offers and receipts. */
+                x402_signing: {
+                    /** @constant */
+                    extension: "offer-receipt";
+                    /** @description The `kid` of every signed offer and receipt: a did:web key id. */
+                    kid: string;
+                    /**
+                     * Format: uri
+                     * @description The did:web document the `kid` resolves through.
+                     */
+                    did_document: string;
+                    /** @constant */
+                    algorithm: "EdDSA";
+                    /** @description The signing key as the build knew it; null when it did not (the DID document always names it). */
+                    public_key_jwk: components["schemas"]["Ed25519Jwk"] | null;
                     description: string;
                 };
             };
@@ -6240,6 +6296,10 @@ export interface components {
             /** @description Id of the transaction that created the Note; empty when nothing settled. */
             transaction: string;
             network: components["schemas"]["X402Network"];
+            /** @description `offer-receipt`: the signed receipt of a paid answer (`info.receipt`, JWS), naming its receipt and the offer it paid. */
+            extensions?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * x402 facilitator kinds
@@ -6474,6 +6534,15 @@ export interface components {
             message: string;
         }[];
         DigestHex: string;
+        /** @description An Ed25519 public key as a JSON Web Key (RFC 8037). */
+        Ed25519Jwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description The 32-byte Ed25519 public key, base64url without padding. */
+            x: string;
+        };
         EndpointEntry: {
             /** @description Route id, stable across versions. */
             id: string;
@@ -7180,6 +7249,30 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            "4XX": components["responses"]["Problem"];
+        };
+    };
+    didWeb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DidDocument"];
+                };
+            };
             "4XX": components["responses"]["Problem"];
         };
     };

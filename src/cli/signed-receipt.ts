@@ -1,14 +1,14 @@
 /**
  * verify-receipt's check of a signed x402 receipt (offer-receipt extension, JWS) against the receipt
  * bundle it claims to be for: its signature verifies with the site's x402 key (`--x402-key`, else
- * the key the site's did:web document publishes under the site's own `kid`, trusted on first use),
+ * the key the site's did:web document publishes under the receipt's `kid`, trusted on first use),
  * and what it signs names this bundle: its receipt id, its settlement transaction and its quote.
  * The signature is checked by @x402/extensions' verifier, not by code of ours.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { didDocumentSchema, type Ed25519Jwk } from '../../schemas/did.ts';
 import type { ProofCheck } from '../domain/receipt-proof.ts';
-import { OFFER_RECEIPT, offerReceiptKeyId, receiptBindingMismatch } from '../domain/assistant/offer-receipt.ts';
+import { OFFER_RECEIPT, receiptBindingMismatch } from '../domain/assistant/offer-receipt.ts';
 import { CliError, fetchJson } from './output.ts';
 
 export const SIGNED_RECEIPT_CHECK = 'signed_receipt';
@@ -40,15 +40,20 @@ function parseJsonOrBase64Json(text: string): unknown {
   return undefined;
 }
 
-/** The key to check with: the one given, or the one the site's DID document names for the site's `kid`. */
-async function keyOf(base: string, x402Key: string | undefined): Promise<{ jwk: Ed25519Jwk; from: string } | { failure: string }> {
+/**
+ * The key to check with: the one given, or the one the DID document `base` serves names for `kid`
+ * among the keys it asserts with. The document read is the one of the site the user named, so a
+ * site reached at another address than its own (a proxy, a tunnel, a test's port) is still checked
+ * against its own document; a `kid` of another DID than that document's is refused.
+ */
+async function keyOf(base: string, kid: string | undefined, x402Key: string | undefined): Promise<{ jwk: Ed25519Jwk; from: string } | { failure: string }> {
   if (x402Key) return { jwk: { kty: 'OKP', crv: 'Ed25519', x: x402Key }, from: `the key you gave (${x402Key})` };
   const url = `${base}/.well-known/did.json`;
   const answer = await fetchJson(url);
   const document = answer?.status === 200 ? didDocumentSchema.safeParse(answer.body) : undefined;
   if (!document?.success) return { failure: `${url} does not answer a DID document${answer ? ` (HTTP ${answer.status})` : ''}; no key to check the signed receipt with. Pass --x402-key.` };
-  const method = document.data.verificationMethod.find((entry) => entry.id === offerReceiptKeyId(base));
-  if (!method) return { failure: `${url} names no key ${offerReceiptKeyId(base)}.` };
+  const method = document.data.verificationMethod.find((entry) => entry.id === kid && document.data.assertionMethod.includes(entry.id));
+  if (!method || !kid?.startsWith(`${document.data.id}#`)) return { failure: `The signed receipt names the key ${String(kid)}, which the DID document at ${url} (${document.data.id}) does not sign with.` };
   return { jwk: method.publicKeyJwk, from: `the site's key ${method.publicKeyJwk.x} (${url}), trusted on first use: keep it and pass --x402-key` };
 }
 
@@ -56,13 +61,17 @@ async function keyOf(base: string, x402Key: string | undefined): Promise<{ jwk: 
 export async function signedReceiptCheck(jws: string, bundle: unknown, options: { base: string; x402Key?: string | undefined }): Promise<ProofCheck> {
   const fail = (detail: string): ProofCheck => ({ id: SIGNED_RECEIPT_CHECK, ok: false, detail });
   if (!isRecord(bundle) || typeof bundle.receiptId !== 'string' || typeof bundle.settlementTxId !== 'string' || !isRecord(bundle.agreement)) return fail('The bundle is not a receipt bundle; the signed receipt names nothing to compare with.');
-  const key = await keyOf(options.base, options.x402Key);
-  if ('failure' in key) return fail(key.failure);
   const { extractJWSHeader, verifyReceiptSignatureJWS } = await import('@x402/extensions/offer-receipt');
+  let kid: string | undefined;
+  try {
+    kid = extractJWSHeader(jws).kid;
+  } catch (error) {
+    return fail(`The signed receipt is not a JWS: ${(error as Error).message}.`);
+  }
+  const key = await keyOf(options.base, kid, options.x402Key);
+  if ('failure' in key) return fail(key.failure);
   let payload: Record<string, unknown>;
   try {
-    const { kid } = extractJWSHeader(jws);
-    if (!options.x402Key && kid !== offerReceiptKeyId(options.base)) return fail(`The signed receipt names the key ${String(kid)}, not this site's ${offerReceiptKeyId(options.base)}.`);
     payload = (await verifyReceiptSignatureJWS({ format: 'jws', signature: jws }, key.jwk)) as unknown as Record<string, unknown>;
   } catch (error) {
     return fail(`The signed receipt's signature does not verify with ${key.from}: ${(error as Error).message}.`);

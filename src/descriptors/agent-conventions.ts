@@ -26,7 +26,7 @@ function postureParagraph(): string {
   return (
     'Posture: Ergo testnet only (`ergo_testnet`); `mainnet_ready` and `production_custody` are false. ' +
     `The mainnet gate is closed until these exist: ${MAINNET_BLOCKERS.map((b) => b.label).join('; ')}. ` +
-    'No endpoint signs or broadcasts a transaction or stores a wallet key; wallet authority stays with the host application. The one key this service holds signs its receipt log\'s checkpoints and nothing else.'
+    'No endpoint signs or broadcasts a transaction or stores a wallet key; wallet authority stays with the host application. Of the two keys this service holds, one signs its receipt log\'s checkpoints, the other its x402 offers and receipts; neither signs a transaction.'
   );
 }
 

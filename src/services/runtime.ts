@@ -15,6 +15,7 @@ import { logger } from './logger.ts';
 import { createReputationReader, type ReputationReader } from './reputation.ts';
 import { StoreUnavailableError, StoreUnusableError, type AssistantStore, type ChainClient, type RateLimiter, type ReceiptLogStore, type ReputationStore } from '../domain/ports.ts';
 import { existsSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { loadReceiptLogConfig } from '../config/receipt-log.ts';
 import { loadLogSigningKey } from './log-signing-key.ts';
 import { createReceiptLog, LogForkError, type ReceiptLog } from './receipt-log.ts';
@@ -92,7 +93,19 @@ export function getOfferReceiptSigner(): OfferReceiptSigner {
  * must not sell.
  */
 export function checkX402SigningKeyAtStart(published: string | null | undefined): void {
-  const key = loadX402SigningKey(loadX402SigningConfig());
+  const config = loadX402SigningConfig();
+  let key: KeyObject;
+  try {
+    key = loadX402SigningKey(config);
+  } catch (error) {
+    // As with the log's key: one still to be made in a DATA_DIR that cannot be written yet is the
+    // store's case (503 until it can), not a refusal; offers go unsigned until the key can be made.
+    if (config.createIfMissing && !existsSync(config.keyFile)) {
+      logger.warn({ err: error }, 'x402 signing: the key cannot be made yet; offers and receipts go unsigned until it can');
+      return;
+    }
+    throw error;
+  }
   const logConfig = loadReceiptLogConfig();
   const logKey = existsSync(logConfig.keyFile) ? loadLogSigningKey(logConfig) : undefined;
   const refusal = x402KeyRefusal(key, { logKey, published });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { nodeFlagsFor } from '../helpers/built-server.ts';
+import { nodeFlagsFor, sharedLogKeyFile, sharedX402KeyFile } from '../helpers/built-server.ts';
 import { PREMIUM_QUESTION, RECEIVER, RESERVE } from '../helpers/paid-turn.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { paidTurnBodies } from './paid-turn-bodies.mjs';
@@ -58,6 +58,8 @@ const child = spawn(serverCommand[0], [...serverCommand[1], ...nodeFlagsFor(entr
     DATA_DIR: dataDir,
     DATABASE_URL: onPostgres ? (process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : '',
     DATABASE_SCHEMA: onPostgres ? `profile_${process.pid}` : '',
+    // One log key and one x402 key, as every instance on one PostgreSQL is given (the start is refused without).
+    ...(onPostgres ? { LOG_SIGNING_KEY_FILE: sharedLogKeyFile(), X402_SIGNING_KEY_FILE: sharedX402KeyFile() } : {}),
     CHAIN_SOURCE: 'sandbox',
     ERGO_EXPLORER_URL: sandbox.url,
     ASSISTANT_RECEIVER_ADDRESS: RECEIVER,

@@ -87,6 +87,8 @@ async function freshStore(engine, size) {
   const schema = keep ? `bench_scale_kept_${size}` : `bench_scale_${size}_${process.pid}`;
   const seeded = keep && existsSync(join(dataDir, 'seeded'));
   const keyFile = join(dataDir, 'log-signing-key.pem');
+  // The x402 signing key too: on PostgreSQL the server refuses to start without one.
+  const x402KeyFile = join(dataDir, 'x402-signing-key.pem');
   if (!keep) {
     const admin = new pg.Client({ connectionString: engine.url });
     await admin.connect();
@@ -98,8 +100,9 @@ async function freshStore(engine, size) {
     seeded,
     keep,
     config: { driver: 'postgres', connectionString: engine.url, schema, poolSize: 8 },
-    env: { DATABASE_URL: engine.url, DATABASE_SCHEMA: schema, LOG_SIGNING_KEY_FILE: keyFile, REDIS_URL: '' },
+    env: { DATABASE_URL: engine.url, DATABASE_SCHEMA: schema, LOG_SIGNING_KEY_FILE: keyFile, X402_SIGNING_KEY_FILE: x402KeyFile, REDIS_URL: '' },
     keyFile,
+    x402KeyFile,
     bytes: async () => {
       const client = new pg.Client({ connectionString: engine.url });
       await client.connect();
@@ -190,6 +193,10 @@ for (const engine of engines) {
     if (place.keyFile && !place.seeded) {
       const { generateKeyPairSync } = await import('node:crypto');
       writeFileSync(place.keyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    }
+    if (place.x402KeyFile && !existsSync(place.x402KeyFile)) {
+      const { generateKeyPairSync } = await import('node:crypto');
+      writeFileSync(place.x402KeyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     }
     // BENCH_SCALE_SEED_UNSYNCED=1: PostgreSQL seeding commits without waiting for the WAL's flush (on the
     // seeding connections only; the server measured runs with the database's own setting). Each settlement

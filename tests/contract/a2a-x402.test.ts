@@ -19,6 +19,7 @@ import { a2aPaymentMetadata, sandboxWallet } from '../../packages/x402-ergo/inde
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
 import { sandboxServerEnv, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
+import { verifiedOffers, verifiedReceipt } from '../helpers/offer-receipt.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -89,6 +90,9 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     expect(metadata['x402.payment.status']).toBe('payment-required');
     const [requirements] = x402PaymentRequiredSchema.parse(metadata['x402.payment.required']).accepts;
     expect(requirements).toMatchObject({ scheme: 'exact', network: 'ergo:sandbox', asset: 'ERG' });
+    // The same signed offer as the chat's 402, verified with the key of the site's did:web document.
+    const [signedOffer] = await verifiedOffers(stack.server.url, x402PaymentRequiredSchema.parse(metadata['x402.payment.required']));
+    expect(signedOffer!.payload).toMatchObject({ payTo: requirements!.payTo, amount: requirements!.amount, network: 'ergo:sandbox', quoteId: requirements!.extra.quoteId });
     // The offer is a stored quote, as the chat's PAYMENT-REQUIRED is.
     expect((await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).status).toBe(200);
 
@@ -112,6 +116,8 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     expect(done.status.message.metadata['x402.payment.status']).toBe('payment-completed');
     const [receipt] = done.status.message.metadata['x402.payment.receipts'];
     expect(receipt).toMatchObject({ success: true, network: 'ergo:sandbox', extra: { receiptId: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    // The settlement carries the signed receipt: it names this receipt, its settlement and the quote paid.
+    expect((await verifiedReceipt(stack.server.url, receipt)).payload).toMatchObject({ receiptId: receipt.extra.receiptId, transaction: receipt.transaction, quoteId: requirements!.extra.quoteId });
     const [answer] = done.artifacts;
     expect(answer.parts[1].content).toMatchObject({ $case: 'data', value: { tier: 'premium', receiptId: receipt.extra.receiptId } });
 
@@ -125,11 +131,14 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
     // The receipt is the service's own, settled by this Note, and verifies with the command line.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/receipt/${receipt.extra.receiptId}`)).json();
     expect(stored).toMatchObject({ noteBoxId, settlementTxId: receipt.transaction });
-    const run = await promisify(execFile)(process.execPath, [`${DIST_DIR}/cli/agent-economy.mjs`, 'verify-receipt', receipt.extra.receiptId, '--base', stack.server.url, '--explorer', stack.sandbox.url], {
+    // With the signed receipt too, checked against the key the site's did:web document names.
+    const signed = JSON.stringify(receipt.extensions['offer-receipt'].info.receipt);
+    const run = await promisify(execFile)(process.execPath, [`${DIST_DIR}/cli/agent-economy.mjs`, 'verify-receipt', receipt.extra.receiptId, '--base', stack.server.url, '--explorer', stack.sandbox.url, '--signed-receipt', signed], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent' },
     });
     expect(run.stdout).toMatch(/\bOK\b|verified/i);
+    expect(run.stdout).toMatch(/PASS\s+signed_receipt .*names this receipt/);
   });
 });
 

@@ -15,21 +15,33 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST_DIR = process.env.DIST_DIR ?? `${ROOT}dist`;
 const ENTRY = `${DIST_DIR}/server/fast-entry.mjs`;
 
-let logKeyFile: string | undefined;
+const keyFiles = new Map<string, string>();
+
+/** A fresh Ed25519 key file (PKCS#8 PEM, mode 0600) named `name`, one per test run, removed when it exits. */
+function sharedKeyFile(name: string): string {
+  let file = keyFiles.get(name);
+  if (!file) {
+    const dir = mkdtempSync(join(tmpdir(), 'key-'));
+    file = join(dir, name);
+    writeFileSync(file, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    keyFiles.set(name, file);
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return file;
+}
 
 /**
  * One receipt-log signing key for every server this test run starts on PostgreSQL, as a deployment
  * gives all its instances one (the server refuses to start there without LOG_SIGNING_KEY_FILE).
  */
-export function sharedLogKeyFile(): string {
-  if (!logKeyFile) {
-    const dir = mkdtempSync(join(tmpdir(), 'log-key-'));
-    logKeyFile = join(dir, 'log-signing-key.pem');
-    writeFileSync(logKeyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return logKeyFile;
-}
+export const sharedLogKeyFile = (): string => sharedKeyFile('log-signing-key.pem');
+
+/**
+ * Likewise one x402 signing key (offers and receipts), another than the log's: instances on one
+ * PostgreSQL answer a 402 and its paid retry in turn, so the server refuses to start there without
+ * X402_SIGNING_KEY_FILE.
+ */
+export const sharedX402KeyFile = (): string => sharedKeyFile('x402-signing-key.pem');
 
 export interface RunningServer {
   url: string;
@@ -87,8 +99,11 @@ export async function startBuiltProcess(
   messages: string[],
   checkout: Checkout = THIS_CHECKOUT,
 ): Promise<{ urls: Record<string, string>; process: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
-  const withKey = env.DATABASE_URL && !env.LOG_SIGNING_KEY_FILE ? { LOG_SIGNING_KEY_FILE: sharedLogKeyFile() } : {};
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry, checkout), entry], { cwd: checkout.root, env: { ...process.env, HOST: '127.0.0.1', ...withKey, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const withKeys = {
+    ...(env.DATABASE_URL && !env.LOG_SIGNING_KEY_FILE ? { LOG_SIGNING_KEY_FILE: sharedLogKeyFile() } : {}),
+    ...(env.DATABASE_URL && !env.X402_SIGNING_KEY_FILE ? { X402_SIGNING_KEY_FILE: sharedX402KeyFile() } : {}),
+  };
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry, checkout), entry], { cwd: checkout.root, env: { ...process.env, HOST: '127.0.0.1', ...withKeys, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const urls: Record<string, string> = {};

@@ -20,6 +20,7 @@ import { startTestnetStandIn } from '../helpers/testnet-stand-in.ts';
 import { verifyChallengeToken } from '../../src/domain/faucet/proof-of-work.ts';
 import { type PaidTurn, payForTurn, postJson, RECEIVER, type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
 import { closedPort } from '../helpers/services.ts';
+import { paidOverX402 } from '../helpers/offer-receipt.ts';
 import { formatVerifierKey, generateNoteKey } from '../../src/domain/tlog/note.ts';
 
 
@@ -176,6 +177,40 @@ describe('agent-economy against the built server and the sandbox chain', () => {
 
     const usage = await runCli(['verify-receipt', bundleFile, '--offline', '--log-key', key]);
     expectOneLineError(usage, 2, '--offline needs --proof FILE and --log-key KEY');
+  });
+
+  it("checks a paid answer's signed x402 receipt: the site's did:web key trusted on first use or the key given, and fails a bad signature, another key and another receipt's", async () => {
+    const x402Turn = await paidOverX402(stack, uniquePremiumQuestion());
+    const verify = (signed: string, ...more: string[]) =>
+      runCli(['verify-receipt', x402Turn.receiptId, '--base', stack.server.url, '--explorer', stack.sandbox.url, '--signed-receipt', signed, ...more]);
+    const signedLine = (run: Run) => run.stdout.split('\n').find((line) => line.includes('signed_receipt')) ?? run.stdout;
+
+    // The PAYMENT-RESPONSE header value as the client got it.
+    const firstUse = await verify(x402Turn.paymentResponse);
+    expect(firstUse.code, firstUse.stdout + firstUse.stderr).toBe(0);
+    expect(signedLine(firstUse)).toMatch(/PASS\s+signed_receipt .*trusted on first use.*names this receipt, its settlement transaction and quote/);
+    const did = (await (await fetch(`${stack.server.url}/.well-known/did.json`)).json()) as { verificationMethod: Array<{ publicKeyJwk: { x: string } }> };
+    const key = did.verificationMethod[0]!.publicKeyJwk.x;
+    const pinned = await verify(x402Turn.paymentResponse, '--x402-key', key);
+    expect(pinned.code, pinned.stdout + pinned.stderr).toBe(0);
+    expect(signedLine(pinned)).not.toContain('trusted on first use');
+
+    // The receipt's JWS with another payload under its signature: a bad signature, exit 1.
+    const settled = JSON.parse(Buffer.from(x402Turn.paymentResponse, 'base64').toString('utf8')) as { extensions: Record<string, { info: { receipt: { signature: string } } }> };
+    const [header, payload, signature] = settled.extensions['offer-receipt']!.info.receipt.signature.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const forged = [header, Buffer.from(JSON.stringify({ ...claims, payer: 'someone else' })).toString('base64url'), signature].join('.');
+    const bad = await verify(forged);
+    expect(bad.code, bad.stdout + bad.stderr).toBe(1);
+    expect(signedLine(bad)).toMatch(/FAIL\s+signed_receipt .*signature does not verify/);
+    expect(bad.stdout).toContain('NOT verified');
+    const otherKey = await verify(x402Turn.paymentResponse, '--x402-key', 'A'.repeat(43));
+    expect(otherKey.code).toBe(1);
+    expect(signedLine(otherKey)).toMatch(/FAIL\s+signed_receipt .*does not verify with the key you gave/);
+    // A good signature of another receipt is not this one's.
+    const elsewhere = await runCli(['verify-receipt', turn.receiptId, '--base', stack.server.url, '--explorer', stack.sandbox.url, '--signed-receipt', x402Turn.paymentResponse]);
+    expect(elsewhere.code).toBe(1);
+    expect(signedLine(elsewhere)).toMatch(/FAIL\s+signed_receipt .*verifies, but is not this bundle's: it names receipt/);
   });
 
   it('reports a receipt no checkpoint includes yet as pending, and fails it with --require-log', async () => {

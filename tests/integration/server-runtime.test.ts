@@ -5,22 +5,26 @@
  * store-backed routes answer 503 within a bounded time.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
 import { SQLITE_FILE_NAME } from '../../src/services/store/sqlite-database.ts';
-import { DIST_DIR, startBuiltServer } from '../helpers/built-server.ts';
+import { DIST_DIR, ROOT, startBuiltServer } from '../helpers/built-server.ts';
+import { POSTGRES_URL } from '../helpers/services.ts';
+import { routePath } from '../../src/catalogue/lookup.ts';
 import { NEWEST_RECORDED_VERSION, storeFromNewerBuild } from '../helpers/store-fixtures.ts';
 
 const parent = mkdtempSync(join(tmpdir(), 'server-runtime-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-/** Runs the built server to its exit (it must fail to start) and returns what it printed. */
-function failedStart(dataDir: string, env: Record<string, string> = {}): { status: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, [`${DIST_DIR}/server/fast-entry.mjs`], {
+/** Runs the built server (of `distDir`) to its exit (it must fail to start) and returns what it printed. */
+function failedStart(dataDir: string, env: Record<string, string> = {}, distDir = DIST_DIR): { status: number | null; stderr: string } {
+  const result = spawnSync(process.execPath, [`${distDir}/server/fast-entry.mjs`], {
+    cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -83,6 +87,47 @@ describe('server runtime lifecycle', () => {
     expect(result.stderr).toContain('RATE_LIMIT_QUOTE_PER_MINUTE must be a whole number of requests from 1 to 1000000');
     expect(result.stderr).toContain('CHAIN_TIMEOUT_MS must be a whole number of milliseconds');
     expect(result.stderr).toContain('STORE_CONNECT_TIMEOUT_MS must be a whole number of milliseconds');
+  });
+
+  describe('the x402 signing key (offers and receipts)', () => {
+    const keyFile = (name: string, mode: number) => {
+      const file = join(mkdtempSync(join(parent, 'x402-key-')), name);
+      writeFileSync(file, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode });
+      return file;
+    };
+
+    it('refuses to start on a key file others may read, or on the receipt log\'s own key', () => {
+      const loose = failedStart(mkdtempSync(join(parent, 'x402-loose-')), { X402_SIGNING_KEY_FILE: keyFile('loose.pem', 0o644) });
+      expect(loose.status).toBe(1);
+      expect(loose.stderr).toMatch(/x402 signing: .*loose\.pem is readable or writable by group or others \(mode 0644\)/);
+      const logKey = keyFile('log.pem', 0o600);
+      const shared = failedStart(mkdtempSync(join(parent, 'x402-shared-')), { LOG_SIGNING_KEY_FILE: logKey, X402_SIGNING_KEY_FILE: logKey });
+      expect(shared.status).toBe(1);
+      expect(shared.stderr).toContain('X402_SIGNING_KEY_FILE holds the receipt log\'s checkpoint key');
+    });
+
+    it('refuses to start on PostgreSQL without X402_SIGNING_KEY_FILE: every instance signs with one key', () => {
+      const result = failedStart(mkdtempSync(join(parent, 'x402-postgres-')), { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: `x402_key_${process.pid}`, LOG_SIGNING_KEY_FILE: keyFile('log.pem', 0o600), X402_SIGNING_KEY_FILE: '' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('X402_SIGNING_KEY_FILE must be set with DATABASE_URL');
+    });
+
+    it('refuses to start with another key than the one its build publishes in the discovery descriptor', { timeout: 60_000 }, () => {
+      // A copy of the build whose descriptor publishes another key, as a build made with another
+      // DATA_DIR would; its modules resolve this checkout's node_modules.
+      const copy = mkdtempSync(join(parent, 'x402-build-'));
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      cpSync(DIST_DIR, join(copy, 'dist'), { recursive: true });
+      const descriptorFile = join(copy, 'dist', 'client', routePath('discovery-well-known'));
+      const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as { verification: { x402_signing: { public_key_jwk: unknown } } };
+      const published = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+      descriptor.verification.x402_signing.public_key_jwk = published;
+      writeFileSync(descriptorFile, JSON.stringify(descriptor));
+      const result = failedStart(mkdtempSync(join(parent, 'x402-mismatch-')), { X402_SIGNING_KEY_FILE: keyFile('other.pem', 0o600) }, join(copy, 'dist'));
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`the build publishes the x402 signing key ${published.x} in its discovery descriptor, but`);
+      expect(result.stderr).toContain('clients resolving the published key would refuse every offer');
+    });
   });
 
   it('refuses to start on a corrupt store file, saying what to do', () => {

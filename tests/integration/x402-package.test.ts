@@ -72,7 +72,7 @@ describe('packages/x402-ergo', () => {
 
   it('talks to the service facilitator through @x402/core\'s HTTPFacilitatorClient: supported, verify, settle once', async () => {
     const facilitator = new HTTPFacilitatorClient({ url: `${stack.server.url}/api/x402/facilitator` });
-    expect(await facilitator.getSupported()).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: ['bazaar', 'payment-identifier'], signers: {} });
+    expect(await facilitator.getSupported()).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: ['bazaar', 'payment-identifier', 'offer-receipt'], signers: {} });
     const required = await offer(uniquePremiumQuestion());
     const payload = await new x402HTTPClient(wallet()).createPaymentPayload(required);
     expect(await facilitator.verify(payload, required.accepts[0]!)).toMatchObject({ isValid: true });

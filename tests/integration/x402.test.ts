@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { X402_EXTENSIONS } from '../../src/domain/assistant/x402.ts';
+import { offerDigest, receiptBindingMismatch } from '../../src/domain/assistant/offer-receipt.ts';
+import { didDocumentSchema } from '../../schemas/did.ts';
 import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, generatePaymentId } from '@x402/extensions/payment-identifier';
 import type { PaymentRequired, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +18,7 @@ import { problemSchema } from '../../schemas/problem.ts';
 import { x402PaymentRequiredSchema, x402SettleResponseSchema, x402SupportedSchema, x402VerifyResponseSchema } from '../../schemas/x402.ts';
 import { payQuote } from '../../src/sandbox/pay.ts';
 import { type Stack, startStack, uniquePremiumQuestion } from '../helpers/paid-turn.ts';
+import { receiptMatchesOffer, verifiedOffers, verifiedReceipt } from '../helpers/offer-receipt.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -119,6 +122,29 @@ describe('x402 over HTTP on the chat', () => {
     expect(offer.extensions!['payment-identifier']).toEqual(declarePaymentIdentifierExtension(false));
     // The facilitator's /supported lists exactly the extensions every 402 declares.
     expect(Object.keys(offer.extensions!).sort()).toEqual([...X402_EXTENSIONS].sort());
+    const supported = x402SupportedSchema.parse(await (await fetch(`${stack.server.url}/api/x402/facilitator/supported`)).json());
+    expect(Object.keys(offer.extensions!).sort()).toEqual([...supported.extensions].sort());
+    // The signed offer of the one accepts entry: its kid is the key of the site's did:web document,
+    // which x402's verifier resolves over HTTP, and it signs these terms for this quote.
+    const did = await fetch(`${stack.server.url}/.well-known/did.json`);
+    expect(did.headers.get('cache-control')).toBe('public, max-age=300');
+    const document = didDocumentSchema.parse(await did.json());
+    const [signedOffer, ...more] = await verifiedOffers(stack.server.url, offer);
+    expect(more).toEqual([]);
+    expect(signedOffer!.signed).toMatchObject({ format: 'jws', acceptIndex: 0 });
+    expect(signedOffer!.kid).toBe(document.assertionMethod[0]);
+    expect(signedOffer!.kid).toBe(`${document.id}#x402-offer-receipt`);
+    expect(signedOffer!.payload).toEqual({
+      version: 1,
+      resourceUrl: offer.resource.url,
+      scheme: 'exact',
+      network: 'ergo:sandbox',
+      asset: 'ERG',
+      payTo: requirements!.payTo,
+      amount: requirements!.amount,
+      validUntil: expect.any(Number),
+      quoteId: requirements!.extra.quoteId,
+    });
     // The quote is stored as the quote endpoint stores one.
     const stored = await (await fetch(`${stack.server.url}/api/assistant/quote/${requirements!.extra.quoteId}`)).json();
     expect(stored).toMatchObject({ quoteId: requirements!.extra.quoteId, priceNanoErg: requirements!.amount, taskHash: requirements!.extra.taskHash });
@@ -134,6 +160,15 @@ describe('x402 over HTTP on the chat', () => {
     expect(settled).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:sandbox' });
     const receipt = await (await fetch(`${stack.server.url}/api/assistant/receipt/${body.receiptId}`)).json();
     expect(receipt).toMatchObject({ noteBoxId: paid[0]!.noteBoxId, settlementTxId: paid[0]!.transactionId, quote_evidence: { quote: { quoteId: requirements!.extra.quoteId } } });
+    // The signed receipt in PAYMENT-RESPONSE: it verifies with the same did:web key, is for the
+    // offer the 402 signed (its digest, and x402's own match of resource, network and payer), and
+    // names the receipt log's entry of this payment: its receipt, settlement and quote.
+    const signedReceipt = await verifiedReceipt(stack.server.url, settled);
+    expect(signedReceipt.kid).toBe(signedOffer!.kid);
+    expect(signedReceipt.payload.offer).toBe(offerDigest(Buffer.from(signedOffer!.signed.signature.split('.')[1]!, 'base64url')));
+    expect(receiptMatchesOffer(signedReceipt.signed, signedOffer!.signed, [String(signedReceipt.payload.payer)])).toBe(true);
+    expect(receiptBindingMismatch(signedReceipt.payload, { receiptId: receipt.receiptId, settlementTxId: receipt.settlementTxId, quoteId: receipt.agreement.quoteId })).toBeUndefined();
+    expect(signedReceipt.payload).toMatchObject({ receiptId: body.receiptId, transaction: paid[0]!.transactionId, network: 'ergo:sandbox', resourceUrl: offer.resource.url });
 
     // A replay of the same payment is refused by name, with a new quote to pay.
     const replay = await chat(text, signature);
@@ -229,7 +264,7 @@ describe('the x402 facilitator', () => {
     fetch(`${stack.server.url}/api/x402/facilitator/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('says what it settles', async () => {
-    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: ['bazaar', 'payment-identifier'], signers: {} });
+    expect(x402SupportedSchema.parse(await (await facilitator('supported')).json())).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'ergo:sandbox' }], extensions: ['bazaar', 'payment-identifier', 'offer-receipt'], signers: {} });
   });
 
   it('verifies without claiming, settles a Note once under concurrent settles, and the payer then gets the answer', async () => {
@@ -292,13 +327,21 @@ describe('x402 over MCP (ask_assistant)', () => {
       const required = x402PaymentRequiredSchema.parse(unpaid.structuredContent);
       expect(JSON.parse((unpaid.content as Array<{ text: string }>)[0]!.text)).toEqual(unpaid.structuredContent);
       expect(required).toMatchObject({ error: 'payment_required', accepts: [{ scheme: 'exact', network: 'ergo:sandbox' }] });
+      // The same signed offer as over HTTP: the chat's PaymentRequired, verified with the site's did:web key.
+      const [signedOffer] = await verifiedOffers(stack.server.url, required);
+      expect(signedOffer!.payload).toMatchObject({ payTo: required.accepts[0]!.payTo, amount: required.accepts[0]!.amount, quoteId: required.accepts[0]!.extra.quoteId });
 
       const paid: Array<{ noteBoxId: string; transactionId: string }> = [];
       const payload = await x402(paid).createPaymentPayload(required);
       const answered = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
       expect(answered.isError, JSON.stringify(answered.content)).toBeFalsy();
       expect(chatResponseSchema.parse(answered.structuredContent)).toMatchObject({ tier: 'premium' });
-      expect(x402SettleResponseSchema.parse(answered._meta?.['x402/payment-response'])).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:sandbox' });
+      const settled = x402SettleResponseSchema.parse(answered._meta?.['x402/payment-response']);
+      expect(settled).toMatchObject({ success: true, transaction: paid[0]!.transactionId, network: 'ergo:sandbox' });
+      // Its signed receipt verifies and names this answer's receipt and the offer paid.
+      const signedReceipt = await verifiedReceipt(stack.server.url, settled);
+      expect(signedReceipt.payload).toMatchObject({ receiptId: (answered.structuredContent as { receiptId: string }).receiptId, transaction: paid[0]!.transactionId, quoteId: required.accepts[0]!.extra.quoteId });
+      expect(signedReceipt.payload.offer).toBe(offerDigest(Buffer.from(signedOffer!.signed.signature.split('.')[1]!, 'base64url')));
 
       // The same payment again: refused, with a new PaymentRequired naming why.
       const replay = await mcp.callTool({ name: 'ask_assistant', arguments: { question: text }, _meta: { 'x402/payment': payload } });
