@@ -165,7 +165,10 @@ describe('answers written together', () => {
       const socket = net.connect(Number(port), hostname, () => socket.end(requests.join('')));
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
       socket.on('close', () => resolve(received));
-      socket.on('error', reject);
+      // A reset after answers arrived (the server closed while this side still wrote a body it
+      // would not read, as after a 413, which happens under load) ends the exchange like a close;
+      // a reset before any answer is still the failure.
+      socket.on('error', (error) => (received ? resolve(received) : reject(error)));
     });
     const answers: Array<{ status: number; id: string; body: string }> = [];
     for (let rest = raw; rest.length > 0; ) {
@@ -191,7 +194,10 @@ describe('answers written together', () => {
       const socket = net.connect(Number(port), hostname, () => writes.forEach((bytes) => socket.write(bytes)));
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
       socket.on('close', () => resolve(received));
-      socket.on('error', reject);
+      // A reset after answers arrived (the server closed while this side still wrote a body it
+      // would not read, as after a 413, which happens under load) ends the exchange like a close;
+      // a reset before any answer is still the failure.
+      socket.on('error', (error) => (received ? resolve(received) : reject(error)));
     });
 
   it('answers a request followed by bytes that are no request, then closes: the good one gets its own answer, not a 400', async () => {
