@@ -896,7 +896,7 @@ export interface paths {
         put?: never;
         /**
          * A2A JSON-RPC: ask the assistant, free or paid (a2a-x402)
-         * @description The A2A JSON-RPC endpoint of the agent card, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`). A text message is one turn, answered as `POST /api/assistant/chat` answers it. Beyond the free tier, a client that activated a2a-x402 (`A2A-Extensions`) gets a task in `input-required` carrying `x402.payment.required`; `x402.payment.payload` on that task settles the Note as verify-payment does, and the task completes with the answer and `x402.payment.receipts` (docs/x402-ergo.md). Without it, the error's data is the `payment_required` problem. Errors are JSON-RPC errors in a 200 answer: -32600 `invalid_request`, -32601 `method_not_found`, -32602 `invalid_params`, -32000 `assistant_refused`, -32001 `task_not_found`, -32004 `unsupported_operation`, -32005 `content_type_not_supported`, -32009 `version_not_supported`.
+         * @description The A2A JSON-RPC endpoint of the agent card, for A2A 1.0 (`SendMessage`, `GetTask`, `ListTasks`, `CancelTask`) and 0.3 (`message/send`, `tasks/get`, `tasks/cancel`), sent as `application/json` or `application/a2a+json` and answered as `application/json`. A text message is one turn, answered as `POST /api/assistant/chat` answers it. Beyond the free tier, a client that activated a2a-x402 (`A2A-Extensions`) gets a task in `input-required` carrying `x402.payment.required`; `x402.payment.payload` on that task settles the Note as verify-payment does, and the task completes with the answer and `x402.payment.receipts` (docs/x402-ergo.md). Without it, the error's data is the `payment_required` problem. A payment that does not pay the task leaves it waiting, naming why in `x402.payment.error`. The task belongs to the `Authorization: Bearer` credential (a secret of 32 characters or more the client picks) sent when it was created: only that credential cancels it, rejects its payment or lists it (`ListTasks`, at most 100 a page); a task created without one is nobody's and ends when paid or when its quote expires. Streaming and the extended card answer -32004, push notification configs -32003, as the card declares. Errors are JSON-RPC errors in a 200 answer: -32600 `invalid_request`, -32601 `method_not_found`, -32602 `invalid_params`, -32000 `assistant_refused`, -32001 `task_not_found`, -32002 `task_not_cancelable`, -32003 `push_notification_not_supported`, -32004 `unsupported_operation`, -32005 `content_type_not_supported`, -32009 `version_not_supported`.
          */
         post: operations["a2a"];
         delete?: never;
@@ -1174,7 +1174,7 @@ export interface paths {
         };
         /**
          * A2A agent card
-         * @description Agent2Agent agent card (A2A 1.0 and 0.3): one skill per capability, the JSON-RPC endpoint `/a2a` where A2A clients ask the assistant's free tier (SendMessage, message/send), and an extension pointing at the OpenAPI document for every other skill.
+         * @description Agent2Agent agent card in A2A 1.0's shape, read by 0.3 clients too: one skill per capability, the JSON-RPC endpoint `/a2a` where A2A clients ask the assistant's free tier (SendMessage, message/send), the optional bearer credential that owns an a2a-x402 task, and an extension pointing at the OpenAPI document for every other skill.
          */
         get: operations["agentCard"];
         put?: never;
@@ -1195,25 +1195,25 @@ export interface components {
          */
         A2aAgentCard: {
             /**
-             * @description A2A protocol version this card follows.
+             * @description A2A 0.3 only (1.0 names the version per interface): the version `url` speaks for 0.3 clients.
              * @constant
              */
-            protocolVersion: "0.3.0";
+            protocolVersion: "0.3";
             /** @description Service name. */
             name: string;
             /** @description What the service does, its posture, and how to talk to it. */
             description: string;
             /**
              * Format: uri
-             * @description The A2A endpoint: JSON-RPC `message/send`, answered by the assistant's free tier.
+             * @description A2A 0.3 only (1.0 reads `supportedInterfaces`): the JSON-RPC endpoint, `message/send` for 0.3 clients.
              */
             url: string;
             /**
-             * @description The A2A JSON-RPC binding, the one served at `url`.
+             * @description A2A 0.3 only (1.0 reads `supportedInterfaces`): the binding served at `url`.
              * @constant
              */
             preferredTransport: "JSONRPC";
-            /** @description A2A 1.0: the interfaces served, newest first (A2A 0.3 clients read `url` and `preferredTransport`). */
+            /** @description The interfaces served, the preferred (newest) first. */
             supportedInterfaces: {
                 /**
                  * Format: uri
@@ -1251,21 +1251,21 @@ export interface components {
             /** @description A2A capabilities. */
             capabilities: {
                 /**
-                 * @description No streaming responses.
+                 * @description No streaming: SendStreamingMessage and SubscribeToTask answer UnsupportedOperationError.
                  * @constant
                  */
                 streaming: false;
                 /**
-                 * @description No push notifications or webhooks (the contract defines no events).
+                 * @description No push notifications or webhooks: their config methods answer PushNotificationNotSupportedError.
                  * @constant
                  */
                 pushNotifications: false;
                 /**
-                 * @description No A2A task history.
+                 * @description No extended card: this card is the whole card (GetExtendedAgentCard answers UnsupportedOperationError).
                  * @constant
                  */
-                stateTransitionHistory: false;
-                /** @description How to use the service: its OpenAPI document and discovery descriptor. */
+                extendedAgentCard: false;
+                /** @description How to use the service: its OpenAPI document, a2a-x402 and the discovery descriptor. */
                 extensions: {
                     /**
                      * Format: uri
@@ -1303,21 +1303,54 @@ export interface components {
                 /** @description None. */
                 securityRequirements: unknown[];
             }[];
-            /** @description None: public. */
-            securitySchemes: Record<string, never>;
-            /** @description None. */
-            securityRequirements: unknown[];
+            /** @description A2A 1.0 SecurityScheme by name (the oneof as its field), each with its 0.3 form beside it. */
+            securitySchemes: {
+                /** @description The owner credential of an a2a-x402 task: optional, never needed for the free tier. */
+                a2aTaskOwner: {
+                    /** @description A2A 1.0 HTTPAuthSecurityScheme. */
+                    httpAuthSecurityScheme: {
+                        /**
+                         * @description RFC 6750 bearer credential in `Authorization`.
+                         * @constant
+                         */
+                        scheme: "Bearer";
+                        /** @description What the credential is: a secret the client picks. */
+                        bearerFormat: string;
+                        /** @description Which operations read it and what it proves. */
+                        description: string;
+                    };
+                    /**
+                     * @description A2A 0.3 only: the same scheme as 0.3 writes it (1.0 readers ignore these four members).
+                     * @constant
+                     */
+                    type: "http";
+                    /**
+                     * @description A2A 0.3 only: the HTTP authentication scheme.
+                     * @constant
+                     */
+                    scheme: "bearer";
+                    /** @description A2A 0.3 only: as in `httpAuthSecurityScheme`. */
+                    bearerFormat: string;
+                    /** @description A2A 0.3 only: as in `httpAuthSecurityScheme`. */
+                    description: string;
+                };
+            };
+            /** @description Alternatives, as in OpenAPI: none (the free tier, reading and paying a task), or the task owner credential (to own a task). */
+            securityRequirements: {
+                /** @description Scheme names, each with its scopes; none: no credential. */
+                schemes: {
+                    [key: string]: {
+                        /** @description Scopes: none. */
+                        list: string[];
+                    };
+                };
+            }[];
             /** @description Unsigned. */
             signatures: unknown[];
-            /**
-             * @description No extended card: every endpoint is public.
-             * @constant
-             */
-            supportsAuthenticatedExtendedCard: false;
         };
         /**
-         * A2A JSON-RPC request (SendMessage, message/send)
-         * @description A2A JSON-RPC request: a question or its payment on a task (`SendMessage`, `message/send`), or a task read (`GetTask`, `tasks/get`).
+         * A2A JSON-RPC request (SendMessage, GetTask, ListTasks, CancelTask and their 0.3 names)
+         * @description A2A JSON-RPC request: a question or its payment on a task (`SendMessage`, `message/send`), a task read (`GetTask`, `tasks/get`), the caller's tasks (`ListTasks`), or a cancellation (`CancelTask`, `tasks/cancel`).
          */
         A2aRequest: {
             /** @constant */
@@ -1427,7 +1460,7 @@ export interface components {
                 id: string;
                 /**
                  * Format: int64
-                 * @description Ignored.
+                 * @description Ignored: a task here keeps no message history.
                  */
                 historyLength?: number;
             } & {
@@ -1445,9 +1478,76 @@ export interface components {
                 id: string;
                 /**
                  * Format: int64
-                 * @description Ignored.
+                 * @description Ignored: a task here keeps no message history.
                  */
                 historyLength?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            /** @constant */
+            method: "ListTasks";
+            /** @description A2A 1.0 ListTasksRequest: the caller's own tasks (the bearer credential they were created with), newest status first. */
+            params?: {
+                /** @description Only the tasks of this conversation. */
+                contextId?: string;
+                /**
+                 * @description Only the tasks in this state (`TASK_STATE_UNSPECIFIED`: any).
+                 * @enum {unknown}
+                 */
+                status?: "TASK_STATE_UNSPECIFIED" | "TASK_STATE_SUBMITTED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELED" | "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_REJECTED" | "TASK_STATE_AUTH_REQUIRED";
+                /**
+                 * Format: int32
+                 * @description At most this many tasks (50 when not sent).
+                 */
+                pageSize?: number;
+                /** @description The `nextPageToken` of the previous page; empty or absent for the first. */
+                pageToken?: string;
+                /**
+                 * Format: int64
+                 * @description Ignored: a task here keeps no message history.
+                 */
+                historyLength?: number;
+                /**
+                 * Format: date-time
+                 * @description Only the tasks whose status changed at or after this instant (ISO 8601).
+                 */
+                statusTimestampAfter?: string;
+                /** @description Include each completed task's answer artifact (default false: artifacts left out). */
+                includeArtifacts?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            /** @constant */
+            method: "CancelTask";
+            /** @description A2A 1.0 CancelTaskRequest. */
+            params: {
+                /** @description The task id, as the task gave it. */
+                id: string;
+                /** @description Ignored. */
+                metadata?: components["schemas"]["A2aMetadataInput"];
+            } & {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            /** @constant */
+            method: "tasks/cancel";
+            /** @description A2A 0.3 TaskIdParams. */
+            params: {
+                /** @description The task id, as the task gave it. */
+                id: string;
+                /** @description Ignored. */
+                metadata?: components["schemas"]["A2aMetadataInput"];
             } & {
                 [key: string]: unknown;
             };
@@ -1510,7 +1610,7 @@ export interface components {
                 contextId: string;
                 status: {
                     /** @enum {unknown} */
-                    state: "input-required" | "working" | "completed" | "failed";
+                    state: "input-required" | "working" | "completed" | "failed" | "canceled";
                     message: {
                         /** @constant */
                         kind: "message";
@@ -1559,6 +1659,21 @@ export interface components {
                         ];
                     }
                 ];
+            } | {
+                /** @description The page: newest status first. */
+                tasks: components["schemas"]["A2aTaskV1"][];
+                /** @description Send it as `pageToken` for the next page; empty on the last page. */
+                nextPageToken: string;
+                /**
+                 * Format: int32
+                 * @description The page size this answer used.
+                 */
+                pageSize: number;
+                /**
+                 * Format: int64
+                 * @description How many of the caller's tasks match the filters, over all pages.
+                 */
+                totalSize: number;
             };
         } | {
             /** @constant */
@@ -1573,7 +1688,7 @@ export interface components {
                 code: number;
                 /** @description What went wrong. */
                 message: string;
-                /** @description For `assistant_refused` (-32000), the assistant's problem body (RFC 9457); for invalid requests and params, the offending fields. */
+                /** @description For `assistant_refused` (-32000), the service's problem body (RFC 9457); for invalid requests and params, the offending fields. */
                 data?: unknown;
             };
         };
@@ -6377,7 +6492,7 @@ export interface components {
             contextId: string;
             status: {
                 /** @enum {unknown} */
-                state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED";
+                state: "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELED";
                 message: {
                     messageId: string;
                     contextId: string;
@@ -6400,7 +6515,7 @@ export interface components {
                  */
                 timestamp: string;
             };
-            /** @description The premium answer, once completed. */
+            /** @description The premium answer, once completed (left out by ListTasks unless `includeArtifacts`). */
             artifacts?: [
                 {
                     artifactId: string;
@@ -8564,10 +8679,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["A2aRequest"];
+                "application/a2a+json": components["schemas"]["A2aRequest"];
             };
         };
         responses: {
-            /** @description The JSON-RPC answer: the agent message, the task, or a JSON-RPC error. */
+            /** @description The JSON-RPC answer: the agent message, the task, the page of tasks, or a JSON-RPC error. */
             200: {
                 headers: {
                     [name: string]: unknown;

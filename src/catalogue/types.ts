@@ -76,6 +76,16 @@ export interface DynamicEntry extends EntryCommon {
   query?: z.ZodObject;
   /** JSON-RPC 2.0: a readable body is always answered 200, a refusal being a JSON-RPC `error` in it (the A2A endpoint). */
   protocol?: 'json-rpc';
+  /**
+   * The media types a body may be sent as, beside `application/json` (the shared reader takes any
+   * `application/*+json`; these are the ones the route's protocol names, such as `application/a2a+json`).
+   */
+  requestMediaTypes?: readonly string[];
+  /**
+   * An optional HTTP bearer credential the route reads (never required to call it): its scheme name
+   * in the OpenAPI document and what it proves.
+   */
+  optionalBearer?: { scheme: string; description: string };
   responses: Record<number, ResponseDoc>;
 }
 

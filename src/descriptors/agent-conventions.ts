@@ -5,7 +5,8 @@
  * surfaces the descriptors name and cannot drift from them.
  */
 import { RECEIPT_LOG_PATH } from '../config/receipt-log.ts';
-import { A2A_PROTOCOL_VERSION, type AgentCard } from '../../schemas/agent-card.ts';
+import { A2A_LEGACY_PROTOCOL_VERSION, A2A_TASK_OWNER_SCHEME, type AgentCard } from '../../schemas/agent-card.ts';
+import { OWNER_SECRET_RULE } from '../domain/assistant/a2a-task-owner.ts';
 import { A2A_X402_EXTENSION, A2A_SUPPORTED_VERSIONS } from '../../schemas/a2a.ts';
 import { schemaUrl, site, siteUrl } from '../config/site.ts';
 import { POLICY_REASON_CODES } from '../../schemas/policy-codes.ts';
@@ -154,16 +155,26 @@ export function buildLlmsFullTxt(): string {
   ].join('\n');
 }
 
+/** The task owner credential as the agent card describes it (its 1.0 and its 0.3 form say the same). */
+const TASK_OWNER = {
+  bearerFormat: `${OWNER_SECRET_RULE}, picked by the client`,
+  description:
+    'Optional: the credential that makes an a2a-x402 task yours. Send it as Authorization: Bearer <secret> on the SendMessage (message/send) that creates the task; ' +
+    'only its hash is kept. The same credential is needed to cancel the task (CancelTask, tasks/cancel), to reject its payment (x402.payment.status payment-rejected) ' +
+    'and to list your tasks (ListTasks, which shows no one else\'s). Anyone holding a task id may read it (GetTask) and pay it; a wrong payment leaves it waiting. ' +
+    'A task created without the credential is nobody\'s: it ends when paid or when its quote expires. The free tier needs none; a malformed Authorization header is refused.',
+};
+
 /** `/.well-known/agent-card.json`: one A2A skill per capability of the capability manifest. */
 export function buildAgentCard(): AgentCard {
   const manifest = buildCapabilityManifest();
   const routesByUrl = new Map(catalogue().map((route) => [entryUrl(route), route]));
   return {
-    protocolVersion: A2A_PROTOCOL_VERSION,
+    protocolVersion: A2A_LEGACY_PROTOCOL_VERSION,
     name: site.name,
     description:
-      `${site.description} A2A clients (1.0 or 0.3) ask the hosted assistant over JSON-RPC at \`url\`: the free tier as is, premium ` +
-      'answers paid with a testnet Note through the a2a-x402 extension (declared below); every other skill is plain HTTP+JSON, described by the OpenAPI document (see the extension below).',
+      `${site.description} A2A clients (1.0 or 0.3) ask the hosted assistant over JSON-RPC at the interfaces below: the free tier as is, premium ` +
+      'answers paid with a testnet Note through the a2a-x402 extension (declared below), on a task its creator owns with the a2aTaskOwner bearer credential; every other skill is plain HTTP+JSON, described by the OpenAPI document (see the extension below).',
     url: routeUrl('a2a'),
     preferredTransport: 'JSONRPC',
     supportedInterfaces: A2A_SUPPORTED_VERSIONS.map((protocolVersion) => ({ url: routeUrl('a2a'), protocolBinding: 'JSONRPC' as const, protocolVersion, tenant: '' })),
@@ -173,7 +184,7 @@ export function buildAgentCard(): AgentCard {
     capabilities: {
       streaming: false,
       pushNotifications: false,
-      stateTransitionHistory: false,
+      extendedAgentCard: false,
       extensions: [
         {
           uri: routeUrl('openapi'),
@@ -212,9 +223,9 @@ export function buildAgentCard(): AgentCard {
         securityRequirements: [],
       };
     }),
-    securitySchemes: {},
-    securityRequirements: [],
+    securitySchemes: { [A2A_TASK_OWNER_SCHEME]: { httpAuthSecurityScheme: { scheme: 'Bearer', ...TASK_OWNER }, type: 'http', scheme: 'bearer', ...TASK_OWNER } },
+    // Alternatives, as in OpenAPI: no credential at all, or the task owner's.
+    securityRequirements: [{ schemes: {} }, { schemes: { [A2A_TASK_OWNER_SCHEME]: { list: [] } } }],
     signatures: [],
-    supportsAuthenticatedExtendedCard: false,
   };
 }

@@ -111,8 +111,9 @@ function operation(route: Entry, responseNames: ResponseNames) {
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
-    // Public: no credential is asked of anyone (the MCP host's optional bearer key is not part of this API).
-    security: [],
+    // Public: no credential is asked of anyone (the MCP host's optional bearer key is not part of this API);
+    // a route that reads an optional one offers it beside none, as OpenAPI writes an optional credential.
+    security: route.kind === 'dynamic' && route.optionalBearer ? [{}, { [route.optionalBearer.scheme]: [] }] : [],
     ...(parameters(route).length ? { parameters: parameters(route) } : {}),
   };
   if (route.kind === 'static') {
@@ -152,7 +153,12 @@ function dynamicParts(route: DynamicEntry, responseNames: ResponseNames) {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: componentRef(route.request.name), ...(example ? { examples: { published: example } } : {}) } },
+            content: Object.fromEntries(
+              ['application/json', ...(route.requestMediaTypes ?? [])].map((mediaType, index) => [
+                mediaType,
+                { schema: componentRef(route.request!.name), ...(example && index === 0 ? { examples: { published: example } } : {}) },
+              ]),
+            ),
           },
         }
       : {}),
@@ -176,6 +182,12 @@ function schemasOf(entries: readonly Entry[]): Set<string> {
 
 /** The components of a description of `entries`: each published schema they name and the shapes those share. */
 const componentSchemas = (entries: readonly Entry[], withProblem: boolean) => openApiComponents(new Set([...schemasOf(entries), ...(withProblem ? ['Problem'] : [])]), publishedSchemas());
+
+/** The optional bearer credentials the routes read, as OpenAPI security schemes. */
+function securitySchemesOf(entries: readonly Entry[]) {
+  const schemes = entries.flatMap((route) => (route.kind === 'dynamic' && route.optionalBearer ? [route.optionalBearer] : []));
+  return schemes.length ? { securitySchemes: Object.fromEntries(schemes.map(({ scheme, description }) => [scheme, { type: 'http', scheme: 'bearer', description }])) } : {};
+}
 
 /** The site's operations; the MCP host's own routes are in its own description (buildMcpHostOpenApiDocument). */
 export function buildOpenApiDocument() {
@@ -217,6 +229,7 @@ export function buildOpenApiDocument() {
       },
       headers: { 'Access-Control-Allow-Origin': ACCESS_CONTROL_ALLOW_ORIGIN, DescribedBy: { description: 'The schema of this body: `<schema URL>; rel="describedby"`.', schema: { type: 'string' } }, ...shared.headers },
       ...(Object.keys(shared.requestBodies).length ? { requestBodies: shared.requestBodies } : {}),
+      ...securitySchemesOf(entries),
     },
     'x-ergo-posture': {
       network: POSTURE.network,

@@ -120,9 +120,13 @@ export class StoreUnusableError extends StoreUnavailableError {
 
 /**
  * Where an A2A task of the a2a-x402 extension stands: waiting for its payment, being settled and
- * answered by one request (claimed, so a second payload waits), or ended.
+ * answered by one request (claimed, so a second payload waits), or ended: answered, failed (its
+ * owner rejected the payment, or its quote expired) or canceled by its owner.
  */
-export type A2aTaskState = 'input-required' | 'working' | 'completed' | 'failed';
+export type A2aTaskState = 'input-required' | 'working' | 'completed' | 'failed' | 'canceled';
+
+/** The states in which a task takes no more messages and none of its fields changes again. */
+export const ENDED_A2A_TASK_STATES: ReadonlySet<A2aTaskState> = new Set(['completed', 'failed', 'canceled']);
 
 /** What an A2A task shows, in no protocol version's words: each request renders it in its own. */
 export interface A2aTaskRecord {
@@ -156,11 +160,29 @@ export interface StoredA2aTask {
    * recovers a turn it settled but did not answer; nobody else can. Never shown.
    */
   retryKey: string;
+  /**
+   * The hash of the bearer credential the task was created with (a2a-task-owner.ts): only that
+   * credential cancels the task, rejects its payment or lists it. Absent: nobody owns it.
+   */
+  ownerHash?: string | undefined;
   record: A2aTaskRecord;
   /** The quote's expiry: an unpaid task is deleted with its quote. */
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** Which of one owner's tasks a ListTasks page reads, newest status first. */
+export interface A2aTaskQuery {
+  ownerHash: string;
+  contextId?: string | undefined;
+  state?: A2aTaskState | undefined;
+  /** Only tasks whose status changed at or after this instant. */
+  updatedFrom?: Date | undefined;
+  /** Where the previous page ended: tasks strictly before it in the order (updatedAt, then taskId, both descending). */
+  after?: { updatedAt: Date; taskId: string } | undefined;
+  /** At most this many tasks. */
+  limit: number;
 }
 
 /** One window of a retention sweep: how many rows it deleted, and where the next window starts. */
@@ -258,6 +280,17 @@ export interface AssistantStore {
    * without being kept on its task.
    */
   completeA2aTask(input: { taskId: string; claimedAt: Date; record: A2aTaskRecord; tokenHash: string; questionHash: string; now: Date }): Promise<CompleteA2aTaskResult>;
+  /**
+   * A page of one owner's tasks matching the query (newest status first, then by task id), and how
+   * many match it in all, the page's cursor apart. Read through the owner index, never a table scan.
+   */
+  listA2aTasks(query: A2aTaskQuery): Promise<{ tasks: StoredA2aTask[]; total: number }>;
+  /**
+   * Cancels a task waiting for its payment, in one statement fenced on the `updatedAt` its caller
+   * read (`seenAt`): the canceled task, or undefined when the task moved since (claimed, ended, or
+   * changed by another message) and nothing was written.
+   */
+  cancelA2aTask(input: { taskId: string; seenAt: Date; record: A2aTaskRecord; now: Date }): Promise<StoredA2aTask | undefined>;
   /** Retention, one window as for quotes: deletes the tasks in it not completed whose quote no Note settled. */
   sweepStaleA2aTasks(from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow>;
   /** Retention: deletes the free-tier counts of days before `day` (YYYY-MM-DD). How many were deleted. */

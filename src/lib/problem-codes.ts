@@ -12,6 +12,8 @@ const VERIFY = 'POST /api/assistant/verify-payment';
 const CHAT = 'POST /api/assistant/chat';
 const FAUCET = 'POST /api/dev/faucet';
 const SIGNER = 'GET /api/assistant/signer-health';
+/** Its problems are the data of a JSON-RPC error -32000 (schemas/a2a.ts), as every refusal there. */
+const A2A = 'POST /a2a';
 
 const LISTED = [
   { code: 'invalid_request', status: 400, where: ANY, meaning: 'The body does not match the request schema; `errors[]` names each offending field by JSON Pointer.' },
@@ -67,6 +69,24 @@ const LISTED = [
   },
   { code: 'receipt_not_found', status: 404, where: 'GET /api/assistant/receipt/{id}', meaning: 'No receipt is stored under this receipt id or settlement transaction id.' },
 
+  {
+    code: 'invalid_authorization',
+    status: 401,
+    where: A2A,
+    meaning: 'The `Authorization` header is not `Bearer` and a secret of 32 to 1024 token68 characters; nothing was read.',
+  },
+  {
+    code: 'authorization_required',
+    status: 401,
+    where: A2A,
+    meaning: 'ListTasks, CancelTask and a rejected payment need the `Authorization: Bearer` secret the task was created with.',
+  },
+  {
+    code: 'not_task_owner',
+    status: 403,
+    where: A2A,
+    meaning: 'Only the client that created the task, with its `Authorization: Bearer` secret, may cancel it or reject its payment.',
+  },
   { code: 'payment_required', status: 402, where: CHAT, meaning: 'A premium question (or a free question past the daily allowance) needs a payment token; `quote_url` names the quote endpoint, and the `PAYMENT-REQUIRED` header offers the same payment in x402 v2 terms.' },
   { code: 'invalid_payment_signature', status: 400, where: CHAT, meaning: 'The `PAYMENT-SIGNATURE` header is not base64 JSON of an x402 v2 payment payload for an Ergo Note, or came with a `paymentToken` too.' },
   { code: 'x402_payment_refused', status: 402, where: CHAT, meaning: 'The x402 payment did not pay this request; `payment_error` names why with verify-payment\'s code (a used or unconfirmed Note, another question, an expired quote), and `PAYMENT-REQUIRED` offers a new quote.' },

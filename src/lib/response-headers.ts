@@ -50,9 +50,14 @@ export const STATIC_CACHE = {
 /** The Cache-Control of the static file at `urlPath`. */
 export const staticCacheControlFor = (urlPath: string): string => (urlPath.startsWith(STATIC_CACHE.immutablePrefix) ? STATIC_CACHE.immutable : STATIC_CACHE.revalidated);
 
-/** Added to CORS_HEADERS on a preflight answer. */
+/**
+ * Added to CORS_HEADERS on a preflight answer. An A2A client in a page sends its service parameters
+ * (`A2A-Version`, `A2A-Extensions`, 0.3's `X-A2A-Extensions`) and its task owner credential
+ * (`Authorization`), which no wildcard covers; no answer depends on a cookie, so a page of another
+ * origin can send only a credential it already holds.
+ */
 export const CORS_PREFLIGHT_EXTRA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, if-none-match, payment-signature, idempotency-key',
+  'access-control-allow-headers': 'content-type, if-none-match, payment-signature, idempotency-key, authorization, a2a-version, a2a-extensions, x-a2a-extensions',
   'access-control-max-age': '86400',
 };

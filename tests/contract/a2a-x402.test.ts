@@ -2,13 +2,15 @@
  * a2a-x402 v0.2 (standalone flow) on POST /a2a, against the built server and the sandbox chain:
  * @a2a-js/sdk's client resolves the card, activates the extension, gets a task waiting for payment,
  * pays the Note its offer asks for, sends the payload on the task and gets the completed task with
- * the answer and its receipt, which `agent-economy verify-receipt` verifies. A2A 0.3 over raw
- * JSON-RPC: the hostile inputs (unknown and ended tasks, malformed, foreign and oversized payloads,
- * a Note of another task), a Note not yet confirmed, races of one Note on one task and on two, and
- * a task continued by another instance on the same store.
+ * the answer and its receipt, which `agent-economy verify-receipt` verifies. The same client, as
+ * A2A 1.0 and as 0.3 (its legacy transport), owns the task it created with a bearer credential:
+ * it lists it (1.0) and cancels it, and a stranger does neither. A2A 0.3 over raw JSON-RPC: the
+ * hostile inputs (unknown and ended tasks, malformed, foreign and oversized payloads, a Note of
+ * another task, each leaving the task waiting), a Note not yet confirmed, races of one Note on one
+ * task and on two, and a task continued by another instance on the same store.
  */
-import { ClientFactory, DefaultAgentCardResolver, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
-import { Role } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
+import { ListTasksRequest, Role } from '@a2a-js/sdk';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -33,11 +35,11 @@ const onServer = (url: string) => `${stack.server.url}${new URL(url).pathname}`;
 
 type Rpc = { result?: any; error?: { code: number; message: string; data?: any } };
 
-/** One A2A JSON-RPC call; with `activate`, the a2a-x402 extension named in 0.3's header. */
-async function rpc(method: string, params: unknown, activate = true): Promise<Rpc & { headers: Headers }> {
+/** One A2A JSON-RPC call; with `activate`, the a2a-x402 extension named in 0.3's header; with `authorization`, an owner credential. */
+async function rpc(method: string, params: unknown, activate = true, authorization?: string): Promise<Rpc & { headers: Headers }> {
   const response = await fetch(`${stack.server.url}/a2a`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(activate ? { 'x-a2a-extensions': A2A_X402_EXTENSION } : {}) },
+    headers: { 'content-type': 'application/json', ...(activate ? { 'x-a2a-extensions': A2A_X402_EXTENSION } : {}), ...(authorization ? { authorization } : {}) },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   expect(response.status).toBe(200);
@@ -47,14 +49,18 @@ async function rpc(method: string, params: unknown, activate = true): Promise<Rp
   return { ...body, headers: response.headers };
 }
 
-const ask = (text: string, activate = true) => rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] } }, activate);
-const send = (taskId: string, metadata: Record<string, unknown>) =>
-  rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', taskId, parts: [{ kind: 'text', text: 'Here is the payment.' }], metadata } });
+const ask = (text: string, activate = true, authorization?: string) =>
+  rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] } }, activate, authorization);
+const send = (taskId: string, metadata: Record<string, unknown>, authorization?: string) =>
+  rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', taskId, parts: [{ kind: 'text', text: 'Here is the payment.' }], metadata } }, true, authorization);
+
+const OWNER = 'Bearer owner-secret-0123456789abcdefghijklmnop';
+const STRANGER = 'Bearer stranger-secret-0123456789abcdefghijklmno';
 const getTask = async (id: string) => (await rpc('tasks/get', { id })).result;
 
-/** A premium question as an A2A 0.3 task waiting for payment, with the requirements it offers. */
-async function openTask(text = uniquePremiumQuestion()): Promise<{ task: any; requirements: X402Requirements }> {
-  const { result } = await ask(text);
+/** A premium question as an A2A 0.3 task waiting for payment, with the requirements it offers; owned by `authorization` when given. */
+async function openTask(text = uniquePremiumQuestion(), authorization?: string): Promise<{ task: any; requirements: X402Requirements }> {
+  const { result } = await ask(text, true, authorization);
   expect(result).toMatchObject({ kind: 'task', status: { state: 'input-required', message: { metadata: { 'x402.payment.status': 'payment-required' } } } });
   const offer = x402PaymentRequiredSchema.parse(result.status.message.metadata['x402.payment.required']);
   return { task: result, requirements: offer.accepts[0]! };
@@ -142,6 +148,46 @@ describe('a2a-x402 through @a2a-js/sdk (A2A 1.0)', () => {
   });
 });
 
+/** A client of the SDK for the card this server serves: A2A 1.0, or 0.3 through the SDK's legacy transport (the endpoint found where 0.3 put it). */
+async function sdkClient(version: '1.0' | '0.3') {
+  const raw = (await (await fetch(`${stack.server.url}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+  if (version === '1.0') {
+    const resolved = await new DefaultAgentCardResolver().resolve(stack.server.url);
+    return new ClientFactory().createFromAgentCard({ ...resolved, supportedInterfaces: resolved.supportedInterfaces.map((entry) => ({ ...entry, url: onServer(entry.url) })) });
+  }
+  const { supportedInterfaces: _newer, ...legacy } = raw;
+  const card = new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).normalizeAgentCard({ ...legacy, url: onServer(String(legacy.url)) });
+  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })] })).createFromAgentCard(card);
+}
+
+/** The SDK's per-call options: the extension activated, and an owner credential when given. */
+const callOptions = (authorization?: string) => ({ serviceParameters: { ...ServiceParameters.create(withA2AExtensions(A2A_X402_EXTENSION)), ...(authorization ? { Authorization: authorization } : {}) } }) as never;
+
+describe('task ownership through @a2a-js/sdk, as A2A 1.0 and as 0.3', () => {
+  it.each(['1.0', '0.3'] as const)('A2A %s: the task created with a bearer credential is listed (1.0) and canceled by it, and by no stranger', async (version) => {
+    const client = await sdkClient(version);
+    const message = { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: uniquePremiumQuestion() } }] };
+    const opened = (await client.sendMessage({ message } as never, callOptions(OWNER))) as any;
+    expect(opened.status.state).toBe(6); // TASK_STATE_INPUT_REQUIRED
+    if (version === '1.0') {
+      const mine = (await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }), callOptions(OWNER))) as any;
+      expect(mine.tasks.map((task: { id: string }) => task.id)).toContain(opened.id);
+      expect(mine.totalSize).toBeGreaterThanOrEqual(1);
+      const theirs = (await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }), callOptions(STRANGER))) as any;
+      expect(theirs.tasks.map((task: { id: string }) => task.id)).not.toContain(opened.id);
+    } else {
+      // 0.3 has no tasks/list over JSON-RPC: the SDK says so itself, without asking.
+      await expect(client.listTasks(ListTasksRequest.fromJSON({}), callOptions(OWNER))).rejects.toThrow(/tasks\/list/);
+    }
+    await expect(client.cancelTask({ id: opened.id } as never, callOptions(STRANGER))).rejects.toThrow(/Only the client that created task/);
+    await expect(client.cancelTask({ id: opened.id } as never, callOptions())).rejects.toThrow(/Authorization: Bearer/);
+    const canceled = (await client.cancelTask({ id: opened.id } as never, callOptions(OWNER))) as any;
+    expect(canceled).toMatchObject({ id: opened.id, status: { state: 5 } }); // TASK_STATE_CANCELED
+    await expect(client.cancelTask({ id: opened.id } as never, callOptions(OWNER))).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
+    expect(((await client.getTask({ id: opened.id } as never)) as any).status.state).toBe(5);
+  });
+});
+
 describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
   it('without the extension, a premium question keeps the payment_required error; with it, the answer names the extension', async () => {
     const text = uniquePremiumQuestion();
@@ -164,31 +210,37 @@ describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
     expect(await getTask(task.id)).toMatchObject({ status: { state: 'input-required' } });
   });
 
-  it('a payload for another network fails the task with its code; an ended task takes no more messages', async () => {
-    const { task, requirements } = await openTask();
-    const failed = (await send(task.id, payloadOf({ ...requirements, network: 'ergo:mainnet' }, 'ab'.repeat(32)))).result;
-    expect(failed).toMatchObject({ kind: 'task', id: task.id, status: { state: 'failed', message: { metadata: { 'x402.payment.status': 'payment-failed', 'x402.payment.error': 'unsupported_scheme' } } } });
-    expect(receiptsOf(failed)).toEqual([expect.objectContaining({ success: false, errorReason: 'unsupported_scheme', transaction: '' })]);
+  it('a payload for another network leaves the task waiting with its code; a task its owner rejected takes no more messages', async () => {
+    const { task, requirements } = await openTask(uniquePremiumQuestion(), OWNER);
+    const refused = (await send(task.id, payloadOf({ ...requirements, network: 'ergo:mainnet' }, 'ab'.repeat(32)))).result;
+    expect(refused).toMatchObject({ kind: 'task', id: task.id, status: { state: 'input-required', message: { metadata: { 'x402.payment.status': 'payment-required', 'x402.payment.error': 'unsupported_scheme' } } } });
+    expect(refused.status.message.metadata['x402.payment.required']).toEqual(task.status.message.metadata['x402.payment.required']);
+    // A stranger's rejection changes nothing; the owner's ends the task.
+    expect((await send(task.id, { 'x402.payment.status': 'payment-rejected' }, STRANGER)).error).toMatchObject({ code: A2A_ERROR_CODES.assistant_refused, data: { code: 'not_task_owner' } });
+    expect((await send(task.id, { 'x402.payment.status': 'payment-rejected' }, OWNER)).result.status).toMatchObject({ state: 'failed', message: { metadata: { 'x402.payment.status': 'payment-rejected' } } });
     expect((await send(task.id, payloadOf(requirements, 'ab'.repeat(32)))).error).toMatchObject({ code: A2A_ERROR_CODES.unsupported_operation });
   });
 
-  it('requirements other than the task\'s offer fail it naming the fields, before any Note is read', async () => {
+  it('requirements other than the task\'s offer leave it waiting, naming the fields, before any Note is read', async () => {
     const { task, requirements } = await openTask();
-    const failed = (await send(task.id, payloadOf({ ...requirements, amount: String(BigInt(requirements.amount) / 100n) }, 'ab'.repeat(32)))).result;
-    expect(failed.status.message.metadata['x402.payment.error']).toBe('requirements_mismatch');
-    expect(failed.status.message.parts[0].text).toContain('x402.payment.payload.accepted.amount');
+    const refused = (await send(task.id, payloadOf({ ...requirements, amount: String(BigInt(requirements.amount) / 100n) }, 'ab'.repeat(32)))).result;
+    expect(refused.status.state).toBe('input-required');
+    expect(refused.status.message.metadata['x402.payment.error']).toBe('requirements_mismatch');
+    expect(refused.status.message.parts[0].text).toContain('x402.payment.payload.accepted.amount');
   });
 
-  it('a Note paying another task fails this one and still pays its own', async () => {
+  it('a Note paying another task leaves this one waiting; the Note still pays its own, and this task\'s own Note then pays it', async () => {
     const first = await openTask();
     const second = await openTask();
     const noteBoxId = await payNote(second.requirements);
     // The other task's Note, sent with this task's offer: the Note's task hash is not this quote's.
-    const failed = (await send(first.task.id, payloadOf(first.requirements, noteBoxId))).result;
-    expect(failed.status.state).toBe('failed');
-    expect(failed.status.message.metadata['x402.payment.error']).toBe('task_hash_mismatch');
+    const refused = (await send(first.task.id, payloadOf(first.requirements, noteBoxId))).result;
+    expect(refused.status.state).toBe('input-required');
+    expect(refused.status.message.metadata['x402.payment.error']).toBe('task_hash_mismatch');
     const paid = (await send(second.task.id, payloadOf(second.requirements, noteBoxId))).result;
     expect(paid.status.state).toBe('completed');
+    const own = (await send(first.task.id, payloadOf(first.requirements, await payNote(first.requirements)))).result;
+    expect(own.status.state).toBe('completed');
   });
 
   it('a Note not yet seen by the chain leaves the task waiting; the same payment then completes it', async () => {
@@ -222,7 +274,8 @@ describe('a2a-x402 over A2A 0.3 JSON-RPC', () => {
     const noteBoxId = await payNote(first.requirements);
     // Each payload names its own task's offer; the Note can pay one of them, and is claimed once.
     const [a, b] = await Promise.all([send(first.task.id, payloadOf(first.requirements, noteBoxId)), send(second.task.id, payloadOf(second.requirements, noteBoxId))]);
-    expect([a.result.status.state, b.result.status.state].sort()).toEqual(['completed', 'failed']);
+    // The other task still waits for a Note of its own.
+    expect([a.result.status.state, b.result.status.state].sort()).toEqual(['completed', 'input-required']);
     const settled = (await fetch(`${stack.server.url}/api/assistant/receipt/${receiptsOf(a.result.status.state === 'completed' ? a.result : b.result)[0]!.extra.receiptId}`)).status;
     expect(settled).toBe(200);
   });

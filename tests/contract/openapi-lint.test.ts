@@ -2,7 +2,8 @@
  * The OpenAPI document as an integrator's tooling sees it: Redocly's recommended rules (redocly.yaml,
  * where a rule is turned off only with the reason beside it) find no error and no warning in the
  * built `/agent-economy/openapi.v0.json`; every POST operation carries a request example its own
- * request schema accepts; every operation is explicitly public and names a 4xx answer.
+ * request schema accepts; every operation is explicitly public (the A2A endpoint's optional owner
+ * credential is offered beside none) and names a 4xx answer.
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { DIST_DIR, ROOT } from '../helpers/built-server.ts';
 import { requestBodyOf } from '../helpers/openapi-components.ts';
 
 const source = readFileSync(join(DIST_DIR, 'client/agent-economy/openapi.v0.json'), 'utf8');
-const document = JSON.parse(source) as { paths: Record<string, Record<string, any>> };
+const document = JSON.parse(source) as { paths: Record<string, Record<string, any>>; components: { securitySchemes?: Record<string, unknown> } };
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([method]) => ['get', 'post'].includes(method))
@@ -42,9 +43,12 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('declares every operation public and names a 4xx answer on each', () => {
+  it('declares every operation public (an optional credential only beside none) and names a 4xx answer on each', () => {
+    const schemes = document.components.securitySchemes ?? {};
     for (const { path, method, operation } of operations) {
-      expect(operation.security, `${method} ${path}`).toEqual([]);
+      const [anonymous, ...optional] = operation.security as Array<Record<string, string[]>>;
+      if (anonymous !== undefined) expect(anonymous, `${method} ${path}: no credential is one of the alternatives`).toEqual({});
+      for (const requirement of optional) for (const name of Object.keys(requirement)) expect(schemes, `${method} ${path}`).toHaveProperty(name);
       expect(Object.keys(operation.responses).some((status) => status.startsWith('4')), `${method} ${path}`).toBe(true);
     }
   });

@@ -29,6 +29,7 @@ import {
   type SettlePaymentInput,
   type SpendTokenResult,
   type StoredQuote,
+  type A2aTaskQuery,
   type A2aTaskRecord,
   type CompleteA2aTaskResult,
   type StoredA2aTask,
@@ -206,6 +207,23 @@ export class FakeStore implements AssistantStore {
     const spent = await this.spendToken(tokenHash, questionHash, now);
     if (spent.ok) Object.assign(task, { state: 'completed', record: structuredClone(record), updatedAt: now });
     return spent;
+  }
+  async listA2aTasks({ ownerHash, contextId, state, updatedFrom, after, limit }: A2aTaskQuery): Promise<{ tasks: StoredA2aTask[]; total: number }> {
+    this.#check();
+    // The SQL store's order: updatedAt, then taskId, both descending.
+    const before = (task: StoredA2aTask) => !after || task.updatedAt.getTime() < after.updatedAt.getTime() || (task.updatedAt.getTime() === after.updatedAt.getTime() && task.taskId < after.taskId);
+    const matching = [...this.a2aTasks.values()]
+      .filter((task) => task.ownerHash === ownerHash && (contextId === undefined || task.contextId === contextId) && (state === undefined || task.state === state))
+      .filter((task) => updatedFrom === undefined || task.updatedAt.getTime() >= updatedFrom.getTime())
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.taskId < b.taskId ? 1 : a.taskId > b.taskId ? -1 : 0));
+    return { tasks: matching.filter(before).slice(0, limit).map((task) => structuredClone(task)), total: matching.length };
+  }
+  async cancelA2aTask({ taskId, seenAt, record, now }: { taskId: string; seenAt: Date; record: A2aTaskRecord; now: Date }): Promise<StoredA2aTask | undefined> {
+    this.#check();
+    const task = this.a2aTasks.get(taskId);
+    if (task?.state !== 'input-required' || task.updatedAt.getTime() !== seenAt.getTime()) return undefined;
+    Object.assign(task, { state: 'canceled', record: structuredClone(record), updatedAt: now });
+    return structuredClone(task);
   }
   async sweepStaleA2aTasks(from: Date, expiredBefore: Date, limit: number): Promise<SweepWindow> {
     this.#check();

@@ -15,6 +15,7 @@ import { receiptBundleSchema } from '../../schemas/receipt.ts';
 import type { StoreConfig } from '../../src/config/store.ts';
 import { NoteAlreadyUsedError, StoreUnavailableError, StoreUnusableError, type AssistantStore, type ReputationStore } from '../../src/domain/ports.ts';
 import { createStore, MIGRATIONS } from '../../src/services/store/index.ts';
+import { POSTGRES, SQLITE } from '../../src/services/store/dialect.ts';
 import { openPostgres } from '../../src/services/store/postgres-database.ts';
 import { premiumQuoteBody } from '../../src/domain/assistant/pricing.ts';
 import { deriveReputationGraph } from '../../src/domain/reputation.ts';
@@ -610,6 +611,77 @@ describe.each(drivers)('store on %s', (driver, makeHarness, enabled) => {
     const listed = await store.listProbeRuns(1_440);
     expect(listed.length).toBeGreaterThanOrEqual(1_005);
     expect(listed.at(-1)!.at.getTime()).toBeGreaterThanOrEqual(start + 1_004 * 60_000);
+  });
+
+  test('keeps an A2A task\'s owner as its hash, pages one owner\'s tasks newest status first (then by id), and cancels a waiting task once, fenced on what was read', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const at = (seconds: number) => new Date(Date.UTC(2026, 10, 30, 4, 0, seconds));
+    const [owner, other] = [hex32(), hex32()];
+    const taskOf = (index: number, ownerHash: string | undefined, updatedAt: Date, contextId = 'context-a') => ({
+      taskId: `${index.toString(16).padStart(8, '0')}-${hex32().slice(0, 4)}-4000-8000-${hex32().slice(0, 12)}`,
+      contextId,
+      quoteId: quote.quoteId,
+      state: 'input-required' as const,
+      retryKey: 'k'.repeat(43),
+      ...(ownerHash ? { ownerHash } : {}),
+      record: { question: 'Which registers?', status: { text: 'Payment is required.', metadata: { 'x402.payment.status': 'payment-required' } } },
+      expiresAt: new Date(Date.UTC(2100, 0, 1)),
+      createdAt: updatedAt,
+      updatedAt,
+    });
+    // Two of the owner's tasks changed in the same millisecond: the task id orders them.
+    const mine = [taskOf(1, owner, at(1)), taskOf(2, owner, at(3), 'context-b'), taskOf(3, owner, at(3)), taskOf(4, owner, at(5))];
+    const theirs = taskOf(5, other, at(4));
+    const nobodys = taskOf(6, undefined, at(6));
+    for (const task of [...mine, theirs, nobodys]) await store.insertA2aTask(task);
+    expect(await store.getA2aTask(mine[0]!.taskId)).toEqual(mine[0]);
+    expect(await store.getA2aTask(nobodys.taskId)).not.toHaveProperty('ownerHash');
+
+    const newestFirst = [mine[3]!, ...[mine[1]!, mine[2]!].sort((a, b) => (a.taskId < b.taskId ? 1 : -1)), mine[0]!].map((task) => task.taskId);
+    const first = await store.listA2aTasks({ ownerHash: owner, limit: 2 });
+    expect({ ids: first.tasks.map((task) => task.taskId), total: first.total }).toEqual({ ids: newestFirst.slice(0, 2), total: 4 });
+    const last = first.tasks.at(-1)!;
+    const second = await store.listA2aTasks({ ownerHash: owner, limit: 10, after: { updatedAt: last.updatedAt, taskId: last.taskId } });
+    expect({ ids: second.tasks.map((task) => task.taskId), total: second.total }).toEqual({ ids: newestFirst.slice(2), total: 4 });
+    expect((await store.listA2aTasks({ ownerHash: other, limit: 10 })).tasks.map((task) => task.taskId)).toEqual([theirs.taskId]);
+    expect(await store.listA2aTasks({ ownerHash: hex32(), limit: 10 })).toEqual({ tasks: [], total: 0 });
+    const filtered = await store.listA2aTasks({ ownerHash: owner, contextId: 'context-a', updatedFrom: at(3), limit: 10 });
+    expect(filtered.tasks.map((task) => task.taskId)).toEqual([mine[3]!.taskId, mine[2]!.taskId]);
+
+    // Canceled once, and only from the state it was read in.
+    const waiting = mine[0]!;
+    const canceledRecord = { status: { text: 'Canceled.', metadata: {} } };
+    expect(await store.cancelA2aTask({ taskId: waiting.taskId, seenAt: at(0), record: canceledRecord, now: at(7) })).toBeUndefined();
+    expect(await store.cancelA2aTask({ taskId: waiting.taskId, seenAt: at(1), record: canceledRecord, now: at(7) })).toMatchObject({ state: 'canceled', record: canceledRecord, updatedAt: at(7), ownerHash: owner });
+    expect(await store.cancelA2aTask({ taskId: waiting.taskId, seenAt: at(7), record: canceledRecord, now: at(8) })).toBeUndefined();
+    expect(await store.claimA2aTask(waiting.taskId, at(9), at(9))).toBeUndefined();
+    expect((await store.listA2aTasks({ ownerHash: owner, state: 'canceled', limit: 10 })).tasks.map((task) => task.taskId)).toEqual([waiting.taskId]);
+    // A claimed task is being settled: not canceled.
+    expect(await store.claimA2aTask(mine[3]!.taskId, at(10), at(0))).toMatchObject({ state: 'working' });
+    expect(await store.cancelA2aTask({ taskId: mine[3]!.taskId, seenAt: at(10), record: canceledRecord, now: at(11) })).toBeUndefined();
+  });
+
+  test('migrates A2A tasks stored before owners (migration 13): they stay as they were, owned by nobody, and can be canceled', async () => {
+    const quote = makeQuote();
+    await store.insertQuote(quote);
+    const taskId = `0badc0de-${hex32().slice(0, 4)}-4000-8000-${hex32().slice(0, 12)}`;
+    const record = JSON.stringify({ question: 'Kept?', status: { text: 'Payment is required.', metadata: {} } });
+    const dialect = driver === 'sqlite' ? SQLITE : POSTGRES;
+    // Back to schema version 12, as the build before owners left a2a_tasks, with a task in it.
+    await harness.exec(`
+      DROP TABLE a2a_tasks;
+      ${MIGRATIONS.find((migration) => migration.version === 8)!.sql(dialect)}
+      INSERT INTO a2a_tasks (task_id, context_id, quote_id, state, retry_key, record, expires_at, created_at, updated_at)
+        VALUES ('${taskId}', 'c', '${quote.quoteId}', 'input-required', 'k', '${record}', '2100-01-01T00:00:00.000Z', '2026-11-30T05:00:00.000Z', '2026-11-30T05:00:00.000Z');
+      DELETE FROM schema_expansions WHERE version = 13;
+    `);
+    await withAnotherStore(async (migrated) => {
+      const task = await migrated.getA2aTask(taskId);
+      expect(task).toMatchObject({ taskId, state: 'input-required', record: JSON.parse(record), updatedAt: new Date('2026-11-30T05:00:00.000Z') });
+      expect(task).not.toHaveProperty('ownerHash');
+      expect(await migrated.cancelA2aTask({ taskId, seenAt: task!.updatedAt, record: JSON.parse(record), now: new Date('2026-11-30T05:01:00.000Z') })).toMatchObject({ state: 'canceled' });
+    });
   });
 
   test('after close every call answers StoreUnavailableError', async () => {

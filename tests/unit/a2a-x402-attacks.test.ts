@@ -7,56 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { A2A_X402_EXTENSION } from '../../schemas/a2a.ts';
-import type { X402Requirements } from '../../schemas/x402.ts';
-import type { ApiRequest, ApiResponse } from '../../src/lib/api.ts';
 import { createA2aHandler } from '../../src/routes/assistant/a2a.ts';
 import type { ModelAnswer, ModelRequest } from '../../src/services/model/provider.ts';
 import { sweepExpired } from '../../src/services/retention.ts';
-import { fakeDeps, noteBox, type FakeDeps } from '../helpers/fakes.ts';
-
-const LONG = 'How does the verify-payment endpoint decide that a Note pays a quote, and what does the receipt bundle record? '.repeat(3);
-
-const post = (body: unknown, headers: Record<string, string> = { 'x-a2a-extensions': A2A_X402_EXTENSION }): ApiRequest => ({
-  method: 'POST',
-  path: '/a2a',
-  params: {},
-  query: new URLSearchParams(),
-  headers,
-  body,
-  clientIp: '203.0.113.9',
-});
-const rpc = (method: string, params: unknown, headers?: Record<string, string>) => post({ jsonrpc: '2.0', id: 7, method, params }, headers);
-const ask = (text: string, headers?: Record<string, string>, extra: Record<string, unknown> = {}) =>
-  rpc('message/send', { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text }], ...extra } }, headers);
-const send = (taskId: string, metadata: Record<string, unknown>) => rpc('message/send', { message: { kind: 'message', messageId: 'm2', role: 'user', taskId, parts: [{ kind: 'text', text: 'pay' }], metadata } });
-const body = (r: ApiResponse) => r.body as any;
-
-let counter = 0;
-async function openTask(deps: FakeDeps) {
-  const a2a = createA2aHandler(deps);
-  // Use up the free tier so the long question is premium either way.
-  const opened = body(await a2a(ask(LONG)));
-  const task = opened.result;
-  expect(task.status.state).toBe('input-required');
-  const req = task.status.message.metadata['x402.payment.required'].accepts[0] as X402Requirements;
-  // The words name the chain the offer is paid on: a sandbox server's Note is never "on the Ergo testnet".
-  expect(task.status.message.parts[0].text).toContain(req.network === 'ergo:sandbox' ? 'a Note on the local sandbox chain' : 'a Note on the Ergo testnet');
-  counter += 1;
-  const box = noteBox({
-    boxId: (counter + 500).toString(16).padStart(64, '0'),
-    transactionId: (counter + 9000).toString(16).padStart(64, '0'),
-    value: BigInt(req.amount),
-    reserveBoxId: req.extra.reserveBoxId,
-    expiryHeight: req.extra.noteExpiryMinHeight,
-    taskHash: req.extra.taskHash,
-    creationHeight: deps.chain.currentHeight,
-    inclusionHeight: deps.chain.currentHeight,
-  });
-  deps.chain.boxes.set(box.boxId, box);
-  deps.chain.currentHeight += 1;
-  const payload = { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': { x402Version: 2, accepted: req, payload: { noteBoxId: box.boxId } } };
-  return { a2a, taskId: task.id as string, payload };
-}
+import { ask, body, LONG, openTask, rpc, send } from '../helpers/a2a-fakes.ts';
+import { fakeDeps, type FakeDeps } from '../helpers/fakes.ts';
 
 /** A model whose answers the test releases one by one. */
 function gatedModel(deps: FakeDeps) {

@@ -4,6 +4,7 @@
  * The request examples of the API reference are the endpoints' own and pass their request schemas.
  */
 import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
+import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { describe, expect, it } from 'vitest';
 import { agentCardSchema } from '../../schemas/agent-card.ts';
 import { site } from '../../src/config/site.ts';
@@ -57,29 +58,55 @@ describe('A2A agent card', () => {
   });
 
   it('names the A2A endpoint it serves (JSON-RPC, A2A 1.0 and 0.3) and the OpenAPI document for everything else', () => {
-    expect(card).toMatchObject({ preferredTransport: 'JSONRPC', url: `${site.base_url}/a2a` });
     expect(card.supportedInterfaces.map((entry) => [entry.protocolBinding, entry.protocolVersion, entry.url])).toEqual([
       ['JSONRPC', '1.0', `${site.base_url}/a2a`],
       ['JSONRPC', '0.3', `${site.base_url}/a2a`],
     ]);
+    // What an A2A 0.3 client reads to find the endpoint, Major.Minor as A2A 1.0 writes versions in a card.
+    expect(card).toMatchObject({ protocolVersion: '0.3', preferredTransport: 'JSONRPC', url: `${site.base_url}/a2a` });
     expect(allRoutes().find((route) => route.path === '/a2a')).toMatchObject({ method: 'POST', protocol: 'json-rpc' });
     // The A2A endpoint works without the OpenAPI extension, so no extension is required.
     expect(card.capabilities.extensions.map((extension) => [extension.uri, extension.required])).toContainEqual([`${site.base_url}/agent-economy/openapi.v0.json`, false]);
     expect(card.capabilities.extensions.every((extension) => !extension.required)).toBe(true);
   });
 
-  it('is an AgentCard of @a2a-js/sdk as it is: the type takes it (npm run check), and the SDK reads every field of it back', () => {
-    const typed: SdkAgentCard = card;
-    const json = JSON.parse(JSON.stringify(typed)) as Record<string, unknown>;
-    const read = SdkAgentCard.toJSON(SdkAgentCard.fromJSON(json)) as Record<string, unknown>;
-    // The fields A2A 1.0 defines come back unchanged (empty lists and maps included); the 0.3 ones it does not know are dropped.
-    // Empty strings and lists are proto3 defaults, which the SDK's JSON leaves out.
-    expect(read.supportedInterfaces).toEqual(card.supportedInterfaces.map(({ tenant, ...entry }) => ({ ...entry, ...(tenant ? { tenant } : {}) })));
-    for (const field of ['name', 'description', 'provider', 'version', 'documentationUrl', 'defaultInputModes', 'defaultOutputModes']) expect(read[field], field).toEqual(json[field]);
-    expect(read.skills).toEqual(card.skills.map(({ securityRequirements, ...skill }) => ({ ...skill, ...(securityRequirements.length ? { securityRequirements } : {}) })));
-    expect((read.capabilities as { extensions: unknown[] }).extensions).toEqual(card.capabilities.extensions.map(({ uri, description }) => expect.objectContaining({ uri, description })));
-    expect(read).not.toHaveProperty('signatures');
-    expect(card).toMatchObject({ securitySchemes: {}, securityRequirements: [], signatures: [] });
+  it('has A2A 1.0\'s shape: every field it carries is one the SDK\'s AgentCard reads back unchanged, but what 0.3 clients need', () => {
+    const json = JSON.parse(JSON.stringify(card)) as Record<string, unknown>;
+    const read = SdkAgentCard.toJSON(SdkAgentCard.fromJSON(json)) as Record<string, any>;
+    // ProtoJSON leaves out proto3 defaults (empty strings, lists and maps, false), which the card
+    // writes out: both sides are compared without them. A field the SDK does not know would be missing.
+    const withoutDefaults = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(withoutDefaults);
+      if (!value || typeof value !== 'object') return value;
+      const kept = Object.entries(value).map(([key, item]) => [key, withoutDefaults(item)] as const);
+      const isDefault = (item: unknown) => item === '' || item === false || (Array.isArray(item) && item.length === 0) || (item !== null && typeof item === 'object' && Object.keys(item).length === 0);
+      return Object.fromEntries(kept.filter(([, item]) => !isDefault(item)));
+    };
+    const { protocolVersion, url, preferredTransport, securitySchemes, ...v1 } = json as Record<string, any>;
+    expect([protocolVersion, url, preferredTransport]).toEqual(['0.3', `${site.base_url}/a2a`, 'JSONRPC']);
+    // The scheme's 0.3 form beside its 1.0 one: `type` and its members.
+    const { type, scheme, bearerFormat, description, ...owner1_0 } = securitySchemes.a2aTaskOwner;
+    expect({ type, scheme, bearerFormat, description }).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: owner1_0.httpAuthSecurityScheme.bearerFormat, description: owner1_0.httpAuthSecurityScheme.description });
+    expect(withoutDefaults(read)).toEqual(withoutDefaults({ ...v1, securitySchemes: { a2aTaskOwner: owner1_0 } }));
+    // The 0.3 fields 1.0 moved are gone, not carried in their old place beside the new one.
+    expect(json).not.toHaveProperty('supportsAuthenticatedExtendedCard');
+    expect(json.capabilities).not.toHaveProperty('stateTransitionHistory');
+    expect(card.capabilities.extendedAgentCard).toBe(false);
+  });
+
+  it('declares the task owner credential as an HTTP bearer scheme, optional: one alternative needs no credential', () => {
+    const sdkCard = SdkAgentCard.fromJSON(JSON.parse(JSON.stringify(card)));
+    expect(sdkCard.securitySchemes.a2aTaskOwner?.scheme).toMatchObject({ $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer' } });
+    const described = (sdkCard.securitySchemes.a2aTaskOwner?.scheme?.value as { description: string }).description;
+    for (const operation of ['SendMessage', 'CancelTask', 'ListTasks', 'payment-rejected', 'only its hash is kept', 'nobody\'s']) expect(described).toContain(operation);
+    expect(sdkCard.securityRequirements).toEqual([{ schemes: {} }, { schemes: { a2aTaskOwner: { list: [] } } }]);
+    // The SDK's 0.3 reader (a card without supportedInterfaces, as 0.3 wrote them) reads the same scheme and the endpoint.
+    const { supportedInterfaces: _newer, ...legacy } = JSON.parse(JSON.stringify(card)) as Record<string, unknown>;
+    const read0_3 = new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).normalizeAgentCard(legacy);
+    expect(read0_3.securitySchemes.a2aTaskOwner?.scheme).toMatchObject({ $case: 'httpAuthSecurityScheme', value: { scheme: 'bearer', description: described } });
+    expect(read0_3.supportedInterfaces).toEqual([expect.objectContaining({ url: `${site.base_url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' })]);
+    expect(card.skills.every((skill) => skill.securityRequirements.length === 0)).toBe(true);
+    expect(card.signatures).toEqual([]);
   });
 });
 

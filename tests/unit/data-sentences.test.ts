@@ -104,11 +104,10 @@ describe('data said in sentences', () => {
     expect(new Set(requestBodySentences(openapi).map(({ routeId }) => routeId)).size).toBe(withBody);
     // A body of several forms is said form by form; a field without a description says its type.
     const forms = sentenceOf(openapi, 'a2a');
-    expect(forms).toHaveLength(4);
-    expect(forms[0]).toContain('`method`: "SendMessage"');
-    expect(forms[1]).toContain('`method`: "message/send"');
-    expect(forms[2]).toContain('`method`: "GetTask"');
-    expect(forms[3]).toContain('`method`: "tasks/get"');
+    expect(forms).toHaveLength(7);
+    for (const [index, method] of ['SendMessage', 'message/send', 'GetTask', 'tasks/get', 'ListTasks', 'CancelTask', 'tasks/cancel'].entries()) {
+      expect(forms[index], method).toContain(`\`method\`: "${method}"`);
+    }
     // The sentence follows the document: a field added (or described anew) is in it, with its first sentence.
     const changed = structuredClone(openapi);
     const request = changed.components.schemas.AssistantVerifyPaymentRequest!;

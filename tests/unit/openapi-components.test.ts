@@ -2,14 +2,16 @@
  * The OpenAPI description registers each shape its schemas share once and references it: no
  * component carries an `$id`, every reference resolves, every shared component is referenced more
  * than once, no shared shape is also written out in full elsewhere, and the whole compact document
- * stays within 350 KiB (it was 846 KB before shapes were shared; 300 KiB until the retry key's header
+ * stays within 358 KiB (it was 846 KB before shapes were shared; 300 KiB until the retry key's header
  * parameters, the facilitator's request examples and the honest wording of the receipt and faucet
  * checks, about 3 KB, were added; 310 KiB until A2A's tasks (a2a-x402: a task in each protocol
  * version, GetTask and tasks/get, about 8 KB) and the reputation graph's pages (its query parameters and the
  * receipts of a subject, about 2 KB) were; 320 KiB until the licence and the quote's 422 for a question nothing
  * on the site answers; 330 KiB until every string, array and integer stated the bound the transport keeps
  * and every answer with headers its Access-Control-Allow-Origin, for Spectral's OWASP ruleset, 18 KB;
- * 344 KiB until the terms' rate limits, the RateLimit-Policy header and the roadmap's proofs, 1.5 KB; 346 KiB until the did:web document of the x402 signing key, the key in the discovery descriptor and the offer-receipt extension's words, 3.5 KB). Answers, headers and request
+ * 344 KiB until the terms' rate limits, the RateLimit-Policy header and the roadmap's proofs, 1.5 KB; 346 KiB until the did:web document of the x402 signing key, the key in the discovery descriptor and the offer-receipt extension's words, 3.5 KB;
+ * 350 KiB until A2A 1.0 in full: ListTasks and CancelTask with their params and the page of tasks,
+ * the card's owner credential scheme in both versions' forms, about 7.4 KB). Answers, headers and request
  * bodies that several operations carry word for word are written once too, and so are the fields an
  * object shares with the objects extended from it (the probes, a manifest and its registry entry). Every module of schemas/ is enumerated, so a new one's
  * shapes count too.
@@ -117,7 +119,7 @@ describe('OpenAPI components', () => {
     expect([...names.values()]).toEqual(['BaseNote', 'BaseMore']);
   });
 
-  it('is at most 350 KiB as served (compact JSON)', () => {
-    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(350 * 1024);
+  it('is at most 358 KiB as served (compact JSON)', () => {
+    expect(Buffer.byteLength(`${text}\n`)).toBeLessThanOrEqual(358 * 1024);
   });
 });

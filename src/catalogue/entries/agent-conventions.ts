@@ -40,7 +40,7 @@ export const AGENT_CONVENTION_ENTRIES: readonly Entry[] = [
       tag: 'Discovery',
       summary: 'A2A agent card',
       description:
-        'Agent2Agent agent card (A2A 1.0 and 0.3): one skill per capability, the JSON-RPC endpoint `/a2a` where A2A clients ask the assistant\'s free tier (SendMessage, message/send), and an extension pointing at the OpenAPI document for every other skill.',
+        'Agent2Agent agent card in A2A 1.0\'s shape, read by 0.3 clients too: one skill per capability, the JSON-RPC endpoint `/a2a` where A2A clients ask the assistant\'s free tier (SendMessage, message/send), the optional bearer credential that owns an a2a-x402 task, and an extension pointing at the OpenAPI document for every other skill.',
       schema: agentCardPublished,
       describedBy: true,
       page: '/agents/',

@@ -5,7 +5,8 @@
 import { chatRequestSchema, chatResponseSchema, NOTE_CHECKS, NOTE_FAILURE_CODES, premiumQuoteSchema, problemCodeOfNoteFailure, QUESTION_MAX_CHARACTERS, quoteRequestSchema, quoteResponseSchema, verifyPaymentRequestSchema } from '../../../schemas/assistant.ts';
 import { activitySchema, signerHealthSchema } from '../../../schemas/assistant-status.ts';
 import { assistantTermsSchema } from '../../../schemas/assistant-terms.ts';
-import { A2A_ERROR_CODES, a2aRequestSchema, a2aResponseSchema } from '../../../schemas/a2a.ts';
+import { A2A_ERROR_CODES, A2A_LIST_PAGE_SIZE, a2aRequestSchema, a2aResponseSchema } from '../../../schemas/a2a.ts';
+import { A2A_TASK_OWNER_SCHEME } from '../../../schemas/agent-card.ts';
 import { receiptBundleSchema, verifyPaymentResponseSchema } from '../../../schemas/receipt.ts';
 import { x402FacilitatorRequestSchema, x402SettleResponseSchema, x402SupportedSchema, x402VerifyResponseSchema } from '../../../schemas/x402.ts';
 import { ACTIVITY_LIMIT, SIGNER_HEALTH_CACHE_MS } from '../../config/limits.ts';
@@ -37,7 +38,7 @@ const x402Verify = publish('x402-verify.schema.v0.json', 'X402Verify', 'x402 ver
 const x402Settle = publish('x402-settle.schema.v0.json', 'X402Settle', 'x402 settlement', x402SettleResponseSchema);
 const signerHealthDocument = publish('assistant-signer-health.schema.v0.json', 'AssistantSignerHealth', 'Assistant signer health', signerHealthSchema);
 
-const a2aRequest = publish('a2a-request.schema.v0.json', 'A2aRequest', 'A2A JSON-RPC request (SendMessage, message/send)', a2aRequestSchema, 'input');
+const a2aRequest = publish('a2a-request.schema.v0.json', 'A2aRequest', 'A2A JSON-RPC request (SendMessage, GetTask, ListTasks, CancelTask and their 0.3 names)', a2aRequestSchema, 'input');
 const a2aResponse = publish('a2a-response.schema.v0.json', 'A2aResponse', 'A2A JSON-RPC response', a2aResponseSchema);
 const a2aErrorCodes = Object.entries(A2A_ERROR_CODES)
   .map(([name, code]) => `${code} \`${name}\``)
@@ -69,16 +70,25 @@ export const ASSISTANT_ENTRIES: readonly Entry[] = [
       tag: 'Assistant',
       summary: 'A2A JSON-RPC: ask the assistant, free or paid (a2a-x402)',
       description:
-        'The A2A JSON-RPC endpoint of the agent card, for A2A 1.0 (`SendMessage`, `GetTask`) and 0.3 (`message/send`, `tasks/get`). A text message is one turn, answered as ' +
+        'The A2A JSON-RPC endpoint of the agent card, for A2A 1.0 (`SendMessage`, `GetTask`, `ListTasks`, `CancelTask`) and 0.3 (`message/send`, `tasks/get`, `tasks/cancel`), ' +
+        'sent as `application/json` or `application/a2a+json` and answered as `application/json`. A text message is one turn, answered as ' +
         '`POST /api/assistant/chat` answers it. Beyond the free tier, a client that activated a2a-x402 (`A2A-Extensions`) gets a task in `input-required` carrying ' +
         '`x402.payment.required`; `x402.payment.payload` on that task settles the Note as verify-payment does, and the task completes with the answer and `x402.payment.receipts` ' +
-        '(docs/x402-ergo.md). Without it, the error\'s data is the `payment_required` problem. ' +
+        '(docs/x402-ergo.md). Without it, the error\'s data is the `payment_required` problem. A payment that does not pay the task leaves it waiting, naming why in `x402.payment.error`. ' +
+        `The task belongs to the \`Authorization: Bearer\` credential (a secret of 32 characters or more the client picks) sent when it was created: only that credential cancels it, rejects its payment or lists it (\`ListTasks\`, at most ${A2A_LIST_PAGE_SIZE.max} a page); a task created without one is nobody's and ends when paid or when its quote expires. ` +
+        'Streaming and the extended card answer -32004, push notification configs -32003, as the card declares. ' +
         `Errors are JSON-RPC errors in a 200 answer: ${a2aErrorCodes}.`,
       request: a2aRequest,
       validatesOwnBody: true,
       protocol: 'json-rpc',
+      requestMediaTypes: ['application/a2a+json'],
+      optionalBearer: {
+        scheme: A2A_TASK_OWNER_SCHEME,
+        description:
+          'Optional: the owner credential of an A2A task, a secret of 32 to 1024 characters the client picks (only its hash is kept). Sent on the message that creates a task, it makes the task its own; ListTasks, CancelTask and a payment-rejected message need it again. A malformed one is refused.',
+      },
       responses: {
-        200: { description: 'The JSON-RPC answer: the agent message, the task, or a JSON-RPC error.', schema: a2aResponse },
+        200: { description: 'The JSON-RPC answer: the agent message, the task, the page of tasks, or a JSON-RPC error.', schema: a2aResponse },
         400: { description: 'A body that is not JSON (code `invalid_json`), before any JSON-RPC is read.' },
       },
     },

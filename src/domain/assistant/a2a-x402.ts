@@ -1,7 +1,7 @@
 /**
  * The a2a-x402 extension (v0.2, standalone flow) as this service speaks it: the metadata keys, the
- * task records each step leaves (payment required, completed with its receipts, failed with its
- * error), and a task rendered as A2A 1.0 and as A2A 0.3 write it. Pure: the route reads and writes
+ * task records each step leaves (payment required, a payment refused, completed with its receipts,
+ * failed with its error, canceled), and a task rendered as A2A 1.0 and as A2A 0.3 write it. Pure: the route reads and writes
  * the store, this says what the task shows.
  */
 import type { ChatResponse } from '../../../schemas/assistant.ts';
@@ -44,6 +44,28 @@ export function paymentRequiredRecord(question: string, required: X402PaymentReq
   };
 }
 
+/**
+ * The record of a task that still waits after a payment sent on it was refused: a Note that does not
+ * pay its quote, another scheme or network, requirements other than its offer. Whoever holds the
+ * task id may send a payment, so a wrong one never ends the task: the right one still completes it.
+ */
+export function refusedPaymentRecord(question: string, required: X402PaymentRequired, refusal: { code: string; message: string }): A2aTaskRecord {
+  return {
+    question,
+    status: {
+      text:
+        `A payment sent on this task was refused (${refusal.code}): ${refusal.message} Nothing was settled and the task still waits: ` +
+        `pay the quote in x402.payment.required with a Note on ${chainName(required)} and send its payload on this task.`,
+      metadata: { [X402_METADATA.status]: 'payment-required', [X402_METADATA.required]: required, [X402_METADATA.error]: refusal.code },
+    },
+  };
+}
+
+/** The record of a task its owner canceled before paying. */
+export function canceledRecord(): A2aTaskRecord {
+  return { status: { text: 'Canceled by the client that created this task; nothing was paid, and it takes no more messages.', metadata: {} } };
+}
+
 /** The record of a paid, answered task: the answer is the artifact, the receipt in the status. */
 export function completedRecord(answer: ChatResponse, receipt: A2aReceipt): A2aTaskRecord {
   return {
@@ -55,7 +77,7 @@ export function completedRecord(answer: ChatResponse, receipt: A2aReceipt): A2aT
   };
 }
 
-/** The record of a task whose payment failed for good, with the code verify-payment would answer. */
+/** The record of a task whose payment can never settle (its quote expired), with the code verify-payment would answer. */
 export function failedRecord(code: string, message: string, network: X402Network): A2aTaskRecord {
   const receipt: A2aReceipt = { success: false, errorReason: code, errorMessage: message, transaction: '', network };
   return {
@@ -81,7 +103,7 @@ export function settledRecord(record: A2aTaskRecord, settled: NonNullable<A2aTas
   };
 }
 
-/** The record of a task whose client rejected the payment requirements. */
+/** The record of a task whose owner rejected the payment requirements. */
 export function rejectedRecord(): A2aTaskRecord {
   return { status: { text: 'The client rejected the payment requirements; nothing was paid.', metadata: { [X402_METADATA.status]: 'payment-rejected' } } };
 }
@@ -125,15 +147,22 @@ export interface TaskView {
 
 const statusOf = (task: TaskView) => (task.state === 'working' ? WORKING_STATUS : task.record.status);
 
-const V1_STATES: Record<A2aTaskState, string> = {
+/** Each state as A2A 1.0 names it (ProtoJSON TaskState). */
+export const V1_STATES = {
   'input-required': 'TASK_STATE_INPUT_REQUIRED',
   working: 'TASK_STATE_WORKING',
   completed: 'TASK_STATE_COMPLETED',
   failed: 'TASK_STATE_FAILED',
-};
+  canceled: 'TASK_STATE_CANCELED',
+} as const satisfies Record<A2aTaskState, string>;
+
+/** Whether a rendering carries a completed task's answer artifact: ListTasks leaves it out unless asked. */
+interface Rendering {
+  artifacts?: boolean;
+}
 
 /** The task as A2A 1.0 writes it (protobuf JSON): states in upper case, parts by their field. */
-export function taskV1(task: TaskView) {
+export function taskV1(task: TaskView, { artifacts = true }: Rendering = {}) {
   const status = statusOf(task);
   const answer = task.record.answer;
   return {
@@ -144,12 +173,12 @@ export function taskV1(task: TaskView) {
       message: { messageId: `${task.taskId}-${task.state}`, contextId: task.contextId, taskId: task.taskId, role: 'ROLE_AGENT', parts: [{ text: status.text }], metadata: status.metadata },
       timestamp: task.updatedAt.toISOString(),
     },
-    ...(answer && task.state === 'completed' ? { artifacts: [{ artifactId: `${task.taskId}-answer`, name: 'answer', parts: [{ text: String(answer.answer) }, { data: answer }] }] } : {}),
+    ...(answer && artifacts && task.state === 'completed' ? { artifacts: [{ artifactId: `${task.taskId}-answer`, name: 'answer', parts: [{ text: String(answer.answer) }, { data: answer }] }] } : {}),
   };
 }
 
 /** The task as A2A 0.3 writes it: `kind` on the task, message and parts; states in kebab case. */
-export function taskV0_3(task: TaskView) {
+export function taskV0_3(task: TaskView, { artifacts = true }: Rendering = {}) {
   const status = statusOf(task);
   const answer = task.record.answer;
   return {
@@ -169,7 +198,7 @@ export function taskV0_3(task: TaskView) {
       },
       timestamp: task.updatedAt.toISOString(),
     },
-    ...(answer && task.state === 'completed'
+    ...(answer && artifacts && task.state === 'completed'
       ? { artifacts: [{ artifactId: `${task.taskId}-answer`, name: 'answer', parts: [{ kind: 'text' as const, text: String(answer.answer) }, { kind: 'data' as const, data: answer }] }] }
       : {}),
   };

@@ -1,25 +1,26 @@
 /**
- * POST /a2a: the A2A JSON-RPC binding of the assistant, A2A 1.0 (`SendMessage`, `GetTask`) and 0.3
- * (`message/send`, `tasks/get`). A message of text parts is one turn, answered exactly as POST
- * /api/assistant/chat answers it (same free allowance, rate limit and model), as an agent message in
- * the request's version. A question beyond the free tier from a client that activated the a2a-x402
- * extension (its URI in `A2A-Extensions` or `X-A2A-Extensions`) becomes a task waiting for payment,
- * with the chat's x402 PaymentRequired in its status metadata; the client's x402 payload on that task
- * is settled by the paid-turn service under verify-payment's rules and single-use claim, and the
- * task completes with the answer and its receipt, or fails naming verify-payment's code. Without the
- * extension such a question answers `payment_required` with the quote URL, as before. Every failure
- * is a JSON-RPC error in a 200 answer, as JSON-RPC clients expect; the assistant's own refusals carry
- * its problem body as `data`.
+ * POST /a2a: the A2A JSON-RPC binding of the assistant, A2A 1.0 (`SendMessage`, `GetTask`,
+ * `ListTasks`, `CancelTask`) and 0.3 (`message/send`, `tasks/get`, `tasks/cancel`). A message of text
+ * parts is one turn, answered exactly as POST /api/assistant/chat answers it (same free allowance,
+ * rate limit and model), as an agent message in the request's version. A question beyond the free
+ * tier from a client that activated the a2a-x402 extension (its URI in `A2A-Extensions` or
+ * `X-A2A-Extensions`) becomes a task waiting for payment, with the chat's x402 PaymentRequired in its
+ * status metadata, owned by the bearer credential the message carried, if any; the client's x402
+ * payload on that task is settled by the paid-turn service under verify-payment's rules and
+ * single-use claim, and the task completes with the answer and its receipt. A payment that does not
+ * pay it leaves it waiting, naming why: anyone holding a task id may pay it, so only its owner ends
+ * it by choice (a rejected payment, CancelTask), and otherwise it ends by being paid or by its quote
+ * expiring. Without the extension such a question answers `payment_required` with the quote URL,
+ * as before. Every failure is a JSON-RPC error in a 200 answer, as JSON-RPC clients expect; the
+ * service's own refusals carry its problem body as `data`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  A2A_ERROR_CODES,
-  A2A_SUPPORTED_VERSIONS,
   A2A_METHODS,
+  A2A_SUPPORTED_VERSIONS,
+  A2A_UNSUPPORTED_METHODS,
   A2A_X402_EXTENSION,
   a2aEnvelopeSchema,
-  a2aGetTaskV0_3Schema,
-  a2aGetTaskV1Schema,
   a2aRequestV0_3Schema,
   a2aRequestV1Schema,
   type A2aResponse,
@@ -27,11 +28,13 @@ import {
 import { chatRequestSchema, type ChatResponse } from '../../../schemas/assistant.ts';
 import type { X402Network, X402PaymentPayload, X402PaymentRequired } from '../../../schemas/x402.ts';
 import { receiptUrl as receiptUrlOf } from '../../catalogue/lookup.ts';
+import { isTaskOwner } from '../../domain/assistant/a2a-task-owner.ts';
 import {
   completedRecord,
   failedRecord,
   paymentRequiredRecord,
   readPaymentMessage,
+  refusedPaymentRecord,
   rejectedRecord,
   settledRecord,
   taskV0_3,
@@ -42,23 +45,15 @@ import {
 import { issuedRequirementsOf, requirementsMismatch } from '../../domain/assistant/facilitator-requirements.ts';
 import { decodeX402Header, unsupportedKind, x402NetworkOf, x402Settled } from '../../domain/assistant/x402.ts';
 import { signedReceiptExtensions } from '../../services/paid-turn/offer-receipt.ts';
-import type { A2aTaskRecord, StoredA2aTask, StoredQuote } from '../../domain/ports.ts';
+import { ENDED_A2A_TASK_STATES, type A2aTaskRecord, type StoredA2aTask, type StoredQuote } from '../../domain/ports.ts';
 import { hashQuestion } from '../../domain/assistant/task-hash.ts';
 import { json, type ApiRequest, type ApiResponse, type Handler } from '../../lib/api.ts';
-import { jsonPointer, ProblemError } from '../../lib/problem-error.ts';
+import { ProblemError } from '../../lib/problem-error.ts';
 import { consumeRateLimit, fromStore, type AssistantDeps } from '../../services/paid-turn/deps.ts';
 import { answerPaidTurn, CLEARS_BY_ITSELF, settleNote, type Settlement } from '../../services/paid-turn/paid-turn.ts';
+import { callerOf, idOf, invalidParams, isTaskId, issuesOf, notTaskOwner, ownerCredentialRequired, rpcError, taskNotFound, viewOf, type Id } from './a2a-rpc.ts';
+import { createA2aTaskMethods, type A2aMethod } from './a2a-tasks.ts';
 import { chatBody, createChatHandler } from './chat.ts';
-
-type Id = string | number | null;
-
-const idOf = (body: unknown): Id => {
-  const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
-};
-
-const rpcError = (id: Id, name: keyof typeof A2A_ERROR_CODES, message: string, data?: unknown, headers?: Record<string, string>): ApiResponse =>
-  json(200, { jsonrpc: '2.0', id, error: { code: A2A_ERROR_CODES[name], message, ...(data === undefined ? {} : { data }) } } satisfies A2aResponse, headers);
 
 /**
  * The `A2A-Version` a request names when this agent does not speak it, or undefined. A2A 1.0: the
@@ -72,8 +67,6 @@ function unsupportedVersion(header: string | undefined): string | undefined {
   const majorMinor = version ? `${Number(version[1])}.${Number(version[2])}` : undefined;
   return majorMinor !== undefined && (A2A_SUPPORTED_VERSIONS as readonly string[]).includes(majorMinor) ? undefined : named.slice(0, 40);
 }
-
-const issuesOf = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((issue) => ({ path: jsonPointer(issue.path), message: issue.message }));
 
 /**
  * A claim on a task that has not moved for this long belongs to a request that is gone: longer
@@ -105,11 +98,6 @@ const VERSIONS = {
   },
 };
 
-const GET_TASK = {
-  [A2A_METHODS.getTaskV1]: { request: a2aGetTaskV1Schema, task: taskV1 },
-  [A2A_METHODS.getTaskV0_3]: { request: a2aGetTaskV0_3Schema, task: taskV0_3 },
-};
-
 type Version = (typeof VERSIONS)[keyof typeof VERSIONS];
 
 /**
@@ -123,14 +111,6 @@ function activatedExtension(request: ApiRequest): Record<string, string> | undef
   }
   return undefined;
 }
-
-const taskNotFound = (id: Id, taskId: string): ApiResponse =>
-  rpcError(id, 'task_not_found', `Task not found: no task ${taskId.slice(0, 128)} (never created here, or deleted with its expired quote).`);
-
-const viewOf = ({ taskId, contextId, state, record, updatedAt }: StoredA2aTask): TaskView => ({ taskId, contextId, state, record, updatedAt });
-
-/** A task id this service could have made: a task is never looked up by anything else (a hostile length, a U+0000). */
-const isTaskId = (taskId: string): boolean => /^[0-9a-f-]{36}$/.test(taskId);
 
 /** The offer a task waits on, as its status metadata carries it. */
 const requiredOf = (task: StoredA2aTask): X402PaymentRequired => task.record.status.metadata[X402_METADATA.required] as X402PaymentRequired;
@@ -148,13 +128,35 @@ function offerRefusal(task: StoredA2aTask, stored: StoredQuote | undefined, payl
   return mismatch && { code: mismatch.reason, message: mismatch.message };
 }
 
+/** How a refusal of a payment leaves its task: only the quote's expiry ends it (410); any other wrong payment leaves it waiting. */
+const ENDS_THE_TASK: ReadonlySet<string> = new Set(['quote_expired']);
+
+/** What is said of each operation the card declares unsupported. */
+const UNSUPPORTED_BECAUSE = {
+  unsupported_operation: 'Unsupported operation: {method} is not served here (the agent card declares capabilities.streaming and capabilities.extendedAgentCard false). Send messages with SendMessage (message/send) and poll GetTask (tasks/get); the public card is the whole card.',
+  push_notification_not_supported: 'Push notifications are not supported: {method} is not served here (the agent card declares capabilities.pushNotifications false). Poll GetTask (tasks/get) or ListTasks instead.',
+} as const;
+
+const SERVED = `${A2A_METHODS.v1}, ${A2A_METHODS.getTaskV1}, ${A2A_METHODS.listTasksV1} and ${A2A_METHODS.cancelTaskV1} (A2A 1.0); ${A2A_METHODS.v0_3}, ${A2A_METHODS.getTaskV0_3} and ${A2A_METHODS.cancelTaskV0_3} (A2A 0.3)`;
+
+/**
+ * Where a refused payment leaves its task, as `release` takes it: waiting, naming why, unless the
+ * quote expired (then nothing can pay the task, and it fails as verify-payment would refuse it).
+ */
+function refusedOutcome(task: StoredA2aTask, refusal: { code: string; message: string }, network: X402Network): ['input-required' | 'failed', A2aTaskRecord] {
+  if (ENDS_THE_TASK.has(refusal.code)) return ['failed', failedRecord(refusal.code, refusal.message, network)];
+  return ['input-required', refusedPaymentRecord(task.record.question!, requiredOf(task), refusal)];
+}
+
 export function createA2aHandler(deps: AssistantDeps): Handler {
   const chat = createChatHandler(deps);
   const { store, clock } = deps;
   const network = x402NetworkOf(deps.chain.source);
+  const taskMethods = createA2aTaskMethods(deps);
+  const refused = (task: StoredA2aTask, refusal: { code: string; message: string }) => refusedOutcome(task, refusal, network);
 
-  /** A new question: the free tier answers it, or, with the extension, a task waits for its payment. */
-  async function ask(request: ApiRequest, id: Id, version: Version, message: { contextId?: string | undefined }, question: string): Promise<ApiResponse> {
+  /** A new question: the free tier answers it, or, with the extension, a task owned by `owner` waits for its payment. */
+  async function ask(request: ApiRequest, id: Id, version: Version, message: { contextId?: string | undefined }, question: string, owner: string | undefined): Promise<ApiResponse> {
     const turn = chatRequestSchema.safeParse({ messages: [{ role: 'user', content: question }] });
     if (!turn.success) return rpcError(id, 'invalid_params', 'Invalid params: the question is not one the assistant takes.', issuesOf(turn.error.issues.map((issue) => ({ ...issue, path: ['params', 'message', 'parts'] }))));
     const contextId = message.contextId ?? randomUUID();
@@ -166,7 +168,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       const extension = activatedExtension(request);
       const offer = error.headers?.['payment-required'];
       if (error.code === 'payment_required' && extension && offer) {
-        const task = await openTask(contextId, turn.data.messages[0]!.content, decodeX402Header<X402PaymentRequired>(offer));
+        const task = await openTask(contextId, turn.data.messages[0]!.content, decodeX402Header<X402PaymentRequired>(offer), owner);
         // The offer travels in the task; the answer keeps the rate-limit headers.
         const { 'payment-required': _offer, ...headers } = error.headers;
         return json(200, { jsonrpc: '2.0', id, result: version.task(task) } as A2aResponse, { ...headers, ...extension });
@@ -176,8 +178,8 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     return json(200, { jsonrpc: '2.0', id, result: version.answer({ messageId: randomUUID(), contextId }, answered.body as ChatResponse) } satisfies A2aResponse, answered.headers);
   }
 
-  /** Stores a task waiting for the payment the chat's offer names (a quote it stored). */
-  async function openTask(contextId: string, question: string, required: X402PaymentRequired): Promise<TaskView> {
+  /** Stores a task waiting for the payment the chat's offer names (a quote it stored); `ownerHash` undefined: nobody owns it. */
+  async function openTask(contextId: string, question: string, required: X402PaymentRequired, ownerHash: string | undefined): Promise<TaskView> {
     const now = clock();
     const [offer] = required.accepts;
     const task: StoredA2aTask = {
@@ -186,6 +188,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       quoteId: offer!.extra.quoteId,
       state: 'input-required',
       retryKey: randomBytes(32).toString('base64url'),
+      ownerHash,
       record: paymentRequiredRecord(question, required),
       // The quote was stored just now with this lifetime: its expiry, to the millisecond the sweep needs.
       expiresAt: new Date(now.getTime() + offer!.maxTimeoutSeconds * 1000),
@@ -197,20 +200,24 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
   }
 
   /**
-   * A message on a task: its payment (or its rejection), settled and answered by one request at a
-   * time. Every write of the request is fenced on its claim, so a request that outlived its claim
-   * (taken over as stale) changes nothing; the answer is kept on the task in the transaction that
-   * spends the turn, so a paid answer is never spent without being kept.
+   * A message on a task: its payment (or its owner's rejection), settled and answered by one request
+   * at a time. Every write of the request is fenced on its claim, so a request that outlived its
+   * claim (taken over as stale) changes nothing; the answer is kept on the task in the transaction
+   * that spends the turn, so a paid answer is never spent without being kept. A payment that does
+   * not pay the task leaves it waiting for one that does: whoever learnt the task id can send one.
    */
-  async function continueTask(request: ApiRequest, id: Id, version: Version, taskId: string, metadata: Record<string, unknown> | undefined): Promise<ApiResponse> {
+  async function continueTask(request: ApiRequest, id: Id, version: Version, taskId: string, metadata: Record<string, unknown> | undefined, caller: string | undefined): Promise<ApiResponse> {
     const found = isTaskId(taskId) ? await fromStore(() => store.getA2aTask(taskId)) : undefined;
     if (!found) return taskNotFound(id, taskId);
-    if (found.state === 'completed' || found.state === 'failed') {
+    if (ENDED_A2A_TASK_STATES.has(found.state)) {
       return rpcError(id, 'unsupported_operation', `Task ${taskId} has ended (${found.state}) and takes no more messages; GetTask reads it, and a new question starts a new task.`);
     }
     // A settled task finishes with its own Note, whatever the message carries.
     const reply = found.record.settled ? undefined : readPaymentMessage(metadata);
     if (reply?.kind === 'invalid') return rpcError(id, 'invalid_params', `Invalid params: ${reply.path.split('/').pop()} ${reply.message}.`, [{ path: reply.path, message: reply.message }]);
+    // Rejecting ends the task: its owner's choice alone.
+    if (reply?.kind === 'rejected' && caller === undefined) throw ownerCredentialRequired('A payment-rejected message');
+    if (reply?.kind === 'rejected' && !isTaskOwner(found.ownerHash, caller)) throw notTaskOwner(taskId, 'reject its payment');
     const headers = { ...(await consumeRateLimit(deps.limiter, 'verify', request.clientIp, 'verification')), ...activatedExtension(request) };
     const answer = (task: TaskView) => json(200, { jsonrpc: '2.0', id, result: version.task(task) } as A2aResponse, headers);
     const current = async () => answer(viewOf((await fromStore(() => store.getA2aTask(taskId))) ?? found));
@@ -232,7 +239,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       const stored = await fromStore(() => store.getQuote(claimed.quoteId));
       if (payload) {
         const refusal = offerRefusal(claimed, stored, payload, network);
-        if (refusal) return release('failed', failedRecord(refusal.code, refusal.message, network));
+        if (refusal) return release(...refused(claimed, refusal));
       }
       // Settled before: its own Note; otherwise the payload's (read above, as `reply` is one when unsettled).
       const noteBoxId = settled?.noteBoxId ?? payload!.payload.noteBoxId.toLowerCase();
@@ -242,7 +249,7 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
       } catch (error) {
         if (!(error instanceof ProblemError) || ![400, 402, 409, 410].includes(error.status)) throw error;
         if (CLEARS_BY_ITSELF.has(error.code)) return release('input-required', paymentRequiredRecord(claimed.record.question!, requiredOf(claimed), { code: error.code, message: error.message }));
-        return release('failed', failedRecord(error.code, error.message, network));
+        return release(...refused(claimed, { code: error.code, message: error.message }));
       }
       settled = { noteBoxId, receiptId: settlement.receipt.receiptId };
       const { receipt } = settlement;
@@ -278,29 +285,30 @@ export function createA2aHandler(deps: AssistantDeps): Handler {
     }
   }
 
-  async function handle(request: ApiRequest, id: Id, method: string): Promise<ApiResponse> {
-    if (Object.hasOwn(GET_TASK, method)) {
-      const reader = GET_TASK[method as keyof typeof GET_TASK];
-      const parsed = reader.request.safeParse(request.body);
-      if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
-      const taskId = parsed.data.params.id;
-      const task = isTaskId(taskId) ? await fromStore(() => store.getA2aTask(taskId)) : undefined;
-      if (!task) return taskNotFound(id, taskId);
-      return json(200, { jsonrpc: '2.0', id, result: reader.task(viewOf(task)) } as A2aResponse);
-    }
-
-    const version = Object.hasOwn(VERSIONS, method) ? VERSIONS[method as keyof typeof VERSIONS] : undefined;
-    if (!version) {
-      return rpcError(id, 'method_not_found', `Method not found: ${A2A_METHODS.v1} and ${A2A_METHODS.getTaskV1} (A2A 1.0), ${A2A_METHODS.v0_3} and ${A2A_METHODS.getTaskV0_3} (A2A 0.3) are served here.`);
-    }
+  /** SendMessage (`message/send`): a question, or a message on a task. */
+  const sendMessage: A2aMethod = async (request, id, method, caller) => {
+    const version = VERSIONS[method as keyof typeof VERSIONS];
     const parsed = version.request.safeParse(request.body);
-    if (!parsed.success) return rpcError(id, 'invalid_params', `Invalid params for ${method}.`, issuesOf(parsed.error.issues));
+    if (!parsed.success) return invalidParams(id, method, parsed.error.issues);
     const { message } = parsed.data.params;
     const others = version.otherKinds(message.parts);
     if (others.length > 0) return rpcError(id, 'content_type_not_supported', `Content type not supported: only text parts are read, not ${others.join(', ')}.`);
     // Tasks are the extension's: a client that did not activate it has its taskId ignored, as before.
-    if (message.taskId !== undefined && activatedExtension(request)) return continueTask(request, id, version, message.taskId, message.metadata);
-    return ask(request, id, version, message, version.texts(message.parts).join('\n'));
+    if (message.taskId !== undefined && activatedExtension(request)) return continueTask(request, id, version, message.taskId, message.metadata, caller);
+    return ask(request, id, version, message, version.texts(message.parts).join('\n'), caller);
+  };
+
+  const methods: Record<string, A2aMethod> = { ...taskMethods, [A2A_METHODS.v1]: sendMessage, [A2A_METHODS.v0_3]: sendMessage };
+
+  async function handle(request: ApiRequest, id: Id, method: string): Promise<ApiResponse> {
+    if (Object.hasOwn(A2A_UNSUPPORTED_METHODS, method)) {
+      const error = A2A_UNSUPPORTED_METHODS[method as keyof typeof A2A_UNSUPPORTED_METHODS];
+      return rpcError(id, error, UNSUPPORTED_BECAUSE[error].replace('{method}', method));
+    }
+    if (!Object.hasOwn(methods, method)) return rpcError(id, 'method_not_found', `Method not found: ${method.slice(0, 80)} is no A2A method served here; ${SERVED} are.`);
+    // A malformed credential is refused before the method reads anything.
+    const caller = callerOf(request);
+    return methods[method]!(request, id, method, caller);
   }
 
   return async (request: ApiRequest): Promise<ApiResponse> => {

@@ -352,6 +352,25 @@ export const MIGRATIONS: readonly Migration[] = [
       )${tableOptions};
     `,
   },
+  {
+    version: 13,
+    name: 'a2a task owners',
+    change: 'expand',
+    // Who may end an A2A task by its own choice (CancelTask, a rejected payment) and find it with
+    // ListTasks: the hash of the bearer credential it was created with (src/domain/assistant/
+    // a2a-task-owner.ts), never the credential. Tasks stored before have none: nobody owns them, and
+    // they end when paid or when their quote expires. One owner's tasks are paged newest status first
+    // through the partial index, which holds only owned tasks. A canceled task keeps the state
+    // `failed` and the instant it was canceled, which the store reads as `canceled`: a new value for
+    // `state` would widen its CHECK, which SQLite can only do by rebuilding the table, and a previous
+    // build beside this one (or rolled back to) would read a state it does not know. It reads a
+    // canceled task as failed: ended, taking no more messages.
+    sql: ({ types }) => `
+      ALTER TABLE a2a_tasks ADD COLUMN owner_hash text;
+      ALTER TABLE a2a_tasks ADD COLUMN canceled_at ${types.timestamp};
+      CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (owner_hash, updated_at, task_id) WHERE owner_hash IS NOT NULL;
+    `,
+  },
 ];
 
 /**

@@ -114,10 +114,22 @@ export interface A2aTaskRow {
   expires_at: Date | string;
   created_at: Date | string;
   updated_at: Date | string;
+  owner_hash: string | null;
 }
 
-/** The columns a task is read with; the record as text, whichever engine stores it. */
-export const A2A_TASK_COLUMNS = 'task_id, context_id, quote_id, state, retry_key, CAST(record AS TEXT) AS record, expires_at, created_at, updated_at';
+/**
+ * The columns a task is read with; the record as text, whichever engine stores it, and a canceled
+ * task (stored as `failed` with the instant it was canceled, migration 13) as `canceled`.
+ */
+export const A2A_TASK_COLUMNS =
+  "task_id, context_id, quote_id, CASE WHEN canceled_at IS NULL THEN state ELSE 'canceled' END AS state, retry_key, CAST(record AS TEXT) AS record, expires_at, created_at, updated_at, owner_hash";
+
+/** The condition that a task is in `state` as a2aTaskOf reads it: the stored value it compares, and the condition on its parameter `at`. */
+export function a2aTaskStateIs(state: A2aTaskState): { value: string; condition: (at: string) => string } {
+  if (state === 'canceled') return { value: 'failed', condition: (at) => `(state = ${at} AND canceled_at IS NOT NULL)` };
+  if (state === 'failed') return { value: 'failed', condition: (at) => `(state = ${at} AND canceled_at IS NULL)` };
+  return { value: state, condition: (at) => `state = ${at}` };
+}
 
 export function a2aTaskOf(row: A2aTaskRow): StoredA2aTask {
   return {
@@ -126,6 +138,7 @@ export function a2aTaskOf(row: A2aTaskRow): StoredA2aTask {
     quoteId: row.quote_id,
     state: row.state,
     retryKey: row.retry_key,
+    ...(row.owner_hash === null ? {} : { ownerHash: row.owner_hash }),
     record: JSON.parse(row.record) as A2aTaskRecord,
     expiresAt: toDate(row.expires_at),
     createdAt: toDate(row.created_at),

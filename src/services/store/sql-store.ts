@@ -28,6 +28,7 @@ import {
   type ReceiptLogStore,
   type StoredCheckpoint,
   type KeptBundle,
+  type A2aTaskQuery,
   type A2aTaskRecord,
   type CompleteA2aTaskResult,
   type SubjectCursor,
@@ -39,7 +40,7 @@ import {
 } from '../../domain/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { UniqueViolationError, type Database, type Queryable } from './database.ts';
-import { a2aTaskOf, A2A_TASK_COLUMNS, activityValues, clampLimit, receiptSummaryColumns, receiptSummaryOf, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
+import { a2aTaskOf, a2aTaskStateIs, A2A_TASK_COLUMNS, activityValues, clampLimit, receiptSummaryColumns, receiptSummaryOf, INSERT_ACTIVITY, normaliseId, readBundle, toDate, type ActivityRow, type ProbeResultRow, type A2aTaskRow, type QuoteRow, type ReceiptSummaryRow, type TokenRow } from './rows.ts';
 import { migrate, SchemaTooNewError } from './migrations.ts';
 import { appendEntry, appendUnlogged } from './receipt-log.ts';
 import { foldStretch, readEvidence, readReceiptDays, readSubject, readSubjects, readTotals } from './reputation.ts';
@@ -398,10 +399,61 @@ export class SqlAssistantStore implements AssistantStore, ReceiptLogStore, Reput
   async insertA2aTask(task: StoredA2aTask): Promise<void> {
     const database = await this.ready();
     await database.query(
-      `INSERT INTO a2a_tasks (task_id, context_id, quote_id, state, retry_key, record, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [task.taskId, task.contextId, task.quoteId, task.state, task.retryKey, JSON.stringify(task.record), task.expiresAt.toISOString(), task.createdAt.toISOString(), task.updatedAt.toISOString()],
+      `INSERT INTO a2a_tasks (task_id, context_id, quote_id, state, retry_key, record, expires_at, created_at, updated_at, owner_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        task.taskId,
+        task.contextId,
+        task.quoteId,
+        task.state,
+        task.retryKey,
+        JSON.stringify(task.record),
+        task.expiresAt.toISOString(),
+        task.createdAt.toISOString(),
+        task.updatedAt.toISOString(),
+        task.ownerHash ?? null,
+      ],
     );
+  }
+
+  async listA2aTasks({ ownerHash, contextId, state, updatedFrom, after, limit }: A2aTaskQuery): Promise<{ tasks: StoredA2aTask[]; total: number }> {
+    const database = await this.ready();
+    // Each filter is a condition and a parameter; the owner's comes first, as the index has it.
+    const conditions = ['owner_hash = $1'];
+    const values: unknown[] = [ownerHash];
+    const where = ({ value, condition }: { value: unknown; condition: (at: string) => string }) => {
+      values.push(value);
+      conditions.push(condition(`$${values.length}`));
+    };
+    if (contextId !== undefined) where({ value: contextId, condition: (at) => `context_id = ${at}` });
+    if (state !== undefined) where(a2aTaskStateIs(state));
+    if (updatedFrom !== undefined) where({ value: updatedFrom.toISOString(), condition: (at) => `updated_at >= ${at}` });
+    const filtered = conditions.join(' AND ');
+    const filterValues = [...values];
+    if (after !== undefined) {
+      values.push(after.updatedAt.toISOString(), after.taskId);
+      conditions.push(`(updated_at, task_id) < ($${values.length - 1}, $${values.length})`);
+    }
+    values.push(clampLimit(limit));
+    // The page and the count read one snapshot's worth apart at most: a task that changes between
+    // them moves in the next page's order, as it would between two pages.
+    const [rows, [counted]] = await Promise.all([
+      database.read<A2aTaskRow>(`SELECT ${A2A_TASK_COLUMNS} FROM a2a_tasks WHERE ${conditions.join(' AND ')} ORDER BY updated_at DESC, task_id DESC LIMIT $${values.length}`, values),
+      database.read<{ total: number | string }>(`SELECT count(*) AS total FROM a2a_tasks WHERE ${filtered}`, filterValues),
+    ]);
+    return { tasks: rows.map(a2aTaskOf), total: Number(counted?.total ?? 0) };
+  }
+
+  async cancelA2aTask({ taskId, seenAt, record, now }: { taskId: string; seenAt: Date; record: A2aTaskRecord; now: Date }): Promise<StoredA2aTask | undefined> {
+    const database = await this.ready();
+    // Fenced like a claim: a task claimed, ended or changed since it was read is left as it is.
+    const [row] = await database.query<A2aTaskRow>(
+      `UPDATE a2a_tasks SET state = 'failed', canceled_at = $3, record = $2, updated_at = $3
+        WHERE task_id = $1 AND state = 'input-required' AND updated_at = $4
+        RETURNING ${A2A_TASK_COLUMNS}`,
+      [taskId, JSON.stringify(record), now.toISOString(), seenAt.toISOString()],
+    );
+    return row && a2aTaskOf(row);
   }
 
   async getA2aTask(taskId: string): Promise<StoredA2aTask | undefined> {
