@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { integerVariable, readEnvironment } from './env.ts';
 import { site } from './site.ts';
-import { DATA_DIR_DEFAULT, loadStoreConfig } from './store.ts';
+import { DATA_DIR_DEFAULT, loadStoreConfig, signingKeyFile } from './store.ts';
 
 export const LOG_CHECKPOINT_INTERVAL_SECONDS_DEFAULT = 5;
 export const LOG_SIGNING_KEY_FILE_NAME = 'log-signing-key.pem';
@@ -65,18 +65,17 @@ export const receiptLogOrigin = (baseUrl: string): string => `${baseUrl.replace(
  */
 export function loadReceiptLogConfig(env: Record<string, string | undefined> = process.env): ReceiptLogConfig {
   const values = readEnvironment('receipt log configuration', logEnvironmentSchema, env);
-  const store = loadStoreConfig(env);
-  if (!values.LOG_SIGNING_KEY_FILE && store.driver === 'postgres') {
-    throw new Error(
-      'receipt log configuration: LOG_SIGNING_KEY_FILE must be set with DATABASE_URL: every instance on one PostgreSQL must sign checkpoints with the same Ed25519 key (a PKCS#8 PEM file, which `openssl genpkey -algorithm ed25519 -out log-key.pem` makes; give every instance the same file)',
-    );
-  }
-  const keyFile = values.LOG_SIGNING_KEY_FILE ? resolve(values.LOG_SIGNING_KEY_FILE) : join(store.driver === 'sqlite' ? store.dataDir : '.', LOG_SIGNING_KEY_FILE_NAME);
+  const { keyFile, createIfMissing } = signingKeyFile(
+    loadStoreConfig(env),
+    values.LOG_SIGNING_KEY_FILE,
+    LOG_SIGNING_KEY_FILE_NAME,
+    'receipt log configuration: LOG_SIGNING_KEY_FILE must be set with DATABASE_URL: every instance on one PostgreSQL must sign checkpoints with the same Ed25519 key (a PKCS#8 PEM file, which `openssl genpkey -algorithm ed25519 -out log-key.pem` makes; give every instance the same file)',
+  );
   const stateFile = resolve(values.LOG_STATE_FILE ?? join(env.DATA_DIR || DATA_DIR_DEFAULT, LOG_STATE_FILE_NAME));
   const witnesses = parseWitnesses(values.LOG_WITNESSES ?? '');
   const witnessQuorum = values.LOG_WITNESS_QUORUM ?? witnesses.length;
   if (witnessQuorum > witnesses.length) throw new Error(`receipt log configuration: LOG_WITNESS_QUORUM is ${witnessQuorum}, but LOG_WITNESSES names ${witnesses.length} witnesses`);
-  return { keyFile, createIfMissing: !values.LOG_SIGNING_KEY_FILE, stateFile, witnesses, witnessQuorum, checkpointIntervalSeconds: values.LOG_CHECKPOINT_INTERVAL_SECONDS, origin: receiptLogOrigin(site.base_url) };
+  return { keyFile, createIfMissing, stateFile, witnesses, witnessQuorum, checkpointIntervalSeconds: values.LOG_CHECKPOINT_INTERVAL_SECONDS, origin: receiptLogOrigin(site.base_url) };
 }
 
 /** LOG_WITNESSES: `<witness verifier key>=<URL>`, comma-separated; throws naming the entry that is not one (the key's own ID is checked where it is used). */

@@ -5,7 +5,7 @@
  * to a PostgreSQL that instances on several hosts share. Both run the same migrations and queries. The timeouts bound every store call, so an unreachable database becomes a
  * 503 within a known time instead of a hung request.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { integerVariable, readEnvironment } from './env.ts';
 
@@ -69,4 +69,15 @@ export interface RetentionConfig {
 export function loadRetentionConfig(env: Record<string, string | undefined> = process.env): RetentionConfig {
   const values = readEnvironment('retention configuration', retentionEnvironmentSchema, env);
   return { quoteGraceSeconds: values.QUOTE_RETENTION_GRACE_SECONDS, sweepIntervalSeconds: values.RETENTION_SWEEP_INTERVAL_SECONDS };
+}
+
+/**
+ * Where a signing key is held: the file its variable names, or `fileName` in DATA_DIR, made on first
+ * start. Instances on one PostgreSQL must sign with one key, so there the variable is required and
+ * its absence throws `refusal`.
+ */
+export function signingKeyFile(store: StoreConfig, given: string | undefined, fileName: string, refusal: string): { keyFile: string; createIfMissing: boolean } {
+  if (!given && store.driver === 'postgres') throw new Error(refusal);
+  const keyFile = given ? resolve(given) : join(store.driver === 'sqlite' ? store.dataDir : '.', fileName);
+  return { keyFile, createIfMissing: !given };
 }

@@ -9,10 +9,9 @@
  * | `X402_SIGNING_KEY_FILE`   | `DATA_DIR/x402-signing-key.pem` (embedded store only) | Ed25519 private key, PKCS#8 PEM; required with `DATABASE_URL`  |
  * | `X402_SIGNING_PUBLIC_KEY` | set by `npm start` from its key                    | the public key (a JWK's `x`) a build publishes in the discovery descriptor |
  */
-import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readEnvironment } from './env.ts';
-import { loadStoreConfig } from './store.ts';
+import { loadStoreConfig, signingKeyFile } from './store.ts';
 
 export const X402_SIGNING_KEY_FILE_NAME = 'x402-signing-key.pem';
 
@@ -33,12 +32,10 @@ export interface X402SigningConfig {
  */
 export function loadX402SigningConfig(env: Record<string, string | undefined> = process.env): X402SigningConfig {
   const values = readEnvironment('x402 signing configuration', signingEnvironmentSchema, env);
-  const store = loadStoreConfig(env);
-  if (!values.X402_SIGNING_KEY_FILE && store.driver === 'postgres') {
-    throw new Error(
-      'x402 signing configuration: X402_SIGNING_KEY_FILE must be set with DATABASE_URL: every instance on one PostgreSQL must sign offers and receipts with the same Ed25519 key (a PKCS#8 PEM file, which `openssl genpkey -algorithm ed25519 -out x402-key.pem` makes; not the receipt log\'s key)',
-    );
-  }
-  const keyFile = values.X402_SIGNING_KEY_FILE ? resolve(values.X402_SIGNING_KEY_FILE) : join(store.driver === 'sqlite' ? store.dataDir : '.', X402_SIGNING_KEY_FILE_NAME);
-  return { keyFile, createIfMissing: !values.X402_SIGNING_KEY_FILE };
+  return signingKeyFile(
+    loadStoreConfig(env),
+    values.X402_SIGNING_KEY_FILE,
+    X402_SIGNING_KEY_FILE_NAME,
+    'x402 signing configuration: X402_SIGNING_KEY_FILE must be set with DATABASE_URL: every instance on one PostgreSQL must sign offers and receipts with the same Ed25519 key (a PKCS#8 PEM file, which `openssl genpkey -algorithm ed25519 -out x402-key.pem` makes; not the receipt log\'s key)',
+  );
 }
