@@ -19,6 +19,8 @@ export default {
     'src/domain/money.ts',
     'src/domain/assistant/note-rules.ts',
     'src/domain/assistant/facilitator-requirements.ts',
+    'src/domain/assistant/a2a-task-owner.ts',
+    'src/domain/assistant/offer-receipt.ts',
     'src/services/paid-turn/paid-turn.ts',
     'src/domain/faucet/proof-of-work.ts',
     'src/domain/publish-validation.ts',

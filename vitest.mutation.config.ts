@@ -16,6 +16,8 @@ export default defineConfig({
       'tests/unit/facilitator-requirements.test.ts',
       'tests/unit/x402-facilitator.property.test.ts',
       'tests/unit/a2a-x402-attacks.test.ts',
+      'tests/unit/a2a-task-ownership.test.ts',
+      'tests/unit/offer-receipt.test.ts',
       'tests/unit/faucet.test.ts',
       'tests/unit/publish-validation.test.ts',
       'tests/unit/validation-check.test.ts',

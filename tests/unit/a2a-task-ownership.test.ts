@@ -155,3 +155,46 @@ describe('the owner credential', () => {
     expect(body(await a2a(ask('What is a Note?', OWNER))).result.kind).toBe('message');
   });
 });
+
+describe('the owner credential, read and compared (src/domain/assistant/a2a-task-owner.ts)', () => {
+  const secret = 'a'.repeat(32);
+
+  it('reads a Bearer credential whatever the scheme\'s case and spacing, and the secret exactly', async () => {
+    const { ownerCredentialOf, hashOwnerCredential } = await import('../../src/domain/assistant/a2a-task-owner.ts');
+    expect(ownerCredentialOf(undefined)).toEqual({ kind: 'none' });
+    for (const header of [`Bearer ${secret}`, `bearer ${secret}`, `BEARER   ${secret}`, `  Bearer ${secret}  `]) {
+      expect(ownerCredentialOf(header), header).toEqual({ kind: 'owner', ownerHash: hashOwnerCredential(secret) });
+    }
+    expect(ownerCredentialOf(`Bearer ${secret.toUpperCase()}`)).not.toEqual(ownerCredentialOf(`Bearer ${secret}`));
+  });
+
+  it('refuses anything else, saying why', async () => {
+    const { ownerCredentialOf } = await import('../../src/domain/assistant/a2a-task-owner.ts');
+    const why = (header: string) => {
+      const read = ownerCredentialOf(header);
+      return read.kind === 'invalid' ? read.message : read.kind;
+    };
+    expect(why(`Basic ${secret}`)).toMatch(/this one is not a Bearer credential$/);
+    expect(why(`Bearer${secret}`)).toMatch(/this one is not a Bearer credential$/);
+    expect(why(`Bearer ${secret} more`)).toMatch(/this one is not a Bearer credential$/);
+    expect(why(`x Bearer ${secret}`)).toMatch(/this one is not a Bearer credential$/);
+    expect(why('Bearer short')).toMatch(/; its secret has 5 characters$/);
+    expect(why(`Bearer ${'a'.repeat(31)}`)).toMatch(/; its secret has 31 characters$/);
+    expect(why(`Bearer ${'a'.repeat(1025)}`)).toMatch(/; its secret is longer than 1024 characters$/);
+    expect(why(`Bearer ${'a'.repeat(40)}!`)).toMatch(/; its secret holds a character outside that set$/);
+    expect(why(`Bearer ${'a'.repeat(1024)}`)).toBe('owner');
+  });
+
+  it('owns a task only with the same hash: never without one, never another of any length', async () => {
+    const { hashOwnerCredential, isTaskOwner } = await import('../../src/domain/assistant/a2a-task-owner.ts');
+    const owner = hashOwnerCredential(secret);
+    expect(isTaskOwner(owner, owner)).toBe(true);
+    expect(isTaskOwner(owner, hashOwnerCredential(`${secret}b`))).toBe(false);
+    expect(isTaskOwner(undefined, owner)).toBe(false);
+    expect(isTaskOwner(owner, undefined)).toBe(false);
+    expect(isTaskOwner(undefined, undefined)).toBe(false);
+    expect(isTaskOwner('', '')).toBe(false);
+    expect(isTaskOwner(owner, owner.slice(0, 32))).toBe(false);
+    expect(isTaskOwner(owner.slice(0, 32), owner)).toBe(false);
+  });
+});
